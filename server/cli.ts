@@ -1,0 +1,195 @@
+import path from 'node:path';
+import { ApiKeyCreate, Scope } from '../shared/schemas/api-key';
+import { parseCommandLine, UsageError } from './cli-args';
+import { type AppContext, createContext } from './context';
+import { openDatabase } from './db/database';
+import { type ApiPlan, createAccount, listAccounts, type Plan, setPlans } from './domain/accounts';
+import { createKey, listKeys, revokeKey, rotateKey } from './domain/api-keys';
+import { createSignInToken } from './domain/sessions';
+import { systemClock } from './lib/clock';
+import { ApiError } from './lib/errors';
+
+const HELP = `Shopdesk CLI: what Settings does, without the UI.
+
+  npm run --silent cli -- <command> [--data-dir DIR] [--client-id ID] [--json]
+
+  init --business NAME [--plan basic|platform] [--api-plan none|lite|essential|business_suite|growth]
+                        create an account with a portal key and a read+write v1 key
+  accounts              list the accounts in the data folder
+  plan [--plan P] [--api-plan A]
+                        change an account's plans
+  keys create [--scopes read|read,write] [--mode live|test] [--name N]
+  keys list
+  keys rotate --key-id ID      new secret; the old one works for 7 more days
+  keys revoke --key-id ID
+  portal-key            issue a new portal key (the old one stops at once)
+  feed-token            issue a new calendar feed token (the old one stops at once)
+  sign-in [--url http://127.0.0.1:4300]
+                        print a one-time sign-in link for the portal UI
+
+Defaults: --data-dir ./data, --plan platform, --api-plan lite.`;
+
+const PLANS: Plan[] = ['basic', 'platform'];
+const API_PLANS: ApiPlan[] = ['none', 'lite', 'essential', 'business_suite', 'growth'];
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+async function resolveAccountId(ctx: AppContext, given: string | undefined): Promise<string> {
+  const accounts = await listAccounts(ctx.db);
+  if (given) {
+    if (!accounts.some((a) => a.id === given))
+      throw new UsageError(`No account ${given} in this data folder`);
+    return given;
+  }
+  if (accounts.length === 1) return accounts[0]!.id;
+  if (accounts.length === 0) throw new UsageError('This data folder has no account yet: run init first');
+  throw new UsageError(`This data folder holds ${accounts.length} accounts: pass --client-id`);
+}
+
+function parseScopes(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const parsed = Scope.array().safeParse(value.split(',').map((s) => s.trim()));
+  if (!parsed.success) throw new UsageError('--scopes must be read or read,write');
+  return parsed.data;
+}
+
+async function run(argv: string[], print: (text: string) => void): Promise<void> {
+  const { values, positionals } = parseCommandLine(argv);
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    print(HELP);
+    return;
+  }
+  const database = await openDatabase(path.resolve(values['data-dir']));
+  const ctx = createContext(database.db, systemClock);
+  const out = (json: unknown, text: string) => print(values.json ? JSON.stringify(json, null, 2) : text);
+  try {
+    switch (command) {
+      case 'init': {
+        if (!values.business) throw new UsageError('init needs --business NAME');
+        const account = await createAccount(ctx, {
+          businessName: values.business,
+          plan: oneOf('--plan', values.plan, PLANS) ?? 'platform',
+          apiPlan: oneOf('--api-plan', values['api-plan'], API_PLANS) ?? 'lite',
+        });
+        const portal = await createKey(ctx, account.id, { kind: 'portal' });
+        const v1 = await createKey(ctx, account.id, {
+          kind: 'v1',
+          scopes: ['read', 'write'],
+          name: 'Created by init',
+        });
+        out(
+          { client_id: account.id, portal_key: portal.key, v1_key: v1.key },
+          [
+            `Created ${values.business} (${account.id}), plan ${account.plan}, API plan ${account.api_plan}.`,
+            `Portal key: ${portal.key}`,
+            `v1 key:     ${v1.key}`,
+            'Keep the keys now: they are not shown again.',
+          ].join('\n'),
+        );
+        return;
+      }
+      case 'accounts': {
+        const accounts = await listAccounts(ctx.db);
+        const rows = accounts.map((a) => ({
+          client_id: a.id,
+          business_name: a.config.business_name,
+          plan: a.plan,
+          api_plan: a.api_plan,
+        }));
+        out(
+          rows,
+          rows.map((r) => `${r.client_id}  ${r.plan}/${r.api_plan}  ${r.business_name}`).join('\n') ||
+            'No accounts.',
+        );
+        return;
+      }
+      case 'plan': {
+        const accountId = await resolveAccountId(ctx, values['client-id']);
+        const account = await setPlans(ctx, accountId, {
+          plan: oneOf('--plan', values.plan, PLANS),
+          apiPlan: oneOf('--api-plan', values['api-plan'], API_PLANS),
+        });
+        out(
+          { client_id: account.id, plan: account.plan, api_plan: account.api_plan },
+          `${account.id}: plan ${account.plan}, API plan ${account.api_plan}`,
+        );
+        return;
+      }
+      case 'keys': {
+        const accountId = await resolveAccountId(ctx, values['client-id']);
+        if (sub === 'create') {
+          const input = ApiKeyCreate.parse({
+            mode: oneOf('--mode', values.mode, ['live', 'test']),
+            scopes: parseScopes(values.scopes),
+            name: values.name,
+          });
+          const key = await createKey(ctx, accountId, { kind: 'v1', ...input });
+          out(key, `${key.id} (${key.scopes.join(',')}): ${key.key}\nKeep it now: it is not shown again.`);
+        } else if (sub === 'list') {
+          const keys = await listKeys(ctx, accountId, 'v1');
+          out(
+            keys,
+            keys
+              .map(
+                (k) =>
+                  `${k.id}  ${k.redacted}  ${k.scopes.join(',')}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`,
+              )
+              .join('\n') || 'No v1 keys.',
+          );
+        } else if (sub === 'rotate' || sub === 'revoke') {
+          const keyId = values['key-id'];
+          if (!keyId) throw new UsageError(`keys ${sub} needs --key-id ID`);
+          if (sub === 'rotate') {
+            const key = await rotateKey(ctx, accountId, keyId);
+            out(
+              key,
+              `${key.id}: ${key.key}\nThe previous secret works until ${key.previous_secret_expires_at}.`,
+            );
+          } else {
+            const key = await revokeKey(ctx, accountId, keyId);
+            out(key, `${key.id} revoked.`);
+          }
+        } else {
+          throw new UsageError('keys takes create, list, rotate or revoke');
+        }
+        return;
+      }
+      case 'portal-key':
+      case 'feed-token': {
+        const accountId = await resolveAccountId(ctx, values['client-id']);
+        const key = await createKey(ctx, accountId, { kind: command === 'portal-key' ? 'portal' : 'feed' });
+        out(key, `${key.key}\nKeep it now: it is not shown again.`);
+        return;
+      }
+      case 'sign-in': {
+        const accountId = await resolveAccountId(ctx, values['client-id']);
+        const token = await createSignInToken(ctx, accountId);
+        const base = (values.url ?? 'http://127.0.0.1:4300').replace(/\/$/, '');
+        out({ url: `${base}/sign-in?token=${token}` }, `Sign in: ${base}/sign-in?token=${token}`);
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown command ${command}. Run with --help for the list.`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2), (text) => console.log(text)).catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(`shopdesk: ${error.message}`);
+    process.exit(2);
+  }
+  if (error instanceof ApiError) {
+    console.error(`shopdesk: ${error.message}`);
+    process.exit(1);
+  }
+  console.error(error);
+  process.exit(1);
+});

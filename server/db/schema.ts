@@ -1,0 +1,286 @@
+/** Row types of every table (see migrations/). Kysely checks every query against these. */
+
+export interface AccountsTable {
+  id: string;
+  plan: 'basic' | 'platform';
+  api_plan: 'none' | 'lite' | 'essential' | 'business_suite' | 'growth';
+  config: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CountersTable {
+  account_id: string;
+  name: string;
+  value: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  kind: 'portal' | 'v1' | 'feed';
+  mode: 'live' | 'test';
+  scopes: string;
+  name: string | null;
+  last4: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface ApiKeySecretsTable {
+  hash: string;
+  key_id: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface SignInLinksTable {
+  hash: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SessionsTable {
+  hash: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface CustomersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  email: string;
+  email_lower: string;
+  phone: string | null;
+  address: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface CustomerTagsTable {
+  customer_id: string;
+  tag: string;
+}
+
+export interface CustomerNotesTable {
+  id: string;
+  customer_id: string;
+  text: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+}
+
+export type JobStatus = 'unscheduled' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
+
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  number: string;
+  customer_id: string;
+  title: string;
+  status: JobStatus;
+  scheduled_start: string | null;
+  scheduled_end: string | null;
+  address: string | null;
+  price_cents: number | null;
+  notes: string | null;
+  quote_id: string | null;
+  booking_id: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobAssigneesTable {
+  job_id: string;
+  member_id: string;
+}
+
+export type BookingStatus = 'pending' | 'confirmed' | 'completed' | 'cancelled' | 'no_show';
+
+export interface BookingsTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  service: string;
+  start: string;
+  end: string;
+  notes: string | null;
+  source: string | null;
+  status: BookingStatus;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type QuoteStatus = 'draft' | 'sent' | 'accepted' | 'declined' | 'converted';
+
+export interface QuotesTable {
+  id: string;
+  account_id: string;
+  number: string;
+  customer_id: string;
+  status: QuoteStatus;
+  currency: string;
+  issue_date: string;
+  valid_until: string;
+  subtotal_cents: number;
+  tax_total_cents: number;
+  total_cents: number;
+  notes: string | null;
+  sent_at: string | null;
+  accepted_at: string | null;
+  declined_at: string | null;
+  converted_at: string | null;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type InvoiceStatus = 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
+
+export interface InvoicesTable {
+  id: string;
+  account_id: string;
+  number: string;
+  customer_id: string;
+  status: InvoiceStatus;
+  currency: string;
+  issue_date: string;
+  due_date: string;
+  subtotal_cents: number;
+  tax_total_cents: number;
+  total_cents: number;
+  amount_paid_cents: number;
+  notes: string | null;
+  quote_id: string | null;
+  job_id: string | null;
+  sent_at: string | null;
+  paid_at: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentLinesTable {
+  document_id: string;
+  position: number;
+  description: string;
+  quantity: string;
+  unit_price: string;
+  amount_cents: number;
+}
+
+export interface DocumentTaxesTable {
+  document_id: string;
+  position: number;
+  name: string;
+  rate: string;
+  amount_cents: number;
+}
+
+export interface PaymentsTable {
+  id: string;
+  account_id: string;
+  invoice_id: string;
+  amount_cents: number;
+  method: string | null;
+  paid_at: string;
+  created_at: string;
+}
+
+export interface ReviewsTable {
+  id: string;
+  account_id: string;
+  customer_id: string | null;
+  job_id: string | null;
+  rating: number;
+  comment: string | null;
+  source: string | null;
+  received_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface MailMessagesTable {
+  id: string;
+  account_id: string;
+  kind: 'invoice' | 'quote' | 'winback';
+  customer_id: string | null;
+  document_id: string | null;
+  to_address: string;
+  subject: string;
+  body: string;
+  offer: string | null;
+  status: MailStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface EventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  counters: CountersTable;
+  api_keys: ApiKeysTable;
+  api_key_secrets: ApiKeySecretsTable;
+  sign_in_links: SignInLinksTable;
+  sessions: SessionsTable;
+  customers: CustomersTable;
+  customer_tags: CustomerTagsTable;
+  customer_notes: CustomerNotesTable;
+  team_members: TeamMembersTable;
+  jobs: JobsTable;
+  job_assignees: JobAssigneesTable;
+  bookings: BookingsTable;
+  quotes: QuotesTable;
+  invoices: InvoicesTable;
+  document_lines: DocumentLinesTable;
+  document_taxes: DocumentTaxesTable;
+  payments: PaymentsTable;
+  reviews: ReviewsTable;
+  mail_messages: MailMessagesTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
+}

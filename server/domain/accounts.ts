@@ -1,0 +1,115 @@
+import { type Config, ConfigUpdate, defaultConfig, StoredConfig } from '../../shared/schemas/config';
+import type { AppContext } from '../context';
+import type { Queryable } from '../db/database';
+import type { AccountsTable } from '../db/schema';
+import { isoNow } from '../lib/clock';
+import { notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
+
+export type Plan = AccountsTable['plan'];
+export type ApiPlan = AccountsTable['api_plan'];
+
+export interface Account {
+  id: string;
+  plan: Plan;
+  api_plan: ApiPlan;
+  config: StoredConfig;
+  created_at: string;
+}
+
+function toAccount(row: AccountsTable): Account {
+  return {
+    id: row.id,
+    plan: row.plan,
+    api_plan: row.api_plan,
+    config: StoredConfig.parse(JSON.parse(row.config)),
+    created_at: row.created_at,
+  };
+}
+
+export async function createAccount(
+  ctx: AppContext,
+  input: { businessName: string; plan: Plan; apiPlan: ApiPlan },
+): Promise<Account> {
+  const now = isoNow(ctx.clock);
+  const row: AccountsTable = {
+    id: newId('acct', ctx.clock.now().getTime()),
+    plan: input.plan,
+    api_plan: input.apiPlan,
+    config: JSON.stringify(defaultConfig(input.businessName)),
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insertInto('accounts').values(row).execute();
+  return toAccount(row);
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toAccount(row) : undefined;
+}
+
+export async function getAccount(db: Queryable, id: string): Promise<Account> {
+  const account = await findAccount(db, id);
+  if (!account) throw notFound(`No account ${id}`);
+  return account;
+}
+
+export async function listAccounts(db: Queryable): Promise<Account[]> {
+  const rows = await db.selectFrom('accounts').selectAll().orderBy('id').execute();
+  return rows.map(toAccount);
+}
+
+export function presentConfig(account: Account): Config {
+  const { smtp, ...rest } = account.config;
+  return {
+    ...rest,
+    smtp: smtp ? { ...withoutPassword(smtp), password_set: Boolean(smtp.password) } : null,
+    plan: account.plan,
+    api_plan: account.api_plan,
+    client_id: account.id,
+  };
+}
+
+function withoutPassword<T extends { password?: string | undefined }>(smtp: T): Omit<T, 'password'> {
+  const { password: _password, ...rest } = smtp;
+  return rest;
+}
+
+export async function updateConfig(
+  ctx: AppContext,
+  accountId: string,
+  update: ConfigUpdate,
+): Promise<Account> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const account = await getAccount(tx, accountId);
+    const patch = ConfigUpdate.parse(update);
+    // An SMTP update without a password keeps the stored one: GET never returns it, so a form
+    // that round-trips the settings must not erase it.
+    if (patch.smtp && patch.smtp.password === undefined && account.config.smtp?.password) {
+      patch.smtp = { ...patch.smtp, password: account.config.smtp.password };
+    }
+    const config = StoredConfig.parse({ ...account.config, ...patch });
+    await tx
+      .updateTable('accounts')
+      .set({ config: JSON.stringify(config), updated_at: isoNow(ctx.clock) })
+      .where('id', '=', accountId)
+      .execute();
+    return { ...account, config };
+  });
+}
+
+export async function setPlans(
+  ctx: AppContext,
+  accountId: string,
+  plans: { plan?: Plan | undefined; apiPlan?: ApiPlan | undefined },
+): Promise<Account> {
+  const account = await getAccount(ctx.db, accountId);
+  const next = { plan: plans.plan ?? account.plan, api_plan: plans.apiPlan ?? account.api_plan };
+  await ctx.db
+    .updateTable('accounts')
+    .set({ ...next, updated_at: isoNow(ctx.clock) })
+    .where('id', '=', accountId)
+    .execute();
+  return { ...account, ...next };
+}

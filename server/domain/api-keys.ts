@@ -1,0 +1,207 @@
+import type { ApiKey, ApiKeyWithSecret, Scope } from '../../shared/schemas/api-key';
+import type { AppContext } from '../context';
+import type { Queryable } from '../db/database';
+import type { ApiKeysTable } from '../db/schema';
+import { isoNow, toIso } from '../lib/clock';
+import { ApiError, invalidState, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { hashSecret, newSecret, SECRET_PREFIXES } from '../lib/secrets';
+
+export const ROTATION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+type KeyKind = ApiKeysTable['kind'];
+
+function prefixFor(kind: KeyKind, mode: ApiKeysTable['mode']): string {
+  if (kind === 'portal') return SECRET_PREFIXES.portal;
+  if (kind === 'feed') return SECRET_PREFIXES.feed;
+  return mode === 'live' ? SECRET_PREFIXES.live : SECRET_PREFIXES.test;
+}
+
+async function previousSecretExpiry(db: Queryable, keyId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('api_key_secrets')
+    .select((eb) => eb.fn.max('expires_at').as('expires_at'))
+    .where('key_id', '=', keyId)
+    .where('expires_at', 'is not', null)
+    .executeTakeFirst();
+  return row?.expires_at ?? null;
+}
+
+function present(row: ApiKeysTable, previousExpiry: string | null, now: Date): ApiKey {
+  return {
+    id: row.id,
+    object: 'api_key',
+    kind: row.kind,
+    mode: row.mode,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    name: row.name,
+    redacted: `${prefixFor(row.kind, row.mode)}…${row.last4}`,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+    last_used_at: row.last_used_at,
+    previous_secret_expires_at: previousExpiry && new Date(previousExpiry) > now ? previousExpiry : null,
+  };
+}
+
+export async function createKey(
+  ctx: AppContext,
+  accountId: string,
+  input: { kind: KeyKind; mode?: ApiKeysTable['mode']; scopes?: Scope[]; name?: string | undefined },
+): Promise<ApiKeyWithSecret> {
+  const mode = input.mode ?? 'live';
+  const scopes: Scope[] =
+    input.kind === 'v1' ? [...new Set<Scope>(input.scopes ?? ['read', 'write'])] : ['read', 'write'];
+  const secret = newSecret(prefixFor(input.kind, mode));
+  const now = isoNow(ctx.clock);
+  const row: ApiKeysTable = {
+    id: newId('key', ctx.clock.now().getTime()),
+    account_id: accountId,
+    kind: input.kind,
+    mode,
+    scopes: JSON.stringify(scopes),
+    name: input.name ?? null,
+    last4: secret.slice(-4),
+    created_at: now,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    // One portal key and one feed token are active per account: a new one replaces the old at once.
+    if (input.kind !== 'v1') {
+      await tx
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('account_id', '=', accountId)
+        .where('kind', '=', input.kind)
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+    await tx.insertInto('api_keys').values(row).execute();
+    await tx
+      .insertInto('api_key_secrets')
+      .values({ hash: hashSecret(secret), key_id: row.id, created_at: now, expires_at: null })
+      .execute();
+  });
+  return { ...present(row, null, ctx.clock.now()), key: secret };
+}
+
+export async function listKeys(ctx: AppContext, accountId: string, kind: KeyKind): Promise<ApiKey[]> {
+  const rows = await ctx.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('kind', '=', kind)
+    .orderBy('id', 'desc')
+    .execute();
+  return Promise.all(
+    rows.map(async (row) => present(row, await previousSecretExpiry(ctx.db, row.id), ctx.clock.now())),
+  );
+}
+
+async function getActiveKey(ctx: AppContext, accountId: string, keyId: string): Promise<ApiKeysTable> {
+  const row = await ctx.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No API key ${keyId}`);
+  if (row.revoked_at) throw invalidState(`API key ${keyId} is revoked`);
+  return row;
+}
+
+/**
+ * Issues a new secret for a v1 key. The old secret keeps working for seven days (its responses
+ * carry X-Key-Expires-At) so integrations can be updated without downtime.
+ */
+export async function rotateKey(
+  ctx: AppContext,
+  accountId: string,
+  keyId: string,
+): Promise<ApiKeyWithSecret> {
+  const row = await getActiveKey(ctx, accountId, keyId);
+  const now = ctx.clock.now();
+  const expiresAt = toIso(new Date(now.getTime() + ROTATION_GRACE_MS));
+  const secret = newSecret(prefixFor(row.kind, row.mode));
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('api_key_secrets')
+      .set({ expires_at: expiresAt })
+      .where('key_id', '=', keyId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', expiresAt)]))
+      .execute();
+    await tx
+      .insertInto('api_key_secrets')
+      .values({ hash: hashSecret(secret), key_id: keyId, created_at: toIso(now), expires_at: null })
+      .execute();
+    await tx
+      .updateTable('api_keys')
+      .set({ last4: secret.slice(-4) })
+      .where('id', '=', keyId)
+      .execute();
+  });
+  return { ...present({ ...row, last4: secret.slice(-4) }, expiresAt, now), key: secret };
+}
+
+export async function revokeKey(ctx: AppContext, accountId: string, keyId: string): Promise<ApiKey> {
+  const row = await getActiveKey(ctx, accountId, keyId);
+  const now = isoNow(ctx.clock);
+  await ctx.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
+  return present({ ...row, revoked_at: now }, null, ctx.clock.now());
+}
+
+export interface AuthenticatedKey {
+  keyId: string;
+  accountId: string;
+  kind: KeyKind;
+  mode: ApiKeysTable['mode'];
+  scopes: Scope[];
+  /** Set when the presented secret is a rotated-out one still inside its grace period. */
+  expiresAt: string | null;
+}
+
+/** Resolves a presented secret to its key, or throws 401 (unknown, revoked or expired). */
+export async function authenticateSecret(ctx: AppContext, secret: string): Promise<AuthenticatedKey> {
+  const row = await ctx.db
+    .selectFrom('api_key_secrets as s')
+    .innerJoin('api_keys as k', 'k.id', 's.key_id')
+    .select([
+      'k.id',
+      'k.account_id',
+      'k.kind',
+      'k.mode',
+      'k.scopes',
+      'k.revoked_at',
+      'k.last_used_at',
+      's.expires_at',
+    ])
+    .where('s.hash', '=', hashSecret(secret))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) {
+    throw new ApiError(401, 'unauthorized', 'The API key is missing, unknown or revoked.');
+  }
+  const now = ctx.clock.now();
+  if (row.expires_at && new Date(row.expires_at) <= now) {
+    throw new ApiError(
+      401,
+      'api_key_expired',
+      `This key was rotated and its grace period ended at ${row.expires_at}.`,
+    );
+  }
+  if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > LAST_USED_GRANULARITY_MS) {
+    await ctx.db
+      .updateTable('api_keys')
+      .set({ last_used_at: toIso(now) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return {
+    keyId: row.id,
+    accountId: row.account_id,
+    kind: row.kind,
+    mode: row.mode,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    expiresAt: row.expires_at,
+  };
+}

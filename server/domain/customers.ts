@@ -1,0 +1,403 @@
+import { type SqlBool, sql } from 'kysely';
+import { fromCents } from '../../shared/money';
+import type {
+  Customer,
+  CustomerCreate,
+  CustomerListQuery,
+  CustomerUpdate,
+  MailMessage,
+} from '../../shared/schemas/customer';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { CustomersTable } from '../db/schema';
+import { isoNow, toIso } from '../lib/clock';
+import { conflict, invalidState, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { getAccount } from './accounts';
+import { recordEvent } from './events';
+import { fillTemplate, queueMail } from './mail';
+import { keysetPage, type Page } from './pagination';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+async function lapseCutoff(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
+  const account = await getAccount(db, accountId);
+  return toIso(new Date(ctx.clock.now().getTime() - account.config.winback_after_days * DAY_MS));
+}
+
+/** Customers as the API returns them: tags, notes and the figures computed on read, in three batched queries. */
+export async function presentCustomers(
+  db: Queryable,
+  ctx: AppContext,
+  rows: CustomersTable[],
+): Promise<Customer[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [tags, notes, values, lastJobs, cutoff] = await Promise.all([
+    db
+      .selectFrom('customer_tags')
+      .select(['customer_id', 'tag'])
+      .where('customer_id', 'in', ids)
+      .orderBy('tag')
+      .execute(),
+    db
+      .selectFrom('customer_notes')
+      .select(['id', 'customer_id', 'text', 'created_at'])
+      .where('customer_id', 'in', ids)
+      .orderBy('id', 'desc')
+      .execute(),
+    db
+      .selectFrom('invoices')
+      .select((eb) => ['customer_id', eb.fn.sum<number>('amount_paid_cents').as('paid')])
+      .where('customer_id', 'in', ids)
+      .groupBy('customer_id')
+      .execute(),
+    db
+      .selectFrom('jobs')
+      .select((eb) => ['customer_id', eb.fn.max('completed_at').as('last')])
+      .where('customer_id', 'in', ids)
+      .where('status', '=', 'completed')
+      .groupBy('customer_id')
+      .execute(),
+    lapseCutoff(db, ctx, rows[0]!.account_id),
+  ]);
+  return rows.map((row) => {
+    const lastJobAt = lastJobs.find((j) => j.customer_id === row.id)?.last ?? null;
+    return {
+      id: row.id,
+      object: 'customer' as const,
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      address: row.address,
+      tags: tags.filter((t) => t.customer_id === row.id).map((t) => t.tag),
+      notes: notes
+        .filter((n) => n.customer_id === row.id)
+        .map((n) => ({ id: n.id, text: n.text, created_at: n.created_at })),
+      lifetime_value: fromCents(Number(values.find((v) => v.customer_id === row.id)?.paid ?? 0)),
+      last_job_at: lastJobAt,
+      lapsed: lastJobAt !== null && lastJobAt < cutoff,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+export async function listCustomers(
+  ctx: AppContext,
+  accountId: string,
+  query: CustomerListQuery & { created_after?: string; created_before?: string; updated_since?: string },
+): Promise<Page<Customer>> {
+  const cutoff = query.lapsed === undefined ? undefined : await lapseCutoff(ctx.db, ctx, accountId);
+  return keysetPage(
+    query,
+    'cus',
+    (beforeId, limit) => {
+      let q = ctx.db.selectFrom('customers as c').selectAll('c').where('c.account_id', '=', accountId);
+      if (beforeId) q = q.where('c.id', '<', beforeId);
+      if (query.q) {
+        const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+        q = q.where((eb) =>
+          eb.or([
+            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
+            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
+            eb('c.phone', 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      if (query.tag) {
+        const tag = query.tag;
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('customer_tags as t')
+              .select('t.tag')
+              .whereRef('t.customer_id', '=', 'c.id')
+              .where('t.tag', '=', tag),
+          ),
+        );
+      }
+      if (query.created_after) q = q.where('c.created_at', '>=', query.created_after);
+      if (query.created_before) q = q.where('c.created_at', '<', query.created_before);
+      if (query.updated_since) q = q.where('c.updated_at', '>=', query.updated_since);
+      if (cutoff !== undefined) {
+        const completed = (since?: string) =>
+          sql<SqlBool>`exists (select 1 from jobs j where j.customer_id = c.id and j.status = 'completed'${
+            since ? sql` and j.completed_at >= ${since}` : sql``
+          })`;
+        q = query.lapsed
+          ? q.where(sql<SqlBool>`(${completed()} and not ${completed(cutoff)})`)
+          : q.where(sql<SqlBool>`(not ${completed()} or ${completed(cutoff)})`);
+      }
+      return q.orderBy('c.id', 'desc').limit(limit).execute();
+    },
+    (rows) => presentCustomers(ctx.db, ctx, rows),
+  );
+}
+
+async function findRowByEmail(
+  db: Queryable,
+  accountId: string,
+  email: string,
+): Promise<CustomersTable | undefined> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('email_lower', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+async function getRow(db: Queryable, accountId: string, id: string): Promise<CustomersTable> {
+  const row = await db
+    .selectFrom('customers')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No customer ${id}`);
+  return row;
+}
+
+async function getRowByEmail(db: Queryable, accountId: string, email: string): Promise<CustomersTable> {
+  const row = await findRowByEmail(db, accountId, email);
+  if (!row) throw notFound(`No customer with e-mail ${email}`);
+  return row;
+}
+
+export async function getCustomer(ctx: AppContext, accountId: string, id: string, db: Queryable = ctx.db) {
+  const [customer] = await presentCustomers(db, ctx, [await getRow(db, accountId, id)]);
+  return customer!;
+}
+
+export async function getCustomerByEmail(
+  ctx: AppContext,
+  accountId: string,
+  email: string,
+  db: Queryable = ctx.db,
+) {
+  const [customer] = await presentCustomers(db, ctx, [await getRowByEmail(db, accountId, email)]);
+  return customer!;
+}
+
+/** Resolves a customer id or e-mail (portal paths use e-mails, v1 paths use ids). */
+export async function resolveCustomerId(
+  db: Queryable,
+  accountId: string,
+  idOrEmail: string,
+): Promise<string> {
+  const row = idOrEmail.includes('@')
+    ? await getRowByEmail(db, accountId, idOrEmail)
+    : await getRow(db, accountId, idOrEmail);
+  return row.id;
+}
+
+async function insertCustomer(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: CustomerCreate,
+): Promise<Customer> {
+  if (await findRowByEmail(tx, accountId, input.email)) {
+    throw conflict(`A customer with e-mail ${input.email} already exists`, 'email');
+  }
+  const now = isoNow(ctx.clock);
+  const row: CustomersTable = {
+    id: newId('cus', ctx.clock.now().getTime()),
+    account_id: accountId,
+    name: input.name,
+    email: input.email.trim(),
+    email_lower: input.email.trim().toLowerCase(),
+    phone: input.phone ?? null,
+    address: input.address ?? null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  await tx.insertInto('customers').values(row).execute();
+  const tags = [...new Set(input.tags ?? [])];
+  if (tags.length) {
+    await tx
+      .insertInto('customer_tags')
+      .values(tags.map((tag) => ({ customer_id: row.id, tag })))
+      .execute();
+  }
+  const [customer] = await presentCustomers(tx, ctx, [row]);
+  await recordEvent(tx, ctx.clock, accountId, 'customer.created', customer);
+  return customer!;
+}
+
+export async function createCustomer(
+  ctx: AppContext,
+  accountId: string,
+  input: CustomerCreate,
+): Promise<Customer> {
+  return ctx.db.transaction().execute((tx) => insertCustomer(tx, ctx, accountId, input));
+}
+
+/**
+ * The customer with this e-mail, created (with its customer.created event) when unknown. Invoices,
+ * quotes, jobs and bookings name customers by e-mail; call inside their creating transaction.
+ */
+export async function findOrCreateCustomer(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: { email: string; name?: string | null | undefined; phone?: string | null; address?: string | null },
+): Promise<{ id: string; name: string; email: string; created: boolean }> {
+  const existing = await findRowByEmail(tx, accountId, input.email);
+  if (existing) return { id: existing.id, name: existing.name, email: existing.email, created: false };
+  const name = input.name?.trim() || input.email.split('@')[0]!;
+  const customer = await insertCustomer(tx, ctx, accountId, {
+    name,
+    email: input.email,
+    phone: input.phone ?? null,
+    address: input.address ?? null,
+  });
+  return { id: customer.id, name: customer.name, email: customer.email, created: true };
+}
+
+export async function updateCustomer(
+  ctx: AppContext,
+  accountId: string,
+  idOrEmail: string,
+  patch: CustomerUpdate,
+): Promise<Customer> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    if (patch.email) {
+      const other = await findRowByEmail(tx, accountId, patch.email);
+      if (other && other.id !== id)
+        throw conflict(`A customer with e-mail ${patch.email} already exists`, 'email');
+    }
+    await tx
+      .updateTable('customers')
+      .set({
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.email !== undefined && { email: patch.email, email_lower: patch.email.toLowerCase() }),
+        ...(patch.phone !== undefined && { phone: patch.phone }),
+        ...(patch.address !== undefined && { address: patch.address }),
+        updated_at: isoNow(ctx.clock),
+      })
+      .where('id', '=', id)
+      .execute();
+    return getCustomer(ctx, accountId, id, tx);
+  });
+}
+
+/** Deletes a customer that has no business records; one with invoices, quotes, jobs or bookings is kept (409). */
+export async function deleteCustomer(
+  ctx: AppContext,
+  accountId: string,
+  idOrEmail: string,
+): Promise<{ id: string }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    const referenced = await tx
+      .selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('invoices').select('id').where('customer_id', '=', id)).as('invoices'),
+        eb.exists(eb.selectFrom('quotes').select('id').where('customer_id', '=', id)).as('quotes'),
+        eb.exists(eb.selectFrom('jobs').select('id').where('customer_id', '=', id)).as('jobs'),
+        eb.exists(eb.selectFrom('bookings').select('id').where('customer_id', '=', id)).as('bookings'),
+      ])
+      .executeTakeFirstOrThrow();
+    const kept = Object.entries(referenced)
+      .filter(([, has]) => Boolean(has))
+      .map(([what]) => what);
+    if (kept.length) {
+      throw invalidState(`This customer has ${kept.join(', ')} and cannot be deleted`, { records: kept });
+    }
+    await tx.deleteFrom('customer_tags').where('customer_id', '=', id).execute();
+    await tx.deleteFrom('customer_notes').where('customer_id', '=', id).execute();
+    await tx.updateTable('reviews').set({ customer_id: null }).where('customer_id', '=', id).execute();
+    await tx.updateTable('mail_messages').set({ customer_id: null }).where('customer_id', '=', id).execute();
+    await tx.deleteFrom('customers').where('id', '=', id).execute();
+    return { id };
+  });
+}
+
+export async function addTags(ctx: AppContext, accountId: string, idOrEmail: string, tags: string[]) {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    await tx
+      .insertInto('customer_tags')
+      .values([...new Set(tags)].map((tag) => ({ customer_id: id, tag })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await tx
+      .updateTable('customers')
+      .set({ updated_at: isoNow(ctx.clock) })
+      .where('id', '=', id)
+      .execute();
+    return getCustomer(ctx, accountId, id, tx);
+  });
+}
+
+export async function removeTag(ctx: AppContext, accountId: string, idOrEmail: string, tag: string) {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    await tx.deleteFrom('customer_tags').where('customer_id', '=', id).where('tag', '=', tag).execute();
+    await tx
+      .updateTable('customers')
+      .set({ updated_at: isoNow(ctx.clock) })
+      .where('id', '=', id)
+      .execute();
+    return getCustomer(ctx, accountId, id, tx);
+  });
+}
+
+export async function addNote(ctx: AppContext, accountId: string, idOrEmail: string, text: string) {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    const now = isoNow(ctx.clock);
+    await tx
+      .insertInto('customer_notes')
+      .values({ id: newId('note', ctx.clock.now().getTime()), customer_id: id, text, created_at: now })
+      .execute();
+    await tx.updateTable('customers').set({ updated_at: now }).where('id', '=', id).execute();
+    return getCustomer(ctx, accountId, id, tx);
+  });
+}
+
+/**
+ * Queues a win-back e-mail for a lapsed customer, from the config's template. A customer who is
+ * not lapsed (recent job, or never had one) is refused: the owner would be nagging an active client.
+ */
+export async function queueWinback(
+  ctx: AppContext,
+  accountId: string,
+  idOrEmail: string,
+  input: { offer?: string | undefined; message?: string | undefined },
+): Promise<{ customer: Customer; message: MailMessage }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    const customer = await getCustomer(ctx, accountId, id, tx);
+    if (!customer.lapsed) {
+      throw invalidState(
+        customer.last_job_at
+          ? `${customer.name} had a job on ${customer.last_job_at.slice(0, 10)} and is not lapsed`
+          : `${customer.name} has no completed job yet, so there is nothing to win back`,
+      );
+    }
+    const { config } = await getAccount(tx, accountId);
+    const values = {
+      customer_name: customer.name,
+      business_name: config.business_name,
+      offer: input.offer ?? '',
+    };
+    const message = await queueMail(tx, ctx, accountId, {
+      kind: 'winback',
+      customerId: id,
+      documentId: null,
+      to: customer.email,
+      subject: fillTemplate(config.winback_subject, values),
+      body: fillTemplate(input.message ?? config.winback_message, values),
+      offer: input.offer ?? null,
+    });
+    return { customer, message };
+  });
+}

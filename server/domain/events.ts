@@ -1,0 +1,57 @@
+import type { Tx } from '../db/database';
+import type { Clock } from '../lib/clock';
+import { isoNow } from '../lib/clock';
+import { newId } from '../lib/ids';
+
+/** Every event type either interface can deliver (spec part 6). */
+export const EVENT_TYPES = [
+  'booking.created',
+  'job.completed',
+  'invoice.paid',
+  'invoice.payment_recorded',
+  'review.received',
+  'customer.created',
+  'quote.accepted',
+  'quote.declined',
+  'webhook.test',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventBody {
+  id: string;
+  type: EventType;
+  created_at: string;
+  account_id: string;
+  data: { object: unknown };
+}
+
+/**
+ * Writes an event into the outbox. Must be called with the transaction of the change that
+ * caused it, so the event commits or rolls back with that change (contract part 5).
+ */
+export async function recordEvent(
+  tx: Tx,
+  clock: Clock,
+  accountId: string,
+  type: EventType,
+  object: unknown,
+): Promise<EventBody> {
+  const event: EventBody = {
+    id: newId('evt', clock.now().getTime()),
+    type,
+    created_at: isoNow(clock),
+    account_id: accountId,
+    data: { object },
+  };
+  await tx
+    .insertInto('events')
+    .values({
+      id: event.id,
+      account_id: accountId,
+      type,
+      payload: JSON.stringify(event),
+      created_at: event.created_at,
+    })
+    .execute();
+  return event;
+}

@@ -1,0 +1,85 @@
+import type { MailMessage } from '../../shared/schemas/customer';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { MailMessagesTable } from '../db/schema';
+import { isoNow } from '../lib/clock';
+import { newId } from '../lib/ids';
+
+export interface QueuedMail {
+  kind: MailMessagesTable['kind'];
+  customerId: string | null;
+  documentId: string | null;
+  to: string;
+  subject: string;
+  body: string;
+  offer?: string | null;
+}
+
+/**
+ * Puts a message in the mail outbox, inside the caller's transaction. Delivery (SMTP, retries,
+ * offline waits) belongs to the mail worker; the PDF of an invoice or quote is rendered when the
+ * message is sent, from the document as it was stored.
+ */
+export async function queueMail(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  mail: QueuedMail,
+): Promise<MailMessage> {
+  const now = isoNow(ctx.clock);
+  const row: MailMessagesTable = {
+    id: newId('msg', ctx.clock.now().getTime()),
+    account_id: accountId,
+    kind: mail.kind,
+    customer_id: mail.customerId,
+    document_id: mail.documentId,
+    to_address: mail.to,
+    subject: mail.subject,
+    body: mail.body,
+    offer: mail.offer ?? null,
+    status: 'queued',
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    created_at: now,
+    sent_at: null,
+  };
+  await tx.insertInto('mail_messages').values(row).execute();
+  return presentMail(row);
+}
+
+export function presentMail(row: MailMessagesTable): MailMessage {
+  return {
+    id: row.id,
+    object: 'mail_message',
+    kind: row.kind,
+    to: row.to_address,
+    subject: row.subject,
+    body: row.body,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    sent_at: row.sent_at,
+  };
+}
+
+export async function listMailForDocument(
+  db: Queryable,
+  accountId: string,
+  documentId: string,
+): Promise<MailMessage[]> {
+  const rows = await db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('document_id', '=', documentId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(presentMail);
+}
+
+/** Fills {placeholders} of a template; unknown ones are left as they are so a typo shows. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}

@@ -1,0 +1,65 @@
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from '../context';
+import { newId } from '../lib/ids';
+import { registerErrorHandling } from './errors';
+import { portalApi } from './portal';
+import { sessionRoutes } from './session';
+
+export interface AppOptions {
+  logger?: boolean;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('Request-Id', request.id);
+    return payload;
+  });
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Shopdesk API',
+        version: '1.0.0',
+        description:
+          'The portal API (/api/portal/{client_id}) and the v1 API (/api/v1) of a Shopdesk installation. ' +
+          'Both serve the same data. Authenticate with Authorization: Bearer <API_KEY>.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'sd_portal_… or sd_live_…/sd_test_…' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  await app.register(sessionRoutes(ctx));
+  await app.register((portal) => portalApi(portal, ctx), { prefix: '/api/portal/:client_id' });
+  return app;
+}

@@ -1,0 +1,60 @@
+import type { FastifyRequest } from 'fastify';
+import type { Scope } from '../../shared/schemas/api-key';
+import type { AppContext } from '../context';
+import { type Account, getAccount } from '../domain/accounts';
+import { type AuthenticatedKey, authenticateSecret } from '../domain/api-keys';
+import { authenticateSession } from '../domain/sessions';
+import { ApiError } from '../lib/errors';
+
+export const SESSION_COOKIE = 'sd_session';
+
+export interface RequestAuth {
+  account: Account;
+  /** How the caller proved who they are: a key (portal, v1 or feed token) or the UI's session cookie. */
+  via: 'key' | 'session';
+  key: AuthenticatedKey | null;
+  scopes: Scope[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new ApiError(401, 'unauthorized', 'Send the key as Authorization: Bearer <API_KEY>.');
+  }
+  return match[1];
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  return request.cookies?.[SESSION_COOKIE];
+}
+
+export async function authenticateKey(ctx: AppContext, secret: string): Promise<RequestAuth> {
+  const key = await authenticateSecret(ctx, secret);
+  return { account: await getAccount(ctx.db, key.accountId), via: 'key', key, scopes: key.scopes };
+}
+
+export async function authenticateSessionCookie(ctx: AppContext, token: string): Promise<RequestAuth> {
+  const accountId = await authenticateSession(ctx, token);
+  if (!accountId) throw new ApiError(401, 'unauthorized', 'Your session has ended. Open a new sign-in link.');
+  return {
+    account: await getAccount(ctx.db, accountId),
+    via: 'session',
+    key: null,
+    scopes: ['read', 'write'],
+  };
+}
+
+export const missingCredentials = () =>
+  new ApiError(401, 'unauthorized', 'Send an API key as Authorization: Bearer <API_KEY>.');
+
+export function isWrite(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}

@@ -1,0 +1,94 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError, type z } from 'zod';
+import { ApiError } from '../lib/errors';
+
+/** `items[0].quantity` from a zod issue path. */
+export function paramName(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((name, key) => {
+    if (typeof key === 'number') return `${name}[${key}]`;
+    return name ? `${name}.${String(key)}` : String(key);
+  }, '');
+}
+
+function fromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, where?: string): ApiError {
+  const details = issues.map((issue) => ({ param: paramName(issue.path), message: issue.message }));
+  const first = details[0];
+  const prefix = first?.param ? `${first.param}: ` : '';
+  return new ApiError(
+    400,
+    'validation_failed',
+    `${where ? `Invalid ${where}. ` : ''}${prefix}${first?.message ?? 'invalid'}`,
+    {
+      ...(first?.param && { param: first.param }),
+      details,
+    },
+  );
+}
+
+/** Maps anything thrown to the contract's error shape; a 5xx never shows its cause to the client. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ZodError) return fromIssues(error.issues);
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((v) => ({
+      path: v.instancePath
+        .split('/')
+        .filter(Boolean)
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+      message: v.message ?? 'invalid',
+    }));
+    return fromIssues(issues as unknown as z.core.$ZodIssue[], fastifyError.validationContext);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the body as JSON (Content-Type: application/json).',
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MB.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'validation_failed', 'The body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'validation_failed', `The body is not valid JSON: ${fastifyError.message}`);
+  }
+  if (fastifyError instanceof SyntaxError || fastifyError.statusCode === 400) {
+    return new ApiError(400, 'validation_failed', `The body is not valid JSON: ${fastifyError.message}`);
+  }
+  return new ApiError(500, 'internal_error', 'Something went wrong on our side. The error was logged.');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      error: {
+        type: error.type,
+        code: error.code,
+        message: error.message,
+        ...(error.options.param !== undefined && { param: error.options.param }),
+        ...(error.options.details !== undefined && { details: error.options.details }),
+        request_id: request.id,
+      },
+    });
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+}

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { isoNow, toIso } from '../lib/clock';
+import { ApiError, validationError } from '../lib/errors';
+
+const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { scope: string; key: string };
+  }
+}
+
+function fingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Idempotency-Key on POST (contract part 3): the first request's response is stored; a repeat
+ * within 24 h gets it back with Idempotent-Replayed: true; the same key with another request is
+ * 409. A 5xx is not stored, so the client's retry runs again.
+ */
+export function registerIdempotency(
+  app: FastifyInstance,
+  ctx: AppContext,
+  scopeOf: (request: FastifyRequest) => string,
+) {
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+      throw validationError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
+    }
+    const scope = scopeOf(request);
+    const print = fingerprint(request);
+    const oldest = toIso(new Date(ctx.clock.now().getTime() - REPLAY_WINDOW_MS));
+    await ctx.db
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('created_at', '<', oldest)
+      .execute();
+    const inserted = await ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        scope,
+        key,
+        fingerprint: print,
+        status_code: null,
+        response: null,
+        created_at: isoNow(ctx.clock),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+      request.idempotency = { scope, key };
+      return;
+    }
+    const stored = await ctx.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    if (stored.fingerprint !== print) {
+      throw new ApiError(
+        409,
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request.',
+        {
+          type: 'idempotency_error',
+          param: 'Idempotency-Key',
+        },
+      );
+    }
+    if (stored.status_code === null) {
+      throw new ApiError(
+        409,
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed.',
+        {
+          type: 'idempotency_error',
+          param: 'Idempotency-Key',
+        },
+      );
+    }
+    return reply
+      .status(stored.status_code)
+      .header('Idempotent-Replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(stored.response);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const held = request.idempotency;
+    if (!held) return payload;
+    request.idempotency = undefined;
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      await ctx.db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', held.scope)
+        .where('key', '=', held.key)
+        .execute();
+    } else {
+      await ctx.db
+        .updateTable('idempotency_keys')
+        .set({ status_code: reply.statusCode, response: payload })
+        .where('scope', '=', held.scope)
+        .where('key', '=', held.key)
+        .execute();
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,160 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listOf } from '../../../shared/schemas/common';
+import {
+  Customer,
+  CustomerCreate,
+  CustomerListQuery,
+  CustomerUpdate,
+  MailMessage,
+  NoteBody,
+  TagsBody,
+  WinbackBody,
+} from '../../../shared/schemas/customer';
+import type { AppContext } from '../../context';
+import * as customers from '../../domain/customers';
+import { commonErrors, PortalParams } from '../schemas';
+
+const EmailParams = PortalParams.extend({
+  email: z.string().meta({ description: "The customer's e-mail address." }),
+});
+const tags = ['customers'];
+
+export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/customers',
+      {
+        schema: {
+          tags,
+          summary: 'List customers',
+          description: 'Newest first. Search with q, filter by tag or lapsed.',
+          params: PortalParams,
+          querystring: CustomerListQuery,
+          response: { 200: listOf(Customer), ...commonErrors },
+        },
+      },
+      (request) => customers.listCustomers(ctx, request.auth.account.id, request.query),
+    );
+
+    app.post(
+      '/customers',
+      {
+        schema: {
+          tags,
+          summary: 'Create a customer',
+          params: PortalParams,
+          body: CustomerCreate,
+          response: { 201: Customer, ...commonErrors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await customers.createCustomer(ctx, request.auth.account.id, request.body)),
+    );
+
+    app.get(
+      '/customers/:email',
+      {
+        schema: {
+          tags,
+          summary: 'Get a customer',
+          params: EmailParams,
+          response: { 200: Customer, ...commonErrors },
+        },
+      },
+      (request) => customers.getCustomerByEmail(ctx, request.auth.account.id, request.params.email),
+    );
+
+    app.patch(
+      '/customers/:email',
+      {
+        schema: {
+          tags,
+          summary: 'Update a customer',
+          params: EmailParams,
+          body: CustomerUpdate,
+          response: { 200: Customer, ...commonErrors },
+        },
+      },
+      (request) => customers.updateCustomer(ctx, request.auth.account.id, request.params.email, request.body),
+    );
+
+    app.post(
+      '/customers/:email/tags',
+      {
+        schema: {
+          tags,
+          summary: 'Add tags to a customer',
+          params: EmailParams,
+          body: TagsBody,
+          response: { 200: Customer, ...commonErrors },
+        },
+      },
+      (request) => customers.addTags(ctx, request.auth.account.id, request.params.email, request.body.tags),
+    );
+
+    app.delete(
+      '/customers/:email/tags/:tag',
+      {
+        schema: {
+          tags,
+          summary: 'Remove a tag from a customer',
+          params: EmailParams.extend({ tag: z.string() }),
+          response: { 200: Customer, ...commonErrors },
+        },
+      },
+      (request) =>
+        customers.removeTag(
+          ctx,
+          request.auth.account.id,
+          request.params.email,
+          request.params.tag.toLowerCase(),
+        ),
+    );
+
+    app.post(
+      '/customers/:email/notes',
+      {
+        schema: {
+          tags,
+          summary: 'Add a note to a customer',
+          params: EmailParams,
+          body: NoteBody,
+          response: { 201: Customer, ...commonErrors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await customers.addNote(ctx, request.auth.account.id, request.params.email, request.body.text),
+          ),
+    );
+
+    app.post(
+      '/customers/:email/winback',
+      {
+        schema: {
+          tags,
+          summary: 'Queue a win-back e-mail',
+          description:
+            'For a lapsed customer: fills the win-back template from config (or the message given) and queues it in the mail outbox.',
+          params: EmailParams,
+          body: WinbackBody.optional(),
+          response: { 201: z.object({ customer: Customer, message: MailMessage }), ...commonErrors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await customers.queueWinback(
+              ctx,
+              request.auth.account.id,
+              request.params.email,
+              request.body ?? {},
+            ),
+          ),
+    );
+  };
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { ApiError } from '../../lib/errors';
+import {
+  authenticateKey,
+  authenticateSessionCookie,
+  bearerToken,
+  isWrite,
+  missingCredentials,
+  type RequestAuth,
+  sessionToken,
+} from '../auth';
+import { RateLimiter } from '../rate-limiter';
+
+export const PORTAL_LIMIT_PER_MINUTE = 100;
+/** The UI's own session makes several calls per screen; it gets a larger budget than integrations' keys. */
+export const SESSION_LIMIT_PER_MINUTE = 1000;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes that calendar apps call: they also accept the feed token as ?token=. */
+    feedToken?: boolean;
+  }
+}
+
+async function identify(ctx: AppContext, request: FastifyRequest): Promise<RequestAuth> {
+  const bearer = bearerToken(request);
+  if (bearer) return authenticateKey(ctx, bearer);
+  const feed = (request.query as { token?: unknown } | undefined)?.token;
+  if (request.routeOptions.config.feedToken && typeof feed === 'string') {
+    const auth = await authenticateKey(ctx, feed);
+    if (auth.key?.kind !== 'feed')
+      throw new ApiError(401, 'unauthorized', 'token must be the calendar feed token.');
+    return auth;
+  }
+  const session = sessionToken(request);
+  if (session) return authenticateSessionCookie(ctx, session);
+  throw missingCredentials();
+}
+
+function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, resetAt: number) {
+  reply.header('X-RateLimit-Limit', limit);
+  reply.header('X-RateLimit-Remaining', remaining);
+  reply.header('X-RateLimit-Reset', Math.ceil(resetAt / 1000));
+}
+
+/**
+ * Auth, account scoping, rate limit and plan gate for every portal route (contract part 2):
+ * the key must be this account's portal key (or its UI session, or for the feed its feed token),
+ * 100 requests a minute per key, and writes need the platform plan.
+ */
+export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
+  const limiter = new RateLimiter();
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = await identify(ctx, request);
+    const clientId = (request.params as { client_id?: string }).client_id;
+    if (auth.key && auth.key.kind === 'v1') {
+      throw new ApiError(403, 'forbidden', 'This is a v1 API key; the portal API takes the portal key.');
+    }
+    if (auth.key?.kind === 'feed' && !request.routeOptions.config.feedToken) {
+      throw new ApiError(403, 'forbidden', 'The calendar feed token only opens the calendar feed.');
+    }
+    if (auth.account.id !== clientId) {
+      throw new ApiError(403, 'forbidden', 'This key belongs to another account.');
+    }
+    const subject = auth.key ? auth.key.keyId : `session:${auth.account.id}`;
+    const limit = auth.via === 'session' ? SESSION_LIMIT_PER_MINUTE : PORTAL_LIMIT_PER_MINUTE;
+    const decision = limiter.take([{ bucket: subject, limit, windowMs: 60_000 }], ctx.clock.now().getTime());
+    const window = decision.windows[0]!;
+    setRateHeaders(reply, window.limit, window.remaining, window.resetAt);
+    if (!decision.allowed) {
+      throw new ApiError(429, 'rate_limited', `Too many requests: the limit is ${limit} a minute.`, {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
+    if (isWrite(request.method) && auth.account.plan !== 'platform') {
+      throw new ApiError(403, 'plan_required', 'Changing data through the portal needs the Platform plan.');
+    }
+    request.auth = auth;
+  });
+}

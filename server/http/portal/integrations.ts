@@ -1,0 +1,132 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '../../../shared/schemas/api-key';
+import type { AppContext } from '../../context';
+import * as keys from '../../domain/api-keys';
+import { ApiError } from '../../lib/errors';
+import { commonErrors, PortalParams } from '../schemas';
+
+const tags = ['settings'];
+const KeyParams = PortalParams.extend({ key_id: z.string() });
+
+const Integrations = z
+  .object({
+    portal_key: ApiKey.nullable(),
+    feed_token: ApiKey.nullable(),
+    v1_keys: z.array(ApiKey),
+  })
+  .meta({ id: 'Integrations' });
+
+/** Keys are the owner's to manage, from the signed-in UI (or the CLI), never with another key. */
+function requireOwner(request: { auth: FastifyRequest['auth'] }) {
+  if (request.auth.via !== 'session') {
+    throw new ApiError(
+      403,
+      'forbidden',
+      'Keys are managed from the signed-in portal UI or the CLI, not with an API key.',
+    );
+  }
+}
+
+export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/integrations',
+      {
+        schema: {
+          tags,
+          summary: 'Keys and feed token (Settings > Integrations)',
+          params: PortalParams,
+          response: { 200: Integrations, ...commonErrors },
+        },
+      },
+      async (request) => {
+        requireOwner(request);
+        const accountId = request.auth.account.id;
+        const [portal, feed, v1] = await Promise.all([
+          keys.listKeys(ctx, accountId, 'portal'),
+          keys.listKeys(ctx, accountId, 'feed'),
+          keys.listKeys(ctx, accountId, 'v1'),
+        ]);
+        return {
+          portal_key: portal.find((k) => !k.revoked_at) ?? null,
+          feed_token: feed.find((k) => !k.revoked_at) ?? null,
+          v1_keys: v1,
+        };
+      },
+    );
+
+    for (const kind of ['portal', 'feed'] as const) {
+      app.post(
+        kind === 'portal' ? '/integrations/portal-key' : '/integrations/feed-token',
+        {
+          schema: {
+            tags,
+            summary:
+              kind === 'portal' ? 'Regenerate the portal key' : 'Create or replace the calendar feed token',
+            description: 'The previous one stops working at once. The secret is shown only in this response.',
+            params: PortalParams,
+            response: { 201: ApiKeyWithSecret, ...commonErrors },
+          },
+        },
+        async (request, reply) => {
+          requireOwner(request);
+          return reply.status(201).send(await keys.createKey(ctx, request.auth.account.id, { kind }));
+        },
+      );
+    }
+
+    app.post(
+      '/keys',
+      {
+        schema: {
+          tags,
+          summary: 'Create a v1 API key',
+          description: 'The secret is shown only in this response.',
+          params: PortalParams,
+          body: ApiKeyCreate,
+          response: { 201: ApiKeyWithSecret, ...commonErrors },
+        },
+      },
+      async (request, reply) => {
+        requireOwner(request);
+        const key = await keys.createKey(ctx, request.auth.account.id, { kind: 'v1', ...request.body });
+        return reply.status(201).send(key);
+      },
+    );
+
+    app.post(
+      '/keys/:key_id/rotate',
+      {
+        schema: {
+          tags,
+          summary: 'Rotate a key',
+          description: 'Issues a new secret; the old one keeps working for 7 days.',
+          params: KeyParams,
+          response: { 200: ApiKeyWithSecret, ...commonErrors },
+        },
+      },
+      async (request) => {
+        requireOwner(request);
+        return keys.rotateKey(ctx, request.auth.account.id, request.params.key_id);
+      },
+    );
+
+    app.delete(
+      '/keys/:key_id',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a key',
+          params: KeyParams,
+          response: { 200: ApiKey, ...commonErrors },
+        },
+      },
+      async (request) => {
+        requireOwner(request);
+        return keys.revokeKey(ctx, request.auth.account.id, request.params.key_id);
+      },
+    );
+  };
+}

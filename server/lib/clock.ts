@@ -1,0 +1,52 @@
+/** The server's notion of "now". Tests pass their own so limits, schedules and due dates are controllable. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock a test moves by hand. */
+export function manualClock(start: Date | string = '2026-11-22T09:00:00Z'): Clock & {
+  set(to: Date | string): void;
+  advance(ms: number): void;
+} {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    set: (to) => {
+      current = new Date(to).getTime();
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+export function isoNow(clock: Clock): string {
+  return clock
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function toIso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
+export function dateInZone(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export type IdPrefix =
+  | 'acct'
+  | 'key'
+  | 'cus'
+  | 'note'
+  | 'tm'
+  | 'job'
+  | 'quo'
+  | 'inv'
+  | 'pay'
+  | 'bkg'
+  | 'rev'
+  | 'whk'
+  | 'evt'
+  | 'dlv'
+  | 'att'
+  | 'msg'
+  | 'req';
+
+let lastTime = 0;
+let lastRandom = new Uint8Array(10);
+
+/**
+ * Time-sortable id (ULID layout, lower-case Crockford base32): 10 characters of millisecond time
+ * then 16 of randomness. Within one millisecond the random part is incremented, so ids made by
+ * this process sort in creation order; keyset pagination relies on that.
+ */
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  if (now <= lastTime) {
+    incrementRandom(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = new Uint8Array(randomBytes(10));
+  }
+  return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
+}
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let rest = ms;
+  for (let i = 0; i < 10; i++) {
+    out = BASE32[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  let bits = 0n;
+  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = BASE32[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return out;
+}
+
+function incrementRandom(bytes: Uint8Array): void {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    if (bytes[i]! < 255) {
+      bytes[i]! += 1;
+      return;
+    }
+    bytes[i] = 0;
+  }
+}
+
+/** Random base62 string from a uniform source (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Email, ListQuery, Money, QueryBoolean, Timestamp } from './common';
+
+export const CustomerNote = z.object({
+  id: z.string(),
+  text: z.string(),
+  created_at: Timestamp,
+});
+
+export const Customer = z
+  .object({
+    id: z.string().meta({ example: 'cus_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
+    object: z.literal('customer'),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    tags: z.array(z.string()),
+    notes: z.array(CustomerNote),
+    lifetime_value: Money.meta({ description: 'Payments received from this customer.' }),
+    last_job_at: Timestamp.nullable().meta({ description: 'When their last job was completed.' }),
+    lapsed: z
+      .boolean()
+      .meta({ description: 'No completed job for the win-back period (config winback_after_days).' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Customer' });
+export type Customer = z.infer<typeof Customer>;
+
+export const Tag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(40)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'tags are letters, digits, spaces, - and _');
+
+export const CustomerCreate = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    email: Email,
+    phone: z.string().trim().max(40).nullish(),
+    address: z.string().trim().max(300).nullish(),
+    tags: z.array(Tag).max(50).optional(),
+  })
+  .meta({ id: 'CustomerCreate' });
+export type CustomerCreate = z.infer<typeof CustomerCreate>;
+
+export const CustomerUpdate = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    email: Email,
+    phone: z.string().trim().max(40).nullable(),
+    address: z.string().trim().max(300).nullable(),
+  })
+  .partial()
+  .meta({ id: 'CustomerUpdate' });
+export type CustomerUpdate = z.infer<typeof CustomerUpdate>;
+
+export const CustomerListQuery = ListQuery.extend({
+  q: z.string().trim().min(1).max(100).optional().meta({ description: 'Matches name, e-mail or phone.' }),
+  tag: Tag.optional(),
+  lapsed: QueryBoolean.optional(),
+});
+export type CustomerListQuery = z.infer<typeof CustomerListQuery>;
+
+export const TagsBody = z.strictObject({ tags: z.array(Tag).min(1).max(50) }).meta({ id: 'TagsBody' });
+export const NoteBody = z.strictObject({ text: z.string().trim().min(1).max(5000) }).meta({ id: 'NoteBody' });
+export const WinbackBody = z
+  .strictObject({
+    offer: z.string().trim().max(500).optional(),
+    message: z.string().trim().max(5000).optional(),
+  })
+  .meta({ id: 'WinbackBody' });
+
+export const MailMessage = z
+  .object({
+    id: z.string(),
+    object: z.literal('mail_message'),
+    kind: z.enum(['invoice', 'quote', 'winback']),
+    to: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    status: z.enum(['queued', 'sending', 'sent', 'failed']),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    created_at: Timestamp,
+    sent_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'MailMessage' });
+export type MailMessage = z.infer<typeof MailMessage>;

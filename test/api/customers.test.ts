@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let shop: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  shop = await server.createAccount();
+});
+afterAll(() => server.stop());
+
+describe('portal customers', () => {
+  it('creates, finds by e-mail case-insensitively, and lists newest first', async () => {
+    const created = await shop.portal('POST', '/customers', {
+      body: { name: 'Ada Lovelace', email: 'Ada@Example.com', tags: ['VIP'] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      object: 'customer',
+      email: 'Ada@Example.com',
+      tags: ['vip'],
+      lapsed: false,
+    });
+    await shop.portal('POST', '/customers', { body: { name: 'Grace Hopper', email: 'grace@example.com' } });
+
+    const found = await shop.portal('GET', `/customers/${encodeURIComponent('ada@example.com')}`);
+    expect(found.status).toBe(200);
+    expect(found.body.id).toBe(created.body.id);
+
+    const list = await shop.portal('GET', '/customers');
+    expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Grace Hopper', 'Ada Lovelace']);
+    expect(list.body.pagination).toEqual({ has_more: false, next_cursor: null });
+  });
+
+  it('refuses a duplicate e-mail with 409 conflict', async () => {
+    const again = await shop.portal('POST', '/customers', {
+      body: { name: 'Ada', email: 'ADA@example.com' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'conflict',
+      param: 'email',
+    });
+  });
+
+  it('reports validation failures with the failing param', async () => {
+    const bad = await shop.portal('POST', '/customers', { body: { name: 'X', email: 'not-an-email' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+    expect(bad.body.error.param).toBe('email');
+    expect(bad.body.error.request_id).toMatch(/^req_/);
+  });
+
+  it('rejects malformed JSON', async () => {
+    const bad = await shop.portal('POST', '/customers', {
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+  });
+
+  it('adds tags and notes, and filters by tag and search', async () => {
+    const tagged = await shop.portal('POST', '/customers/grace%40example.com/tags', {
+      body: { tags: ['Weekly', 'vip'] },
+    });
+    expect(tagged.body.tags).toEqual(['vip', 'weekly']);
+    const noted = await shop.portal('POST', '/customers/grace%40example.com/notes', {
+      body: { text: 'Gate code 1234' },
+    });
+    expect(noted.status).toBe(201);
+    expect(noted.body.notes[0].text).toBe('Gate code 1234');
+
+    const weekly = await shop.portal('GET', '/customers?tag=weekly');
+    expect(weekly.body.data.map((c: { email: string }) => c.email)).toEqual(['grace@example.com']);
+    const search = await shop.portal('GET', '/customers?q=LOVE');
+    expect(search.body.data.map((c: { email: string }) => c.email)).toEqual(['Ada@Example.com']);
+  });
+
+  it('pages with a cursor and refuses a bad limit or cursor', async () => {
+    for (let i = 0; i < 5; i++) {
+      await shop.portal('POST', '/customers', { body: { name: `Page ${i}`, email: `page${i}@example.com` } });
+    }
+    const first = await shop.portal('GET', '/customers?limit=3');
+    expect(first.body.data).toHaveLength(3);
+    expect(first.body.pagination.has_more).toBe(true);
+    const second = await shop.portal('GET', `/customers?limit=3&cursor=${first.body.pagination.next_cursor}`);
+    const ids = [...first.body.data, ...second.body.data].map((c: { id: string }) => c.id);
+    expect(new Set(ids).size).toBe(6);
+
+    expect((await shop.portal('GET', '/customers?limit=0')).status).toBe(400);
+    expect((await shop.portal('GET', '/customers?limit=101')).status).toBe(400);
+    const badCursor = await shop.portal('GET', '/customers?cursor=nonsense');
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.error.param).toBe('cursor');
+  });
+
+  it('answers 404 for an unknown customer', async () => {
+    const missing = await shop.portal('GET', '/customers/nobody%40example.com');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not_found');
+  });
+
+  it('refuses win-back for a customer who never had a job', async () => {
+    const refused = await shop.portal('POST', '/customers/grace%40example.com/winback', { body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('invalid_state');
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ApiPlan, createAccount, type Plan } from '../../server/domain/accounts';
+import { createKey } from '../../server/domain/api-keys';
+import { createSignInToken } from '../../server/domain/sessions';
+import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
+import type { Clock } from '../../server/lib/clock';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and content-type tests). */
+  rawBody?: string;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestAccount {
+  clientId: string;
+  portalKey: string;
+  v1Key: string;
+  /** Calls the portal API of this account: path is relative to /api/portal/{client_id}. */
+  portal<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Calls the v1 API: path is relative to /api/v1. */
+  v1<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** A session cookie for the UI, as the sign-in link would set it. */
+  signIn(): Promise<string>;
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  createAccount(options?: { business?: string; plan?: Plan; apiPlan?: ApiPlan }): Promise<TestAccount>;
+  stop(): Promise<void>;
+}
+
+/** A real server on 127.0.0.1, port 0, with a data folder of its own that is removed on stop. */
+export async function startTestServer(
+  options: Partial<ServerOptions> & { clock?: Clock } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'shopdesk-test-'));
+  const server = await startServer({ ...options, dataDir, host: '127.0.0.1', port: 0 });
+
+  const request = async <T>(
+    method: string,
+    urlPath: string,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${server.url}${urlPath}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  const newAccount = async (
+    opts: { business?: string; plan?: Plan; apiPlan?: ApiPlan } = {},
+  ): Promise<TestAccount> => {
+    const account = await createAccount(server.ctx, {
+      businessName: opts.business ?? 'Sparkle Cleaning',
+      plan: opts.plan ?? 'platform',
+      apiPlan: opts.apiPlan ?? 'growth',
+    });
+    const portalKey = (await createKey(server.ctx, account.id, { kind: 'portal' })).key;
+    const v1Key = (await createKey(server.ctx, account.id, { kind: 'v1' })).key;
+    return {
+      clientId: account.id,
+      portalKey,
+      v1Key,
+      portal: (method, p, o = {}) =>
+        request(method, `/api/portal/${account.id}${p}`, {
+          ...o,
+          key: o.key === undefined ? portalKey : o.key,
+        }),
+      v1: (method, p, o = {}) =>
+        request(method, `/api/v1${p}`, { ...o, key: o.key === undefined ? v1Key : o.key }),
+      signIn: async () => {
+        const token = await createSignInToken(server.ctx, account.id);
+        const response = await request('GET', `/sign-in?token=${token}`);
+        const cookie = response.headers.get('set-cookie') ?? '';
+        return cookie.split(';')[0]!;
+      },
+    };
+  };
+
+  return {
+    ...server,
+    dataDir,
+    request,
+    createAccount: newAccount,
+    stop: async () => {
+      await server.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
