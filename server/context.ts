@@ -2,6 +2,11 @@ import { EventEmitter } from 'node:events';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
 
+/** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
+export interface Connectivity {
+  online: boolean;
+}
+
 /**
  * What domain functions and workers need from the running server. Built once by startServer
  * (or by the CLI) and passed down; nothing reads process-wide state.
@@ -9,10 +14,20 @@ import type { Clock } from './lib/clock';
 export interface AppContext {
   db: Db;
   clock: Clock;
-  /** Emits 'outbox' after a transaction that queued events or mail commits, so workers wake at once. */
+  connectivity: Connectivity;
+  /**
+   * 'outbox' after a transaction that queued events or mail commits, so workers wake at once;
+   * 'online' / 'offline' when connectivity changes.
+   */
   signals: EventEmitter;
 }
 
 export function createContext(db: Db, clock: Clock): AppContext {
-  return { db, clock, signals: new EventEmitter() };
+  return { db, clock, connectivity: { online: true }, signals: new EventEmitter() };
+}
+
+export function setOnline(ctx: AppContext, online: boolean): void {
+  if (ctx.connectivity.online === online) return;
+  ctx.connectivity.online = online;
+  ctx.signals.emit(online ? 'online' : 'offline');
 }
