@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { newId, randomBase62 } from './ids';
+
+describe('newId', () => {
+  it('sorts in creation order, also within one millisecond', () => {
+    const ids = Array.from({ length: 1000 }, () => newId('cus', 1_790_000_000_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(1000);
+  });
+
+  it('sorts by time across milliseconds and has the contract shape', () => {
+    const earlier = newId('inv', 1_790_000_000_000);
+    const later = newId('inv', 1_790_000_000_001);
+    expect(earlier < later).toBe(true);
+    expect(later).toMatch(/^inv_[0-9a-z]{26}$/);
+  });
+});
+
+describe('randomBase62', () => {
+  it('returns the asked length from the base62 alphabet', () => {
+    const value = randomBase62(32);
+    expect(value).toMatch(/^[0-9A-Za-z]{32}$/);
+    expect(randomBase62(32)).not.toBe(value);
+  });
+});
