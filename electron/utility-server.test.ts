@@ -1,0 +1,156 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FromServer, parseFromServer } from './protocol';
+
+const entry = path.join(import.meta.dirname, 'utility-server.ts');
+const children: ChildProcess[] = [];
+const folders: string[] = [];
+
+/** The real entry in a Node child process (with tsx), standing in for Electron's utility process. */
+function startServerProcess(dataDir: string, port = 0) {
+  const child = fork(entry, ['--data-dir', dataDir, '--port', String(port)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.push(child);
+  const firstMessage = new Promise<FromServer>((resolve, reject) => {
+    child.once('message', (raw) => {
+      const message = parseFromServer(raw);
+      if (message) resolve(message);
+      else reject(new Error(`unexpected message ${JSON.stringify(raw)}`));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before reporting`)));
+  });
+  // A test that only waits for the exit must not trip over the unreported start.
+  firstMessage.catch(() => undefined);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, firstMessage, exited };
+}
+
+function tempFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'shopdesk-desktop-'));
+  folders.push(folder);
+  return folder;
+}
+
+async function status(url: string): Promise<{ online: boolean; version: string }> {
+  const response = await fetch(`${url}/api/system/status`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as { online: boolean; version: string };
+}
+
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (accept(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function accountCount(dataDir: string): { accounts: number; portalKeys: number } {
+  const db = new Database(path.join(dataDir, 'shopdesk.sqlite'), { readonly: true });
+  try {
+    const accounts = (db.prepare('select count(*) as n from accounts').get() as { n: number }).n;
+    const portalKeys = (
+      db.prepare("select count(*) as n from api_keys where kind = 'portal'").get() as { n: number }
+    ).n;
+    return { accounts, portalKeys };
+  } finally {
+    db.close();
+  }
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the server process (utility-server.ts)', () => {
+  it('reports ready with a working sign-in link, follows online messages and shuts down cleanly', async () => {
+    const dataDir = tempFolder();
+    const { child, firstMessage, exited } = startServerProcess(dataDir);
+    const ready = await firstMessage;
+    if (ready.type !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(ready)}`);
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.signInUrl.startsWith(`${ready.url}/sign-in?token=`)).toBe(true);
+
+    const signIn = await fetch(ready.signInUrl, { redirect: 'manual' });
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+
+    expect(await status(ready.url)).toMatchObject({ online: true, version: expect.any(String) });
+    child.send({ type: 'online', online: false });
+    expect(
+      (
+        await eventually(
+          () => status(ready.url),
+          (s) => !s.online,
+        )
+      ).online,
+    ).toBe(false);
+    child.send({ type: 'online', online: true });
+    expect(
+      (
+        await eventually(
+          () => status(ready.url),
+          (s) => s.online,
+        )
+      ).online,
+    ).toBe(true);
+
+    child.send({ type: 'shutdown' });
+    expect(await exited).toBe(0);
+    // The last connection to close checkpoints WAL mode's journal away: the database was closed, not abandoned.
+    expect(existsSync(path.join(dataDir, 'shopdesk.sqlite-wal'))).toBe(false);
+    await expect(fetch(`${ready.url}/health`)).rejects.toThrow();
+  });
+
+  it('creates the business on first launch only', async () => {
+    const dataDir = tempFolder();
+    for (let launch = 0; launch < 2; launch += 1) {
+      const { child, firstMessage, exited } = startServerProcess(dataDir);
+      expect((await firstMessage).type).toBe('ready');
+      child.send({ type: 'shutdown' });
+      expect(await exited).toBe(0);
+    }
+    expect(accountCount(dataDir)).toEqual({ accounts: 1, portalKeys: 1 });
+  });
+
+  it('ignores malformed messages', async () => {
+    const { child, firstMessage, exited } = startServerProcess(tempFolder());
+    const ready = await firstMessage;
+    if (ready.type !== 'ready') throw new Error('expected ready');
+    child.send({ type: 'online', online: 'no' });
+    child.send({ type: 'reboot' });
+    expect((await status(ready.url)).online).toBe(true);
+    child.send({ type: 'shutdown' });
+    expect(await exited).toBe(0);
+  });
+
+  it('reports a taken fixed port as port_in_use and exits', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { firstMessage, exited } = startServerProcess(tempFolder(), port);
+      expect(await firstMessage).toMatchObject({ type: 'startup-failed', reason: 'port_in_use', port });
+      expect(await exited).toBe(1);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('finishes starting before it honours a shutdown that arrives early', async () => {
+    const dataDir = tempFolder();
+    const { child, exited } = startServerProcess(dataDir);
+    child.send({ type: 'shutdown' });
+    expect(await exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'shopdesk.sqlite'))).toBe(true);
+    expect(existsSync(path.join(dataDir, 'shopdesk.sqlite-wal'))).toBe(false);
+  });
+});
