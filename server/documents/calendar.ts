@@ -1,0 +1,143 @@
+import ical, { ICalEventStatus } from 'ical-generator';
+import { fromCents } from '../../shared/money';
+import type { AppContext } from '../context';
+import { getAccount } from '../domain/accounts';
+import { toIso } from '../lib/clock';
+import { buildVtimezone, ZonedInstant } from './vtimezone';
+
+const DAY_MS = 86_400_000;
+export const FEED_PAST_DAYS = 90;
+export const FEED_FUTURE_DAYS = 365;
+/** Jobs without an end still need one in a calendar; an hour is what most apps assume. */
+const DEFAULT_DURATION_MS = 60 * 60 * 1000;
+
+const jobStatusLabel: Record<string, string> = {
+  scheduled: 'Scheduled',
+  in_progress: 'In progress',
+  completed: 'Completed',
+};
+
+/**
+ * The account's calendar feed (RFC 5545): every scheduled, in-progress or completed job with a
+ * start, and every confirmed booking not already shown through its job, from 90 days back to a
+ * year ahead. UIDs are the record ids, so calendar apps update events in place on each refresh.
+ */
+export async function buildCalendarFeed(ctx: AppContext, accountId: string): Promise<string> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const timeZone = config.timezone;
+  const nowMs = ctx.clock.now().getTime();
+  const fromMs = nowMs - FEED_PAST_DAYS * DAY_MS;
+  const toMs = nowMs + FEED_FUTURE_DAYS * DAY_MS;
+  const from = toIso(new Date(fromMs));
+  const to = toIso(new Date(toMs));
+
+  const [jobs, bookings] = await Promise.all([
+    ctx.db
+      .selectFrom('jobs as j')
+      .innerJoin('customers as c', 'c.id', 'j.customer_id')
+      .select([
+        'j.id',
+        'j.number',
+        'j.title',
+        'j.status',
+        'j.scheduled_start',
+        'j.scheduled_end',
+        'j.address',
+        'j.price_cents',
+        'j.created_at',
+        'j.updated_at',
+        'c.name as customer_name',
+      ])
+      .where('j.account_id', '=', accountId)
+      .where('j.status', 'in', ['scheduled', 'in_progress', 'completed'])
+      .where('j.scheduled_start', '>=', from)
+      .where('j.scheduled_start', '<', to)
+      .orderBy('j.scheduled_start')
+      .execute(),
+    ctx.db
+      .selectFrom('bookings as b')
+      .innerJoin('customers as c', 'c.id', 'b.customer_id')
+      .leftJoin('jobs as j', 'j.id', 'b.job_id')
+      .select([
+        'b.id',
+        'b.service',
+        'b.start',
+        'b.end',
+        'b.notes',
+        'b.created_at',
+        'b.updated_at',
+        'c.name as customer_name',
+        'c.address',
+      ])
+      .where('b.account_id', '=', accountId)
+      .where('b.status', '=', 'confirmed')
+      .where('b.start', '>=', from)
+      .where('b.start', '<', to)
+      // A booking whose job is live is already on the calendar as that job.
+      .where((eb) => eb.or([eb('j.id', 'is', null), eb('j.status', '=', 'cancelled')]))
+      .orderBy('b.start')
+      .execute(),
+  ]);
+  const assignees = jobs.length
+    ? await ctx.db
+        .selectFrom('job_assignees as a')
+        .innerJoin('team_members as m', 'm.id', 'a.member_id')
+        .select(['a.job_id', 'm.name'])
+        .where(
+          'a.job_id',
+          'in',
+          jobs.map((j) => j.id),
+        )
+        .orderBy('m.name')
+        .execute()
+    : [];
+
+  const money = new Intl.NumberFormat(config.locale, { style: 'currency', currency: config.currency });
+  const calendar = ical({
+    name: config.business_name,
+    prodId: { company: 'Shopdesk', product: 'Shopdesk', language: 'EN' },
+    // The generator writes the VTIMEZONE for the events' TZID; the name is left empty because
+    // ical-generator would otherwise write DTSTAMP in local time, which RFC 5545 forbids.
+    timezone: { name: '', generator: (tz) => buildVtimezone(tz, fromMs - DAY_MS, toMs + 2 * DAY_MS) },
+  });
+  calendar.x('X-WR-TIMEZONE', timeZone);
+  const at = (iso: string) => new ZonedInstant(new Date(iso));
+
+  for (const job of jobs) {
+    const start = new Date(job.scheduled_start!);
+    const names = assignees.filter((a) => a.job_id === job.id).map((a) => a.name);
+    calendar.createEvent({
+      id: `${job.id}@shopdesk`,
+      timezone: timeZone,
+      start: at(job.scheduled_start!),
+      end: at(job.scheduled_end ?? toIso(new Date(start.getTime() + DEFAULT_DURATION_MS))),
+      stamp: at(job.updated_at),
+      created: at(job.created_at),
+      lastModified: at(job.updated_at),
+      summary: `${job.title} — ${job.customer_name}`,
+      location: job.address,
+      status: ICalEventStatus.CONFIRMED,
+      description: [
+        `Job ${job.number} (${jobStatusLabel[job.status] ?? job.status})`,
+        `Assigned: ${names.length ? names.join(', ') : 'nobody yet'}`,
+        ...(job.price_cents === null ? [] : [`Price: ${money.format(fromCents(job.price_cents))}`]),
+      ].join('\n'),
+    });
+  }
+  for (const booking of bookings) {
+    calendar.createEvent({
+      id: `${booking.id}@shopdesk`,
+      timezone: timeZone,
+      start: at(booking.start),
+      end: at(booking.end),
+      stamp: at(booking.updated_at),
+      created: at(booking.created_at),
+      lastModified: at(booking.updated_at),
+      summary: `${booking.service} — ${booking.customer_name}`,
+      location: booking.address,
+      status: ICalEventStatus.CONFIRMED,
+      description: ['Confirmed booking', ...(booking.notes ? [booking.notes] : [])].join('\n'),
+    });
+  }
+  return calendar.toString();
+}

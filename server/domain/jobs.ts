@@ -1,0 +1,396 @@
+import { sql } from 'kysely';
+import { fromCents, toCents } from '../../shared/money';
+import {
+  type Job,
+  JobCreate,
+  type JobListQuery,
+  type JobStatus,
+  type JobUpdate,
+  scheduleProblem,
+} from '../../shared/schemas/job';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { JobsTable } from '../db/schema';
+import { addDays, isoNow, toIso } from '../lib/clock';
+import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { startOfDay } from '../lib/time-zone';
+import { getAccount } from './accounts';
+import { formatNumber, nextCounter } from './counters';
+import { findOrCreateCustomer } from './customers';
+import { recordEvent } from './events';
+import { keysetPage, type Page } from './pagination';
+import { ensureMembers } from './team';
+
+export type { JobCreate } from '../../shared/schemas/job';
+
+export type JobAction = 'start' | 'complete' | 'cancel';
+
+const OPEN: JobStatus[] = ['unscheduled', 'scheduled', 'in_progress'];
+
+const pastTense: Record<JobAction, string> = { start: 'started', complete: 'completed', cancel: 'cancelled' };
+
+/** Which states each action leaves from (contract part 4); completing a job that was never started is allowed. */
+const JOB_TRANSITIONS: Record<JobAction, { from: JobStatus[]; to: JobStatus }> = {
+  start: { from: ['unscheduled', 'scheduled'], to: 'in_progress' },
+  complete: { from: OPEN, to: 'completed' },
+  cancel: { from: OPEN, to: 'cancelled' },
+};
+
+/** The status an action moves a job to, or 409 invalid_state when its current status does not allow it. */
+export function nextJobStatus(current: JobStatus, action: JobAction): JobStatus {
+  const rule = JOB_TRANSITIONS[action];
+  if (!rule.from.includes(current)) {
+    throw invalidState(`A ${current.replace('_', ' ')} job cannot be ${pastTense[action]}`, {
+      status: current,
+      allowed_from: rule.from,
+    });
+  }
+  return rule.to;
+}
+
+/** Before work begins, the status follows the schedule. */
+export function scheduledStatus(scheduledStart: string | null | undefined): 'scheduled' | 'unscheduled' {
+  return scheduledStart ? 'scheduled' : 'unscheduled';
+}
+
+/** Jobs as the API returns them: customer and assignees loaded in two batched queries. */
+export async function presentJobs(db: Queryable, rows: JobsTable[]): Promise<Job[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [customers, assignees] = await Promise.all([
+    db
+      .selectFrom('customers')
+      .select(['id', 'name', 'email'])
+      .where('id', 'in', [...new Set(rows.map((r) => r.customer_id))])
+      .execute(),
+    db
+      .selectFrom('job_assignees as a')
+      .innerJoin('team_members as m', 'm.id', 'a.member_id')
+      .select(['a.job_id', 'm.name'])
+      .where('a.job_id', 'in', ids)
+      .orderBy(sql`lower(m.name)`)
+      .execute(),
+  ]);
+  return rows.map((row) => {
+    const customer = customers.find((c) => c.id === row.customer_id)!;
+    return {
+      id: row.id,
+      object: 'job' as const,
+      job_number: row.number,
+      status: row.status,
+      customer: { id: customer.id, name: customer.name, email: customer.email },
+      title: row.title,
+      scheduled_start: row.scheduled_start,
+      scheduled_end: row.scheduled_end,
+      assignees: assignees.filter((a) => a.job_id === row.id).map((a) => a.name),
+      address: row.address,
+      price: row.price_cents === null ? null : fromCents(row.price_cents),
+      notes: row.notes,
+      quote_id: row.quote_id,
+      booking_id: row.booking_id,
+      started_at: row.started_at,
+      completed_at: row.completed_at,
+      cancelled_at: row.cancelled_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+async function presentJob(db: Queryable, row: JobsTable): Promise<Job> {
+  const [job] = await presentJobs(db, [row]);
+  return job!;
+}
+
+/** A job by its id (job_…) or its number (J-0001); portal paths use numbers, v1 paths ids. */
+export async function getJobRow(db: Queryable, accountId: string, idOrNumber: string): Promise<JobsTable> {
+  const row = await db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where(idOrNumber.startsWith('job_') ? 'id' : 'number', '=', idOrNumber)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No job ${idOrNumber}`);
+  return row;
+}
+
+export async function getJob(
+  ctx: AppContext,
+  accountId: string,
+  idOrNumber: string,
+  db: Queryable = ctx.db,
+): Promise<Job> {
+  return presentJob(db, await getJobRow(db, accountId, idOrNumber));
+}
+
+async function setAssignees(tx: Tx, ctx: AppContext, accountId: string, jobId: string, names: string[]) {
+  await tx.deleteFrom('job_assignees').where('job_id', '=', jobId).execute();
+  const memberIds = await ensureMembers(tx, ctx, accountId, names);
+  if (memberIds.length) {
+    await tx
+      .insertInto('job_assignees')
+      .values(memberIds.map((memberId) => ({ job_id: jobId, member_id: memberId })))
+      .execute();
+  }
+}
+
+/**
+ * Creates a job inside the caller's transaction: quotes call it when an accepted quote is
+ * converted, bookings when one is confirmed. The input is validated here too, so a caller that
+ * builds it from its own data still gets the contract's 400s.
+ */
+export async function insertJob(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: JobCreate,
+  links: { quoteId?: string; bookingId?: string } = {},
+): Promise<Job> {
+  const job = JobCreate.parse(input);
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    email: job.customer_email,
+    name: job.customer_name,
+  });
+  const { config } = await getAccount(tx, accountId);
+  const now = isoNow(ctx.clock);
+  const row: JobsTable = {
+    id: newId('job', ctx.clock.now().getTime()),
+    account_id: accountId,
+    number: formatNumber(config.job_prefix, await nextCounter(tx, accountId, 'job')),
+    customer_id: customer.id,
+    title: job.title,
+    status: scheduledStatus(job.scheduled_start),
+    scheduled_start: job.scheduled_start ?? null,
+    scheduled_end: job.scheduled_end ?? null,
+    address: job.address ?? null,
+    price_cents: job.price == null ? null : toCents(job.price),
+    notes: job.notes ?? null,
+    quote_id: links.quoteId ?? null,
+    booking_id: links.bookingId ?? null,
+    started_at: null,
+    completed_at: null,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto('jobs').values(row).execute();
+  await setAssignees(tx, ctx, accountId, row.id, job.assignees ?? []);
+  return presentJob(tx, row);
+}
+
+export async function createJob(ctx: AppContext, accountId: string, input: JobCreate): Promise<Job> {
+  return ctx.db.transaction().execute((tx) => insertJob(tx, ctx, accountId, input));
+}
+
+export type JobListFilters = JobListQuery & {
+  customer_id?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  updated_since?: string | undefined;
+};
+
+/** A list bound as a UTC timestamp: a date means that day in the account's zone (`to` includes the day). */
+export async function boundToInstant(
+  db: Queryable,
+  accountId: string,
+  bound: string,
+  edge: 'from' | 'to',
+): Promise<string> {
+  if (bound.length !== 10) return bound;
+  const { config } = await getAccount(db, accountId);
+  return toIso(startOfDay(edge === 'to' ? addDays(bound, 1) : bound, config.timezone));
+}
+
+export async function listJobs(
+  ctx: AppContext,
+  accountId: string,
+  query: JobListFilters,
+): Promise<Page<Job>> {
+  const from = query.from && (await boundToInstant(ctx.db, accountId, query.from, 'from'));
+  const to = query.to && (await boundToInstant(ctx.db, accountId, query.to, 'to'));
+  return keysetPage(
+    query,
+    'job',
+    (beforeId, limit) => {
+      let q = ctx.db.selectFrom('jobs as j').selectAll('j').where('j.account_id', '=', accountId);
+      if (beforeId) q = q.where('j.id', '<', beforeId);
+      if (query.status) q = q.where('j.status', '=', query.status);
+      if (from) q = q.where('j.scheduled_start', '>=', from);
+      if (to) q = q.where('j.scheduled_start', '<', to);
+      if (query.customer_id) q = q.where('j.customer_id', '=', query.customer_id);
+      if (query.customer_email) {
+        const email = query.customer_email.toLowerCase();
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('customers as c')
+              .select('c.id')
+              .whereRef('c.id', '=', 'j.customer_id')
+              .where('c.email_lower', '=', email),
+          ),
+        );
+      }
+      if (query.assignee) {
+        const name = query.assignee.toLowerCase();
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('job_assignees as a')
+              .innerJoin('team_members as m', 'm.id', 'a.member_id')
+              .select('a.job_id')
+              .whereRef('a.job_id', '=', 'j.id')
+              .where(sql<string>`lower(m.name)`, '=', name),
+          ),
+        );
+      }
+      if (query.created_after) q = q.where('j.created_at', '>=', query.created_after);
+      if (query.created_before) q = q.where('j.created_at', '<', query.created_before);
+      if (query.updated_since) q = q.where('j.updated_at', '>=', query.updated_since);
+      return q.orderBy('j.id', 'desc').limit(limit).execute();
+    },
+    (rows) => presentJobs(ctx.db, rows),
+  );
+}
+
+/** Reschedule, reassign, retitle. Finished jobs (completed, cancelled) are history and stay as they were. */
+export async function updateJob(
+  ctx: AppContext,
+  accountId: string,
+  idOrNumber: string,
+  patch: JobUpdate,
+): Promise<Job> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await getJobRow(tx, accountId, idOrNumber);
+    if (!OPEN.includes(row.status)) {
+      throw invalidState(`Job ${row.number} is ${row.status} and can no longer be changed`, {
+        status: row.status,
+      });
+    }
+    const start = patch.scheduled_start === undefined ? row.scheduled_start : patch.scheduled_start;
+    // Clearing the start clears the end with it; keeping an end without a start would be meaningless.
+    const end =
+      patch.scheduled_end !== undefined ? patch.scheduled_end : start === null ? null : row.scheduled_end;
+    const problem = scheduleProblem({ scheduled_start: start, scheduled_end: end });
+    if (problem) throw validationError(problem, 'scheduled_end');
+    const next: JobsTable = {
+      ...row,
+      title: patch.title ?? row.title,
+      scheduled_start: start,
+      scheduled_end: end,
+      address: patch.address === undefined ? row.address : patch.address,
+      price_cents:
+        patch.price === undefined ? row.price_cents : patch.price === null ? null : toCents(patch.price),
+      notes: patch.notes === undefined ? row.notes : patch.notes,
+      status: row.status === 'in_progress' ? row.status : scheduledStatus(start),
+      updated_at: isoNow(ctx.clock),
+    };
+    await tx.updateTable('jobs').set(next).where('id', '=', row.id).execute();
+    if (patch.assignees) await setAssignees(tx, ctx, accountId, row.id, patch.assignees);
+    return presentJob(tx, next);
+  });
+}
+
+const stampFor: Record<JobAction, 'started_at' | 'completed_at' | 'cancelled_at'> = {
+  start: 'started_at',
+  complete: 'completed_at',
+  cancel: 'cancelled_at',
+};
+
+/**
+ * Moves a job along its state machine inside the caller's transaction (bookings use it to finish
+ * or cancel the job they created); completing emits job.completed with the job as it now is.
+ */
+export async function applyJobAction(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  row: JobsTable,
+  action: JobAction,
+): Promise<Job> {
+  const now = isoNow(ctx.clock);
+  const status = nextJobStatus(row.status, action);
+  await tx
+    .updateTable('jobs')
+    .set({ status, [stampFor[action]]: now, updated_at: now })
+    .where('id', '=', row.id)
+    .execute();
+  const job = await presentJob(tx, { ...row, status, [stampFor[action]]: now, updated_at: now });
+  if (action === 'complete') await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
+  return job;
+}
+
+function transition(ctx: AppContext, accountId: string, idOrNumber: string, action: JobAction) {
+  return ctx.db
+    .transaction()
+    .execute(async (tx) =>
+      applyJobAction(tx, ctx, accountId, await getJobRow(tx, accountId, idOrNumber), action),
+    );
+}
+
+/** Keeps an open job on its booking's new time; a job already under way keeps its own schedule. */
+export async function rescheduleBookedJob(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  jobId: string,
+  schedule: { start: string; end: string },
+): Promise<void> {
+  const row = await getJobRow(tx, accountId, jobId);
+  if (row.status !== 'scheduled' && row.status !== 'unscheduled') return;
+  await tx
+    .updateTable('jobs')
+    .set({
+      scheduled_start: schedule.start,
+      scheduled_end: schedule.end,
+      status: 'scheduled',
+      updated_at: isoNow(ctx.clock),
+    })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+export const startJob = (ctx: AppContext, accountId: string, idOrNumber: string) =>
+  transition(ctx, accountId, idOrNumber, 'start');
+
+/** "Mark complete": sets completed_at and emits job.completed in the same transaction. */
+export const completeJob = (ctx: AppContext, accountId: string, idOrNumber: string) =>
+  transition(ctx, accountId, idOrNumber, 'complete');
+
+export const cancelJob = (ctx: AppContext, accountId: string, idOrNumber: string) =>
+  transition(ctx, accountId, idOrNumber, 'cancel');
+
+/**
+ * Deletes a job entered by mistake: only one that never started and that no quote or invoice
+ * points to. Anything with a history is cancelled instead, so reports and documents stay whole.
+ */
+export async function deleteJob(
+  ctx: AppContext,
+  accountId: string,
+  idOrNumber: string,
+): Promise<{ id: string; object: 'job'; deleted: true }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await getJobRow(tx, accountId, idOrNumber);
+    if (row.started_at || !['unscheduled', 'scheduled'].includes(row.status)) {
+      throw invalidState(`Job ${row.number} is ${row.status}; cancel it instead of deleting it`, {
+        status: row.status,
+      });
+    }
+    const documents = await tx
+      .selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('invoices').select('id').where('job_id', '=', row.id)).as('invoice'),
+        eb.exists(eb.selectFrom('quotes').select('id').where('job_id', '=', row.id)).as('quote'),
+      ])
+      .executeTakeFirstOrThrow();
+    if (documents.invoice || documents.quote || row.quote_id) {
+      throw invalidState(
+        `Job ${row.number} is linked to a quote or invoice; cancel it instead of deleting it`,
+      );
+    }
+    await tx.updateTable('bookings').set({ job_id: null }).where('job_id', '=', row.id).execute();
+    await tx.updateTable('reviews').set({ job_id: null }).where('job_id', '=', row.id).execute();
+    await tx.deleteFrom('job_assignees').where('job_id', '=', row.id).execute();
+    await tx.deleteFrom('jobs').where('id', '=', row.id).execute();
+    return { id: row.id, object: 'job' as const, deleted: true as const };
+  });
+}

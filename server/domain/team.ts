@@ -1,0 +1,257 @@
+import { sql } from 'kysely';
+import type { ScheduledJob, ScheduleGroup, TeamMember, TeamSchedule } from '../../shared/schemas/team';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { TeamMembersTable } from '../db/schema';
+import { addDays, dateInZone, isoNow, toIso } from '../lib/clock';
+import { conflict, invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { daysBetween, isoWeekday, startOfDay } from '../lib/time-zone';
+import { getAccount } from './accounts';
+
+export const MAX_SCHEDULE_DAYS = 62;
+const OPEN_STATUSES = ['unscheduled', 'scheduled', 'in_progress'] as const;
+
+async function findMembersByName(db: Queryable, accountId: string, names: string[]) {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where(
+      sql<string>`lower(name)`,
+      'in',
+      names.map((n) => n.toLowerCase()),
+    )
+    .execute();
+}
+
+/**
+ * Member ids for assignee names, in the order given. Names match case-insensitively, so "sam"
+ * and "Sam" are one person; unknown names join the team (assigning is how most owners add staff).
+ */
+export async function ensureMembers(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  names: string[],
+): Promise<string[]> {
+  const unique = [...new Map(names.map((n) => [n.trim().toLowerCase(), n.trim()])).values()];
+  const existing = await findMembersByName(tx, accountId, unique);
+  const ids: string[] = [];
+  for (const name of unique) {
+    const found = existing.find((m) => m.name.toLowerCase() === name.toLowerCase());
+    if (found) {
+      ids.push(found.id);
+      continue;
+    }
+    const row: TeamMembersTable = {
+      id: newId('tm', ctx.clock.now().getTime()),
+      account_id: accountId,
+      name,
+      created_at: isoNow(ctx.clock),
+    };
+    await tx.insertInto('team_members').values(row).execute();
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<TeamMember[]> {
+  if (rows.length === 0) return [];
+  const counts = await db
+    .selectFrom('job_assignees as a')
+    .innerJoin('jobs as j', 'j.id', 'a.job_id')
+    .select((eb) => [
+      'a.member_id',
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('j.status', 'in', [...OPEN_STATUSES])
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('open'),
+      eb.fn.sum<number>(eb.case().when('j.status', '=', 'completed').then(1).else(0).end()).as('completed'),
+    ])
+    .where(
+      'a.member_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .groupBy('a.member_id')
+    .execute();
+  return rows.map((row) => {
+    const count = counts.find((c) => c.member_id === row.id);
+    return {
+      id: row.id,
+      object: 'team_member' as const,
+      name: row.name,
+      open_jobs: Number(count?.open ?? 0),
+      completed_jobs: Number(count?.completed ?? 0),
+      created_at: row.created_at,
+    };
+  });
+}
+
+export async function listTeam(ctx: AppContext, accountId: string): Promise<TeamMember[]> {
+  const rows = await ctx.db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy(sql`lower(name)`)
+    .execute();
+  return presentMembers(ctx.db, rows);
+}
+
+export async function addTeamMember(
+  ctx: AppContext,
+  accountId: string,
+  input: { name: string },
+): Promise<TeamMember> {
+  return ctx.db.transaction().execute(async (tx) => {
+    if ((await findMembersByName(tx, accountId, [input.name])).length) {
+      throw conflict(`${input.name} is already on the team`, 'name');
+    }
+    const [id] = await ensureMembers(tx, ctx, accountId, [input.name]);
+    const row = await tx
+      .selectFrom('team_members')
+      .selectAll()
+      .where('id', '=', id!)
+      .executeTakeFirstOrThrow();
+    const [member] = await presentMembers(tx, [row]);
+    return member!;
+  });
+}
+
+/** Removes a member with no open jobs; their completed and cancelled jobs keep the history without them. */
+export async function removeTeamMember(
+  ctx: AppContext,
+  accountId: string,
+  memberId: string,
+): Promise<{ id: string; object: 'team_member'; deleted: true }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom('team_members')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', memberId)
+      .executeTakeFirst();
+    if (!row) throw notFound(`No team member ${memberId}`);
+    const [member] = await presentMembers(tx, [row]);
+    if (member!.open_jobs > 0) {
+      throw invalidState(`${row.name} has ${member!.open_jobs} open job(s); reassign or finish them first`, {
+        open_jobs: member!.open_jobs,
+      });
+    }
+    await tx.deleteFrom('job_assignees').where('member_id', '=', memberId).execute();
+    await tx.deleteFrom('team_members').where('id', '=', memberId).execute();
+    return { id: memberId, object: 'team_member' as const, deleted: true as const };
+  });
+}
+
+/** The days [from, to] the schedule covers: the query's, else this week Monday to Sunday in the account's zone. */
+export function scheduleWindow(
+  query: { from?: string | undefined; to?: string | undefined },
+  today: string,
+): { from: string; to: string } {
+  const from = query.from ?? (query.to ? addDays(query.to, -6) : addDays(today, 1 - isoWeekday(today)));
+  const to = query.to ?? addDays(from, 6);
+  if (to < from) throw validationError('to must not be before from', 'to');
+  if (daysBetween(from, to) + 1 > MAX_SCHEDULE_DAYS) {
+    throw validationError(`The schedule covers at most ${MAX_SCHEDULE_DAYS} days`, 'to');
+  }
+  return { from, to };
+}
+
+/** Who works where and when: each member's jobs by day (account's time zone), plus the unassigned ones. */
+export async function teamSchedule(
+  ctx: AppContext,
+  accountId: string,
+  query: { from?: string | undefined; to?: string | undefined },
+): Promise<TeamSchedule> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const timeZone = config.timezone;
+  const { from, to } = scheduleWindow(query, dateInZone(ctx.clock.now(), timeZone));
+  const startIso = toIso(startOfDay(from, timeZone));
+  const endIso = toIso(startOfDay(addDays(to, 1), timeZone));
+
+  const [members, jobs] = await Promise.all([
+    ctx.db
+      .selectFrom('team_members')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .orderBy(sql`lower(name)`)
+      .execute(),
+    ctx.db
+      .selectFrom('jobs as j')
+      .innerJoin('customers as c', 'c.id', 'j.customer_id')
+      .select([
+        'j.id',
+        'j.number',
+        'j.title',
+        'j.address',
+        'j.scheduled_start',
+        'j.scheduled_end',
+        'j.status',
+        'c.name as customer_name',
+      ])
+      .where('j.account_id', '=', accountId)
+      .where('j.status', '!=', 'cancelled')
+      .where('j.scheduled_start', '>=', startIso)
+      .where('j.scheduled_start', '<', endIso)
+      .orderBy('j.scheduled_start')
+      .orderBy('j.id')
+      .execute(),
+  ]);
+  const assignments = jobs.length
+    ? await ctx.db
+        .selectFrom('job_assignees')
+        .select(['job_id', 'member_id'])
+        .where(
+          'job_id',
+          'in',
+          jobs.map((j) => j.id),
+        )
+        .execute()
+    : [];
+
+  const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
+  const group = (member: { id: string; name: string } | null, ids: Set<string>): ScheduleGroup => {
+    const mine = jobs.filter((j) => ids.has(j.id));
+    return {
+      member,
+      job_count: mine.length,
+      days: dates.map((date) => ({
+        date,
+        jobs: mine
+          .filter((j) => dateInZone(new Date(j.scheduled_start!), timeZone) === date)
+          .map(
+            (j): ScheduledJob => ({
+              id: j.id,
+              job_number: j.number,
+              title: j.title,
+              customer_name: j.customer_name,
+              address: j.address,
+              start: j.scheduled_start!,
+              end: j.scheduled_end,
+              status: j.status,
+            }),
+          ),
+      })),
+    };
+  };
+  const assigned = new Set(assignments.map((a) => a.job_id));
+  return {
+    object: 'team_schedule',
+    from,
+    to,
+    timezone: timeZone,
+    members: members.map((m) =>
+      group(m, new Set(assignments.filter((a) => a.member_id === m.id).map((a) => a.job_id))),
+    ),
+    unassigned: group(null, new Set(jobs.filter((j) => !assigned.has(j.id)).map((j) => j.id))),
+  };
+}

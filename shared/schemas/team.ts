@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { DateOnly, Timestamp } from './common';
+import { JobStatus, PersonName } from './job';
+
+export const TeamMember = z
+  .object({
+    id: z.string().meta({ example: 'tm_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
+    object: z.literal('team_member'),
+    name: z.string(),
+    open_jobs: z.number().int().meta({ description: 'Assigned jobs not yet completed or cancelled.' }),
+    completed_jobs: z.number().int(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'TeamMember' });
+export type TeamMember = z.infer<typeof TeamMember>;
+
+export const TeamMemberCreate = z.strictObject({ name: PersonName }).meta({ id: 'TeamMemberCreate' });
+export type TeamMemberCreate = z.infer<typeof TeamMemberCreate>;
+
+export const ScheduleQuery = z.object({
+  from: DateOnly.optional().meta({ description: "First day (account's time zone); default this Monday." }),
+  to: DateOnly.optional().meta({
+    description: 'Last day, included; default the Sunday after from. At most 62 days.',
+  }),
+});
+export type ScheduleQuery = z.infer<typeof ScheduleQuery>;
+
+export const ScheduledJob = z.object({
+  id: z.string(),
+  job_number: z.string(),
+  title: z.string(),
+  customer_name: z.string(),
+  address: z.string().nullable(),
+  start: Timestamp,
+  end: Timestamp.nullable(),
+  status: JobStatus,
+});
+export type ScheduledJob = z.infer<typeof ScheduledJob>;
+
+export const ScheduleDay = z.object({ date: DateOnly, jobs: z.array(ScheduledJob) });
+
+export const ScheduleGroup = z.object({
+  member: z.object({ id: z.string(), name: z.string() }).nullable().meta({
+    description: 'null for the jobs nobody is assigned to.',
+  }),
+  days: z.array(ScheduleDay),
+  job_count: z.number().int(),
+});
+export type ScheduleGroup = z.infer<typeof ScheduleGroup>;
+
+export const TeamSchedule = z
+  .object({
+    object: z.literal('team_schedule'),
+    from: DateOnly,
+    to: DateOnly,
+    timezone: z.string(),
+    members: z.array(ScheduleGroup),
+    unassigned: ScheduleGroup,
+  })
+  .meta({ id: 'TeamSchedule' });
+export type TeamSchedule = z.infer<typeof TeamSchedule>;
