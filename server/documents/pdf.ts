@@ -1,0 +1,445 @@
+import PDFDocument from 'pdfkit';
+import { toCents } from '../../shared/money';
+import type { StoredConfig } from '../../shared/schemas/config';
+import type { Invoice } from '../../shared/schemas/invoice';
+import type { Quote } from '../../shared/schemas/quote';
+import type { AppContext } from '../context';
+import { getAccount } from '../domain/accounts';
+import { formatMoney } from '../domain/documents';
+import { getInvoice } from '../domain/invoices';
+import { getQuote } from '../domain/quotes';
+
+/**
+ * Invoices and quotes as PDFs a business would send: pdfkit with its built-in Helvetica, so the
+ * text stays extractable (search, copy, accounting imports) and nothing depends on fonts
+ * installed on the owner's machine.
+ */
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+const INK = '#1f2933';
+const MUTED = '#616e7c';
+const RULE = '#d9dee4';
+const SHADE = '#f2f4f7';
+const ACCENT = '#1f4e79';
+const MARGIN = 50;
+
+/** Code points the standard fonts' WinAnsi encoding holds above Latin-1 (pdfkit's own map). */
+const WIN_ANSI_EXTRA = new Set(
+  '\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2039\u203a\u20ac\u2122',
+);
+
+/** Latin letters that are not an accent on a base letter, so NFD cannot reduce them. */
+const LATIN_FALLBACK: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŧ: 'T',
+  ŧ: 't',
+  Ŋ: 'N',
+  ŋ: 'n',
+  ſ: 's',
+};
+
+/**
+ * Text the built-in fonts can draw: Intl's narrow and thin spaces become no-break spaces, accents
+ * outside Latin-1 fall back to their base letter, anything else to '?' rather than garbage glyphs.
+ */
+function winAnsi(text: string): string {
+  let out = '';
+  for (const char of text.replace(/[\u2007\u2009\u202f]/g, '\u00a0')) {
+    const code = char.codePointAt(0)!;
+    if (code < 256 || WIN_ANSI_EXTRA.has(char)) {
+      out += char;
+      continue;
+    }
+    const base = LATIN_FALLBACK[char] ?? char.normalize('NFD')[0]!;
+    out += base.codePointAt(0)! < 256 ? base : '?';
+  }
+  return out;
+}
+
+/** North America and a few others print on Letter; everyone else on A4. */
+function paperFor(locale: string): 'LETTER' | 'A4' {
+  const region = new Intl.Locale(locale).maximize().region ?? '';
+  return ['US', 'CA', 'MX', 'PH', 'CL', 'CO', 'VE'].includes(region) ? 'LETTER' : 'A4';
+}
+
+interface Formatters {
+  money(amount: number): string;
+  date(date: string): string;
+  instantDate(instant: string): string;
+  quantity(value: number): string;
+  percent(rate: number): string;
+}
+
+function formatters(config: StoredConfig, currency: string): Formatters {
+  const day = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const localDay = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: config.timezone });
+  const quantity = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 4 });
+  const percent = new Intl.NumberFormat(config.locale, { style: 'percent', maximumFractionDigits: 4 });
+  return {
+    money: (amount) => winAnsi(formatMoney(toCents(amount), currency, config.locale)),
+    date: (date) => winAnsi(day.format(new Date(`${date}T00:00:00Z`))),
+    instantDate: (instant) => winAnsi(localDay.format(new Date(instant))),
+    quantity: (value) => winAnsi(quantity.format(value)),
+    percent: (rate) => winAnsi(percent.format(rate)),
+  };
+}
+
+/** The parts of an invoice or a quote the layout needs, in the order a reader scans them. */
+interface Printable {
+  kind: 'INVOICE' | 'QUOTE';
+  number: string;
+  stamp: { text: string; color: string } | null;
+  customer: { name: string; email: string; address: string | null };
+  facts: Array<[string, string]>;
+  document: Invoice | Quote;
+  totals: Array<{ label: string; value: string; strong?: boolean }>;
+  payments: Invoice['payments'];
+  closing: string;
+}
+
+function byline(config: StoredConfig): string[] {
+  return [config.business_address, config.business_email, config.business_phone]
+    .filter((v): v is string => Boolean(v))
+    .flatMap((v) => v.split('\n'))
+    .map(winAnsi);
+}
+
+function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
+  const right = doc.page.width - MARGIN;
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18);
+  doc.text(winAnsi(config.business_name), MARGIN, MARGIN, { width: 300 });
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+  for (const line of byline(config)) doc.text(line, { width: 300 });
+  const headerBottom = doc.y;
+
+  doc.font('Helvetica-Bold').fontSize(24).fillColor(ACCENT);
+  doc.text(p.kind, right - 220, MARGIN, { width: 220, align: 'right' });
+  doc.font('Helvetica').fontSize(11).fillColor(INK);
+  doc.text(winAnsi(p.number), right - 220, doc.y, { width: 220, align: 'right' });
+  if (p.stamp) {
+    doc.font('Helvetica-Bold').fontSize(16).fillColor(p.stamp.color);
+    doc.text(p.stamp.text, right - 220, doc.y + 6, { width: 220, align: 'right' });
+  }
+  doc.y = Math.max(headerBottom, doc.y) + 24;
+}
+
+function drawParties(doc: Doc, p: Printable): void {
+  const top = doc.y;
+  const right = doc.page.width - MARGIN;
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR', MARGIN, top);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .fillColor(INK)
+    .text(winAnsi(p.customer.name), MARGIN, doc.y + 2, { width: 260 });
+  doc.font('Helvetica').fontSize(9).fillColor(INK);
+  if (p.customer.address) doc.text(winAnsi(p.customer.address), { width: 260 });
+  doc.text(winAnsi(p.customer.email), { width: 260 });
+  const leftBottom = doc.y;
+
+  let y = top;
+  for (const [label, value] of p.facts) {
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(label, right - 230, y, { width: 110 });
+    doc
+      .font('Helvetica-Bold')
+      .fillColor(INK)
+      .text(value, right - 120, y, { width: 120, align: 'right' });
+    y += 15;
+  }
+  doc.y = Math.max(leftBottom, y) + 20;
+}
+
+const COLUMNS = { qty: 60, unit: 85, amount: 90 };
+
+function tableHeader(doc: Doc): void {
+  const width = doc.page.width - 2 * MARGIN;
+  const y = doc.y;
+  doc.rect(MARGIN, y, width, 20).fill(SHADE);
+  doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED);
+  const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
+  doc.text('DESCRIPTION', MARGIN + 8, y + 6, { width: descWidth - 16 });
+  let x = MARGIN + descWidth;
+  doc.text('QTY', x, y + 6, { width: COLUMNS.qty - 8, align: 'right' });
+  x += COLUMNS.qty;
+  doc.text('UNIT PRICE', x, y + 6, { width: COLUMNS.unit - 8, align: 'right' });
+  x += COLUMNS.unit;
+  doc.text('AMOUNT', x, y + 6, { width: COLUMNS.amount - 8, align: 'right' });
+  doc.y = y + 26;
+}
+
+/** Starts a new page when `height` does not fit above the bottom margin; returns whether it did. */
+function ensureRoom(doc: Doc, height: number): boolean {
+  if (doc.y + height <= doc.page.height - doc.page.margins.bottom) return false;
+  doc.addPage();
+  doc.y = MARGIN;
+  return true;
+}
+
+function drawLines(doc: Doc, p: Printable, f: Formatters): void {
+  const width = doc.page.width - 2 * MARGIN;
+  const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
+  tableHeader(doc);
+  for (const item of p.document.items) {
+    doc.font('Helvetica').fontSize(10);
+    const description = winAnsi(item.description);
+    const height = doc.heightOfString(description, { width: descWidth - 16 }) + 10;
+    if (ensureRoom(doc, height)) {
+      tableHeader(doc);
+      doc.font('Helvetica').fontSize(10);
+    }
+    const y = doc.y;
+    doc.fillColor(INK).text(description, MARGIN + 8, y, { width: descWidth - 16 });
+    let x = MARGIN + descWidth;
+    doc.text(f.quantity(item.quantity), x, y, { width: COLUMNS.qty - 8, align: 'right' });
+    x += COLUMNS.qty;
+    doc.text(f.money(item.unit_price), x, y, { width: COLUMNS.unit - 8, align: 'right' });
+    x += COLUMNS.unit;
+    doc.text(f.money(item.amount), x, y, { width: COLUMNS.amount - 8, align: 'right' });
+    doc
+      .moveTo(MARGIN, y + height - 4)
+      .lineTo(MARGIN + width, y + height - 4)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
+    doc.y = y + height;
+  }
+  doc.y += 8;
+}
+
+function drawTotals(doc: Doc, p: Printable): void {
+  const right = doc.page.width - MARGIN;
+  ensureRoom(doc, p.totals.length * 18 + 10);
+  for (const row of p.totals) {
+    const y = doc.y;
+    if (row.strong) {
+      doc
+        .moveTo(right - 250, y - 3)
+        .lineTo(right, y - 3)
+        .lineWidth(1)
+        .strokeColor(INK)
+        .stroke();
+    }
+    doc
+      .font(row.strong ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(row.strong ? 11 : 10)
+      .fillColor(INK);
+    doc.text(row.label, right - 250, y + 1, { width: 150 });
+    doc.text(row.value, right - 100, y + 1, { width: 92, align: 'right' });
+    doc.y = y + 18;
+  }
+  doc.y += 12;
+}
+
+function drawPayments(doc: Doc, p: Printable, f: Formatters): void {
+  if (p.payments.length === 0) return;
+  ensureRoom(doc, 40 + p.payments.length * 15);
+  doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('PAYMENTS RECEIVED', MARGIN, doc.y);
+  doc.y += 4;
+  for (const payment of p.payments) {
+    const y = doc.y;
+    doc.font('Helvetica').fontSize(9).fillColor(INK);
+    doc.text(f.instantDate(payment.paid_at), MARGIN, y, { width: 120 });
+    doc.text(winAnsi(payment.method ?? ''), MARGIN + 120, y, { width: 150 });
+    doc.text(f.money(payment.amount), MARGIN + 270, y, { width: 90, align: 'right' });
+    doc.y = y + 15;
+  }
+  doc.y += 12;
+}
+
+function drawNotes(doc: Doc, p: Printable): void {
+  const width = doc.page.width - 2 * MARGIN;
+  if (p.document.notes) {
+    const notes = winAnsi(p.document.notes);
+    doc.font('Helvetica').fontSize(9);
+    ensureRoom(doc, doc.heightOfString(notes, { width }) + 20);
+    doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('NOTES', MARGIN, doc.y);
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(notes, MARGIN, doc.y + 3, { width });
+    doc.y += 12;
+  }
+  ensureRoom(doc, 20);
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(p.closing, MARGIN, doc.y, { width });
+}
+
+/** Page numbers go below the bottom margin, where pdfkit would otherwise start a new page. */
+function drawFooters(doc: Doc, p: Printable): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(`${winAnsi(p.number)}  ·  Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 35, {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'center',
+      });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Buffer> {
+  const f = formatters(config, p.document.currency);
+  const doc = new PDFDocument({
+    size: paperFor(config.locale),
+    margin: MARGIN,
+    bufferPages: true,
+    info: {
+      Title: `${p.kind === 'INVOICE' ? 'Invoice' : 'Quote'} ${p.number}`,
+      Author: config.business_name,
+      Creator: 'Shopdesk',
+      CreationDate: ctx.clock.now(),
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  drawHeader(doc, config, p);
+  drawParties(doc, p);
+  drawLines(doc, p, f);
+  drawTotals(doc, p);
+  drawPayments(doc, p, f);
+  drawNotes(doc, p);
+  drawFooters(doc, p);
+  doc.end();
+  return done;
+}
+
+function taxRows(document: Invoice | Quote, f: Formatters) {
+  return document.taxes.map((tax) => ({
+    label: `${winAnsi(tax.name)} (${f.percent(tax.rate)})`,
+    value: f.money(tax.amount),
+  }));
+}
+
+async function customerAddress(ctx: AppContext, customerId: string): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom('customers')
+    .select('address')
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  return row?.address ?? null;
+}
+
+const INVOICE_STAMPS: Partial<Record<Invoice['status'], { text: string; color: string }>> = {
+  paid: { text: 'PAID', color: '#1e7b34' },
+  void: { text: 'VOID', color: '#b42318' },
+  overdue: { text: 'OVERDUE', color: '#b42318' },
+  draft: { text: 'DRAFT', color: MUTED },
+};
+
+const QUOTE_STAMPS: Partial<Record<Quote['status'], { text: string; color: string }>> = {
+  accepted: { text: 'ACCEPTED', color: '#1e7b34' },
+  converted: { text: 'ACCEPTED', color: '#1e7b34' },
+  declined: { text: 'DECLINED', color: '#b42318' },
+  expired: { text: 'EXPIRED', color: '#b42318' },
+  draft: { text: 'DRAFT', color: MUTED },
+};
+
+function invoiceClosing(invoice: Invoice, f: Formatters): string {
+  if (invoice.status === 'void') return 'This invoice has been voided and is not payable.';
+  if (invoice.status === 'paid') return 'Paid in full. Thank you for your business.';
+  return `Thank you for your business. Please pay by ${f.date(invoice.due_date)}.`;
+}
+
+/** A file name safe in a Content-Disposition header and on every file system. */
+function fileName(number: string): string {
+  return `${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
+}
+
+export async function invoicePdfFile(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+): Promise<{ filename: string; pdf: Buffer }> {
+  const invoice = await getInvoice(ctx, accountId, ref);
+  const { config } = await getAccount(ctx.db, accountId);
+  const f = formatters(config, invoice.currency);
+  const pdf = await render(ctx, config, {
+    kind: 'INVOICE',
+    number: invoice.number,
+    stamp: INVOICE_STAMPS[invoice.status] ?? null,
+    customer: { ...invoice.customer, address: await customerAddress(ctx, invoice.customer.id) },
+    facts: [
+      ['Invoice number', winAnsi(invoice.number)],
+      ['Issue date', f.date(invoice.issue_date)],
+      ['Due date', f.date(invoice.due_date)],
+      ['Balance due', f.money(invoice.balance)],
+    ],
+    document: invoice,
+    totals: [
+      { label: 'Subtotal', value: f.money(invoice.subtotal) },
+      ...taxRows(invoice, f),
+      { label: 'Tax total', value: f.money(invoice.tax_total) },
+      { label: 'Total', value: f.money(invoice.total), strong: true },
+      { label: 'Amount paid', value: f.money(invoice.amount_paid) },
+      { label: 'Balance due', value: f.money(invoice.balance), strong: true },
+    ],
+    payments: invoice.payments,
+    closing: invoiceClosing(invoice, f),
+  });
+  return { filename: fileName(invoice.number), pdf };
+}
+
+export async function quotePdfFile(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+): Promise<{ filename: string; pdf: Buffer }> {
+  const quote = await getQuote(ctx, accountId, ref);
+  const { config } = await getAccount(ctx.db, accountId);
+  const f = formatters(config, quote.currency);
+  const pdf = await render(ctx, config, {
+    kind: 'QUOTE',
+    number: quote.number,
+    stamp: QUOTE_STAMPS[quote.status] ?? null,
+    customer: { ...quote.customer, address: await customerAddress(ctx, quote.customer.id) },
+    facts: [
+      ['Quote number', winAnsi(quote.number)],
+      ['Issue date', f.date(quote.issue_date)],
+      ['Valid until', f.date(quote.valid_until)],
+    ],
+    document: quote,
+    totals: [
+      { label: 'Subtotal', value: f.money(quote.subtotal) },
+      ...taxRows(quote, f),
+      { label: 'Tax total', value: f.money(quote.tax_total) },
+      { label: 'Total', value: f.money(quote.total), strong: true },
+    ],
+    payments: [],
+    closing: `This quote is valid until ${f.date(quote.valid_until)}. Reply to accept it or ask us anything.`,
+  });
+  return { filename: fileName(quote.number), pdf };
+}
+
+/** The invoice's PDF (the mail worker attaches it; GET /invoices/{number}/pdf serves it). */
+export async function renderInvoicePdf(ctx: AppContext, accountId: string, ref: string): Promise<Buffer> {
+  return (await invoicePdfFile(ctx, accountId, ref)).pdf;
+}
+
+export async function renderQuotePdf(ctx: AppContext, accountId: string, ref: string): Promise<Buffer> {
+  return (await quotePdfFile(ctx, accountId, ref)).pdf;
+}

@@ -1,0 +1,151 @@
+import { type DocumentTotals, fromCents, type LineInput, type TaxInput } from '../../shared/money';
+import type { DocumentCustomer, LineItem, Tax } from '../../shared/schemas/document';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import { dateInZone } from '../lib/clock';
+import { validationError } from '../lib/errors';
+
+/**
+ * What quotes and invoices have in common: their lines and taxes (document_lines and
+ * document_taxes, keyed by the quo_/inv_ id), their customer, how they are referenced and how
+ * their money is shown. Totals always come from shared/money.ts computeTotals.
+ */
+
+export interface DocumentBody {
+  items: LineItem[];
+  taxes: Tax[];
+}
+
+/** A path or API argument names a document by id (inv_…, quo_…) or by number (INV-0001, Q-0001). */
+export function refColumn(ref: string, idPrefix: 'inv' | 'quo'): 'id' | 'number' {
+  return ref.startsWith(`${idPrefix}_`) ? 'id' : 'number';
+}
+
+/** Replaces the lines and taxes of a document with freshly computed ones. */
+export async function saveDocumentBody(tx: Tx, documentId: string, totals: DocumentTotals): Promise<void> {
+  await deleteDocumentBody(tx, documentId);
+  if (totals.lines.length) {
+    await tx
+      .insertInto('document_lines')
+      .values(
+        totals.lines.map((line, position) => ({
+          document_id: documentId,
+          position,
+          description: line.description,
+          // Inputs are validated to a few decimals, so String() gives the exact decimal text.
+          quantity: String(line.quantity),
+          unit_price: String(line.unit_price),
+          amount_cents: line.amount_cents,
+        })),
+      )
+      .execute();
+  }
+  if (totals.taxes.length) {
+    await tx
+      .insertInto('document_taxes')
+      .values(
+        totals.taxes.map((tax, position) => ({
+          document_id: documentId,
+          position,
+          name: tax.name,
+          rate: String(tax.rate),
+          amount_cents: tax.amount_cents,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The stored lines and taxes of one document as inputs, for a draft update that replaces only one of them. */
+export function bodyInputs(body: DocumentBody): { items: LineInput[]; taxes: TaxInput[] } {
+  return {
+    items: body.items.map(({ description, quantity, unit_price }) => ({ description, quantity, unit_price })),
+    taxes: body.taxes.map(({ name, rate }) => ({ name, rate })),
+  };
+}
+
+export async function deleteDocumentBody(tx: Tx, documentId: string): Promise<void> {
+  await tx.deleteFrom('document_lines').where('document_id', '=', documentId).execute();
+  await tx.deleteFrom('document_taxes').where('document_id', '=', documentId).execute();
+}
+
+/** Lines and taxes of several documents in two queries, in their stored order. */
+export async function loadDocumentBodies(
+  db: Queryable,
+  documentIds: string[],
+): Promise<Map<string, DocumentBody>> {
+  const bodies = new Map<string, DocumentBody>(documentIds.map((id) => [id, { items: [], taxes: [] }]));
+  if (documentIds.length === 0) return bodies;
+  const [lines, taxes] = await Promise.all([
+    db
+      .selectFrom('document_lines')
+      .selectAll()
+      .where('document_id', 'in', documentIds)
+      .orderBy('document_id')
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('document_taxes')
+      .selectAll()
+      .where('document_id', 'in', documentIds)
+      .orderBy('document_id')
+      .orderBy('position')
+      .execute(),
+  ]);
+  for (const line of lines) {
+    bodies.get(line.document_id)?.items.push({
+      description: line.description,
+      quantity: Number(line.quantity),
+      unit_price: Number(line.unit_price),
+      amount: fromCents(line.amount_cents),
+    });
+  }
+  for (const tax of taxes) {
+    bodies.get(tax.document_id)?.taxes.push({
+      name: tax.name,
+      rate: Number(tax.rate),
+      amount: fromCents(tax.amount_cents),
+    });
+  }
+  return bodies;
+}
+
+export async function loadDocumentCustomers(
+  db: Queryable,
+  customerIds: string[],
+): Promise<Map<string, DocumentCustomer>> {
+  const unique = [...new Set(customerIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'name', 'email'])
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Today's date where the business is: due dates and validity end at the business's midnight. */
+export function todayFor(ctx: AppContext, timeZone: string): string {
+  return dateInZone(ctx.clock.now(), timeZone);
+}
+
+/** The end of a document's term (due date, validity) may not come before its issue date. */
+export function requireDateOrder(
+  dates: { issue: string; end: string },
+  endName: 'due_date' | 'valid_until',
+  param: 'issue_date' | 'due_date' | 'valid_until',
+): void {
+  if (dates.end < dates.issue) {
+    throw validationError(`${endName} ${dates.end} is before issue_date ${dates.issue}`, param);
+  }
+}
+
+/** Money as the business's customers read it: 1 234,56 $ in fr-CA, $1,234.56 in en-CA. */
+export function formatMoney(cents: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(fromCents(cents));
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards taken literally (use ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,506 @@
+import { type SqlBool, sql } from 'kysely';
+import { computeTotals, fromCents, toCents } from '../../shared/money';
+import type { StoredConfig } from '../../shared/schemas/config';
+import type { DeletedDocument } from '../../shared/schemas/document';
+import type {
+  Invoice,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoiceStatus,
+  InvoiceUpdate,
+  MarkPaid,
+  PaymentCreate,
+} from '../../shared/schemas/invoice';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { InvoicesTable } from '../db/schema';
+import { addDays, isoNow, toIso } from '../lib/clock';
+import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { getAccount } from './accounts';
+import { formatNumber, nextCounter } from './counters';
+import { findOrCreateCustomer } from './customers';
+import {
+  bodyInputs,
+  containsPattern,
+  deleteDocumentBody,
+  formatMoney,
+  loadDocumentBodies,
+  loadDocumentCustomers,
+  refColumn,
+  requireDateOrder,
+  saveDocumentBody,
+  todayFor,
+} from './documents';
+import { recordEvent } from './events';
+import { queueMail } from './mail';
+import { keysetPage, type Page } from './pagination';
+
+export type InvoiceQuery = InvoiceListQuery & {
+  customer_id?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  updated_since?: string | undefined;
+};
+
+/**
+ * Overdue is computed on read, never stored (contract part 4): an invoice is overdue when it is
+ * open (sent or partially paid), still owes money and its due date has passed in the business's
+ * time zone. As in Stripe, only an invoice that went out can be late: a draft was never sent to
+ * anyone, and a paid or void invoice owes nothing. The due date itself is not late yet.
+ */
+function isOverdue(row: InvoicesTable, today: string): boolean {
+  return (
+    (row.status === 'sent' || row.status === 'partially_paid') &&
+    row.total_cents > row.amount_paid_cents &&
+    row.due_date < today
+  );
+}
+
+function shownStatus(row: InvoicesTable, today: string): InvoiceStatus {
+  return isOverdue(row, today) ? 'overdue' : row.status;
+}
+
+/** The same rule as isOverdue, as SQL over the invoices alias `i`. */
+function overdueSql(today: string) {
+  return sql<SqlBool>`(i.status in ('sent', 'partially_paid') and i.total_cents > i.amount_paid_cents and i.due_date < ${today})`;
+}
+
+async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: string): Promise<Invoice[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [bodies, customers, payments] = await Promise.all([
+    loadDocumentBodies(db, ids),
+    loadDocumentCustomers(
+      db,
+      rows.map((r) => r.customer_id),
+    ),
+    db.selectFrom('payments').selectAll().where('invoice_id', 'in', ids).orderBy('id').execute(),
+  ]);
+  return rows.map((row) => {
+    const body = bodies.get(row.id)!;
+    return {
+      id: row.id,
+      object: 'invoice' as const,
+      number: row.number,
+      status: shownStatus(row, today),
+      customer: customers.get(row.customer_id)!,
+      items: body.items,
+      taxes: body.taxes,
+      subtotal: fromCents(row.subtotal_cents),
+      tax_total: fromCents(row.tax_total_cents),
+      total: fromCents(row.total_cents),
+      amount_paid: fromCents(row.amount_paid_cents),
+      balance: fromCents(row.total_cents - row.amount_paid_cents),
+      currency: row.currency,
+      issue_date: row.issue_date,
+      due_date: row.due_date,
+      payments: payments
+        .filter((p) => p.invoice_id === row.id)
+        .map((p) => ({
+          id: p.id,
+          amount: fromCents(p.amount_cents),
+          method: p.method,
+          paid_at: p.paid_at,
+          created_at: p.created_at,
+        })),
+      notes: row.notes,
+      quote_id: row.quote_id,
+      job_id: row.job_id,
+      sent_at: row.sent_at,
+      paid_at: row.paid_at,
+      voided_at: row.voided_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+async function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
+  const row = await db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where(refColumn(ref, 'inv'), '=', ref)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No invoice ${ref}`);
+  return row;
+}
+
+async function presentOne(
+  db: Queryable,
+  ctx: AppContext,
+  row: InvoicesTable,
+  config?: StoredConfig,
+): Promise<Invoice> {
+  const { timezone } = config ?? (await getAccount(db, row.account_id)).config;
+  const [invoice] = await presentInvoices(db, [row], todayFor(ctx, timezone));
+  return invoice!;
+}
+
+async function reload(tx: Tx, ctx: AppContext, row: InvoicesTable): Promise<Invoice> {
+  return presentOne(tx, ctx, await findRow(tx, row.account_id, row.id));
+}
+
+export async function getInvoice(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  db: Queryable = ctx.db,
+): Promise<Invoice> {
+  return presentOne(db, ctx, await findRow(db, accountId, ref));
+}
+
+export async function listInvoices(
+  ctx: AppContext,
+  accountId: string,
+  query: InvoiceQuery,
+): Promise<Page<Invoice>> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const today = todayFor(ctx, config.timezone);
+  return keysetPage(
+    query,
+    'inv',
+    (beforeId, limit) => {
+      let q = ctx.db
+        .selectFrom('invoices as i')
+        .innerJoin('customers as c', 'c.id', 'i.customer_id')
+        .selectAll('i')
+        .where('i.account_id', '=', accountId);
+      if (beforeId) q = q.where('i.id', '<', beforeId);
+      switch (query.status) {
+        case undefined:
+          break;
+        case 'overdue':
+          q = q.where(overdueSql(today));
+          break;
+        case 'sent':
+        case 'partially_paid':
+          q = q.where('i.status', '=', query.status).where(sql<SqlBool>`not ${overdueSql(today)}`);
+          break;
+        default:
+          q = q.where('i.status', '=', query.status);
+      }
+      if (query.customer_id) q = q.where('i.customer_id', '=', query.customer_id);
+      if (query.customer_email) q = q.where('c.email_lower', '=', query.customer_email.toLowerCase());
+      if (query.q) {
+        const pattern = containsPattern(query.q);
+        q = q.where((eb) =>
+          eb.or([
+            eb(sql`lower(i.number)`, 'like', sql`${pattern} escape '\\'`),
+            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
+            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      if (query.created_after) q = q.where('i.created_at', '>=', query.created_after);
+      if (query.created_before) q = q.where('i.created_at', '<', query.created_before);
+      if (query.updated_since) q = q.where('i.updated_at', '>=', query.updated_since);
+      return q.orderBy('i.id', 'desc').limit(limit).execute();
+    },
+    (rows) => presentInvoices(ctx.db, rows, today),
+  );
+}
+
+/**
+ * Creates an invoice inside the caller's transaction (quote or job flows that bill in the same
+ * step pass their links). Taxes default to the config's default_taxes only when the field is
+ * absent: an explicit empty list means an untaxed invoice.
+ */
+export async function insertInvoice(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: InvoiceCreate,
+  links: { quoteId?: string; jobId?: string } = {},
+): Promise<Invoice> {
+  const { config } = await getAccount(tx, accountId);
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    email: input.customer_email,
+    name: input.customer_name,
+  });
+  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
+  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const now = isoNow(ctx.clock);
+  const row: InvoicesTable = {
+    id: newId('inv', ctx.clock.now().getTime()),
+    account_id: accountId,
+    number: formatNumber(config.invoice_prefix, await nextCounter(tx, accountId, 'invoice')),
+    customer_id: customer.id,
+    status: 'draft',
+    currency: config.currency,
+    issue_date: issueDate,
+    due_date: addDays(issueDate, input.due_days ?? config.default_due_days),
+    subtotal_cents: totals.subtotal_cents,
+    tax_total_cents: totals.tax_total_cents,
+    total_cents: totals.total_cents,
+    amount_paid_cents: 0,
+    notes: input.notes || null,
+    quote_id: links.quoteId ?? null,
+    job_id: links.jobId ?? null,
+    sent_at: null,
+    paid_at: null,
+    voided_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto('invoices').values(row).execute();
+  await saveDocumentBody(tx, row.id, totals);
+  return presentOne(tx, ctx, row, config);
+}
+
+export async function createInvoice(
+  ctx: AppContext,
+  accountId: string,
+  input: InvoiceCreate,
+): Promise<Invoice> {
+  return ctx.db.transaction().execute((tx) => insertInvoice(tx, ctx, accountId, input));
+}
+
+/** Only a draft changes: once an invoice went out, the customer holds a copy, so it is voided and reissued. */
+export async function updateInvoice(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  patch: InvoiceUpdate,
+): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') {
+      throw invalidState(
+        `Invoice ${row.number} is ${row.status}; only a draft can be changed. Void it and create a new one.`,
+      );
+    }
+    const changes: Partial<InvoicesTable> = { updated_at: isoNow(ctx.clock) };
+    if (patch.customer_email !== undefined) {
+      const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+        email: patch.customer_email,
+        name: patch.customer_name,
+      });
+      changes.customer_id = customer.id;
+    }
+    if (patch.items !== undefined || patch.taxes !== undefined) {
+      const current = bodyInputs((await loadDocumentBodies(tx, [row.id])).get(row.id)!);
+      const totals = computeTotals(patch.items ?? current.items, patch.taxes ?? current.taxes);
+      await saveDocumentBody(tx, row.id, totals);
+      changes.subtotal_cents = totals.subtotal_cents;
+      changes.tax_total_cents = totals.tax_total_cents;
+      changes.total_cents = totals.total_cents;
+    }
+    if (patch.notes !== undefined) changes.notes = patch.notes || null;
+    if (patch.issue_date !== undefined) changes.issue_date = patch.issue_date;
+    if (patch.due_date !== undefined) changes.due_date = patch.due_date;
+    requireDateOrder(
+      { issue: changes.issue_date ?? row.issue_date, end: changes.due_date ?? row.due_date },
+      'due_date',
+      patch.due_date !== undefined ? 'due_date' : 'issue_date',
+    );
+    await tx.updateTable('invoices').set(changes).where('id', '=', row.id).execute();
+    return reload(tx, ctx, row);
+  });
+}
+
+function invoiceMail(invoice: Invoice, config: StoredConfig, balanceCents: number) {
+  const money = (cents: number) => formatMoney(cents, invoice.currency, config.locale);
+  const amountLine =
+    invoice.amount_paid > 0
+      ? `Invoice ${invoice.number} has a balance of ${money(balanceCents)} (of ${money(toCents(invoice.total))}), due ${invoice.due_date}.`
+      : `Please find attached invoice ${invoice.number} for ${money(balanceCents)}, due ${invoice.due_date}.`;
+  const signature = [config.business_name, config.business_email, config.business_phone]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    subject: `Invoice ${invoice.number} from ${config.business_name}`,
+    body: [
+      `Hi ${invoice.customer.name},`,
+      amountLine,
+      invoice.notes,
+      `Thank you for your business.\n${signature}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  };
+}
+
+/**
+ * Puts the invoice in the mail outbox. A draft becomes sent; an open invoice may be sent again
+ * (a reminder, queued as a new message) and keeps its status and first sent_at.
+ */
+export async function sendInvoice(ctx: AppContext, accountId: string, ref: string): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot be sent.`);
+    if (row.status === 'paid') {
+      throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
+    }
+    const now = isoNow(ctx.clock);
+    await tx
+      .updateTable('invoices')
+      .set({
+        status: row.status === 'draft' ? 'sent' : row.status,
+        sent_at: row.sent_at ?? now,
+        updated_at: now,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    const { config } = await getAccount(tx, accountId);
+    const invoice = await reload(tx, ctx, row);
+    await queueMail(tx, ctx, accountId, {
+      kind: 'invoice',
+      customerId: row.customer_id,
+      documentId: row.id,
+      to: invoice.customer.email,
+      ...invoiceMail(invoice, config, row.total_cents - row.amount_paid_cents),
+    });
+    return invoice;
+  });
+}
+
+function paymentTime(ctx: AppContext, paidAt: string | undefined): string {
+  if (paidAt === undefined) return isoNow(ctx.clock);
+  const when = new Date(paidAt);
+  if (when.getTime() > ctx.clock.now().getTime()) {
+    throw validationError('paid_at is in the future; record a payment once it is received', 'paid_at');
+  }
+  return toIso(when);
+}
+
+function refusePayment(row: InvoicesTable): void {
+  if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot take payments.`);
+  if (row.status === 'paid') throw invalidState(`Invoice ${row.number} is already paid in full.`);
+}
+
+/**
+ * Records money received and moves the invoice to partially_paid or paid. A draft may take a
+ * payment too: a tradesperson paid on the spot should not have to "send" the invoice first.
+ *
+ * Events: a payment that leaves a balance raises invoice.payment_recorded (the spec's "partial
+ * payment recorded"); the payment that brings the balance to zero raises invoice.paid only, so a
+ * receiver never books the same final payment twice from two events.
+ */
+async function applyPayment(
+  tx: Tx,
+  ctx: AppContext,
+  row: InvoicesTable,
+  amountCents: number,
+  method: string | undefined,
+  paidAt: string,
+): Promise<Invoice> {
+  const balance = row.total_cents - row.amount_paid_cents;
+  const now = isoNow(ctx.clock);
+  if (amountCents > 0) {
+    await tx
+      .insertInto('payments')
+      .values({
+        id: newId('pay', ctx.clock.now().getTime()),
+        account_id: row.account_id,
+        invoice_id: row.id,
+        amount_cents: amountCents,
+        method: method ?? null,
+        paid_at: paidAt,
+        created_at: now,
+      })
+      .execute();
+  }
+  const paidInFull = amountCents === balance;
+  await tx
+    .updateTable('invoices')
+    .set({
+      amount_paid_cents: row.amount_paid_cents + amountCents,
+      status: paidInFull ? 'paid' : 'partially_paid',
+      paid_at: paidInFull ? paidAt : null,
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  const invoice = await reload(tx, ctx, row);
+  await recordEvent(
+    tx,
+    ctx.clock,
+    row.account_id,
+    paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',
+    invoice,
+  );
+  return invoice;
+}
+
+export async function recordPayment(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  payment: PaymentCreate,
+): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    refusePayment(row);
+    const amount = toCents(payment.amount);
+    const balance = row.total_cents - row.amount_paid_cents;
+    if (amount > balance) {
+      const { config } = await getAccount(tx, accountId);
+      const money = (cents: number) => formatMoney(cents, row.currency, config.locale);
+      throw validationError(
+        `amount ${money(amount)} is more than the balance of ${row.number}, ${money(balance)}`,
+        'amount',
+      );
+    }
+    return applyPayment(tx, ctx, row, amount, payment.method, paymentTime(ctx, payment.paid_at));
+  });
+}
+
+/** Records a payment of the whole balance. A zero-total invoice is simply marked paid, with no payment. */
+export async function markPaid(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  options: MarkPaid = {},
+): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    refusePayment(row);
+    return applyPayment(
+      tx,
+      ctx,
+      row,
+      row.total_cents - row.amount_paid_cents,
+      options.method,
+      paymentTime(ctx, options.paid_at),
+    );
+  });
+}
+
+/** Void cancels an invoice that took no money; one with payments stays on the books (refunds are not modelled). */
+export async function voidInvoice(ctx: AppContext, accountId: string, ref: string): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status === 'void') throw invalidState(`Invoice ${row.number} is already void.`);
+    if (row.amount_paid_cents > 0 || row.status === 'paid') {
+      throw invalidState(`Invoice ${row.number} has payments recorded and cannot be voided.`);
+    }
+    const now = isoNow(ctx.clock);
+    await tx
+      .updateTable('invoices')
+      .set({ status: 'void', voided_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    return reload(tx, ctx, row);
+  });
+}
+
+/** Deletes a draft. An invoice that went out is part of the books: it is voided, never deleted. */
+export async function deleteInvoice(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+): Promise<DeletedDocument> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') {
+      const advice =
+        row.status === 'sent' ? 'Void it instead.' : 'It stays on record; only drafts can be deleted.';
+      throw invalidState(`Invoice ${row.number} is ${row.status} and cannot be deleted. ${advice}`);
+    }
+    await deleteDocumentBody(tx, row.id);
+    await tx.deleteFrom('invoices').where('id', '=', row.id).execute();
+    return { id: row.id, object: 'invoice', deleted: true };
+  });
+}

@@ -1,0 +1,428 @@
+import { type SqlBool, sql } from 'kysely';
+import { computeTotals, fromCents } from '../../shared/money';
+import type { StoredConfig } from '../../shared/schemas/config';
+import type { DeletedDocument } from '../../shared/schemas/document';
+import type {
+  Quote,
+  QuoteCreate,
+  QuoteListQuery,
+  QuoteStatus,
+  QuoteUpdate,
+} from '../../shared/schemas/quote';
+import type { AppContext } from '../context';
+import type { Queryable, Tx } from '../db/database';
+import type { QuotesTable } from '../db/schema';
+import { addDays, isoNow } from '../lib/clock';
+import { invalidState, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { getAccount } from './accounts';
+import { formatNumber, nextCounter } from './counters';
+import { findOrCreateCustomer } from './customers';
+import {
+  bodyInputs,
+  containsPattern,
+  deleteDocumentBody,
+  formatMoney,
+  loadDocumentBodies,
+  loadDocumentCustomers,
+  refColumn,
+  requireDateOrder,
+  saveDocumentBody,
+  todayFor,
+} from './documents';
+import { recordEvent } from './events';
+import { insertJob } from './jobs';
+import { queueMail } from './mail';
+import { keysetPage, type Page } from './pagination';
+
+export type QuoteQuery = QuoteListQuery & {
+  customer_id?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  updated_since?: string | undefined;
+};
+
+/** Job titles are shorter than line descriptions. */
+const JOB_TITLE_MAX = 200;
+
+/**
+ * Expired is computed on read: a sent quote whose valid_until has passed in the business's time
+ * zone (the last valid day still counts). A draft never went out, and an answered quote keeps
+ * its answer, so neither expires.
+ */
+function isExpired(row: QuotesTable, today: string): boolean {
+  return row.status === 'sent' && row.valid_until < today;
+}
+
+function shownStatus(row: QuotesTable, today: string): QuoteStatus {
+  return isExpired(row, today) ? 'expired' : row.status;
+}
+
+function expiredSql(today: string) {
+  return sql<SqlBool>`(q.status = 'sent' and q.valid_until < ${today})`;
+}
+
+async function presentQuotes(db: Queryable, rows: QuotesTable[], today: string): Promise<Quote[]> {
+  if (rows.length === 0) return [];
+  const [bodies, customers] = await Promise.all([
+    loadDocumentBodies(
+      db,
+      rows.map((r) => r.id),
+    ),
+    loadDocumentCustomers(
+      db,
+      rows.map((r) => r.customer_id),
+    ),
+  ]);
+  return rows.map((row) => {
+    const body = bodies.get(row.id)!;
+    return {
+      id: row.id,
+      object: 'quote' as const,
+      number: row.number,
+      status: shownStatus(row, today),
+      customer: customers.get(row.customer_id)!,
+      items: body.items,
+      taxes: body.taxes,
+      subtotal: fromCents(row.subtotal_cents),
+      tax_total: fromCents(row.tax_total_cents),
+      total: fromCents(row.total_cents),
+      currency: row.currency,
+      issue_date: row.issue_date,
+      valid_until: row.valid_until,
+      notes: row.notes,
+      job_id: row.job_id,
+      sent_at: row.sent_at,
+      accepted_at: row.accepted_at,
+      declined_at: row.declined_at,
+      converted_at: row.converted_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+async function findRow(db: Queryable, accountId: string, ref: string): Promise<QuotesTable> {
+  const row = await db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where(refColumn(ref, 'quo'), '=', ref)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No quote ${ref}`);
+  return row;
+}
+
+async function presentOne(db: Queryable, ctx: AppContext, row: QuotesTable): Promise<Quote> {
+  const { config } = await getAccount(db, row.account_id);
+  const [quote] = await presentQuotes(db, [row], todayFor(ctx, config.timezone));
+  return quote!;
+}
+
+async function reload(tx: Tx, ctx: AppContext, row: QuotesTable): Promise<Quote> {
+  return presentOne(tx, ctx, await findRow(tx, row.account_id, row.id));
+}
+
+export async function getQuote(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  db: Queryable = ctx.db,
+): Promise<Quote> {
+  return presentOne(db, ctx, await findRow(db, accountId, ref));
+}
+
+export async function listQuotes(
+  ctx: AppContext,
+  accountId: string,
+  query: QuoteQuery,
+): Promise<Page<Quote>> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const today = todayFor(ctx, config.timezone);
+  return keysetPage(
+    query,
+    'quo',
+    (beforeId, limit) => {
+      let q = ctx.db
+        .selectFrom('quotes as q')
+        .innerJoin('customers as c', 'c.id', 'q.customer_id')
+        .selectAll('q')
+        .where('q.account_id', '=', accountId);
+      if (beforeId) q = q.where('q.id', '<', beforeId);
+      switch (query.status) {
+        case undefined:
+          break;
+        case 'expired':
+          q = q.where(expiredSql(today));
+          break;
+        case 'sent':
+          q = q.where('q.status', '=', 'sent').where(sql<SqlBool>`not ${expiredSql(today)}`);
+          break;
+        default:
+          q = q.where('q.status', '=', query.status);
+      }
+      if (query.customer_id) q = q.where('q.customer_id', '=', query.customer_id);
+      if (query.customer_email) q = q.where('c.email_lower', '=', query.customer_email.toLowerCase());
+      if (query.q) {
+        const pattern = containsPattern(query.q);
+        q = q.where((eb) =>
+          eb.or([
+            eb(sql`lower(q.number)`, 'like', sql`${pattern} escape '\\'`),
+            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
+            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      if (query.created_after) q = q.where('q.created_at', '>=', query.created_after);
+      if (query.created_before) q = q.where('q.created_at', '<', query.created_before);
+      if (query.updated_since) q = q.where('q.updated_at', '>=', query.updated_since);
+      return q.orderBy('q.id', 'desc').limit(limit).execute();
+    },
+    (rows) => presentQuotes(ctx.db, rows, today),
+  );
+}
+
+/** Taxes default to the config's default_taxes only when the field is absent, as for invoices. */
+export async function createQuote(ctx: AppContext, accountId: string, input: QuoteCreate): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const { config } = await getAccount(tx, accountId);
+    const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      email: input.customer_email,
+      name: input.customer_name,
+    });
+    const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
+    const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+    const now = isoNow(ctx.clock);
+    const row: QuotesTable = {
+      id: newId('quo', ctx.clock.now().getTime()),
+      account_id: accountId,
+      number: formatNumber(config.quote_prefix, await nextCounter(tx, accountId, 'quote')),
+      customer_id: customer.id,
+      status: 'draft',
+      currency: config.currency,
+      issue_date: issueDate,
+      valid_until: addDays(issueDate, input.valid_days ?? config.default_valid_days),
+      subtotal_cents: totals.subtotal_cents,
+      tax_total_cents: totals.tax_total_cents,
+      total_cents: totals.total_cents,
+      notes: input.notes || null,
+      sent_at: null,
+      accepted_at: null,
+      declined_at: null,
+      converted_at: null,
+      job_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await tx.insertInto('quotes').values(row).execute();
+    await saveDocumentBody(tx, row.id, totals);
+    return presentOne(tx, ctx, row);
+  });
+}
+
+/** Only a draft changes: a sent quote is what the customer is answering, so it is replaced by a new one. */
+export async function updateQuote(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  patch: QuoteUpdate,
+): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') {
+      throw invalidState(
+        `Quote ${row.number} is ${row.status}; only a draft can be changed. Create a new quote instead.`,
+      );
+    }
+    const changes: Partial<QuotesTable> = { updated_at: isoNow(ctx.clock) };
+    if (patch.customer_email !== undefined) {
+      const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+        email: patch.customer_email,
+        name: patch.customer_name,
+      });
+      changes.customer_id = customer.id;
+    }
+    if (patch.items !== undefined || patch.taxes !== undefined) {
+      const current = bodyInputs((await loadDocumentBodies(tx, [row.id])).get(row.id)!);
+      const totals = computeTotals(patch.items ?? current.items, patch.taxes ?? current.taxes);
+      await saveDocumentBody(tx, row.id, totals);
+      changes.subtotal_cents = totals.subtotal_cents;
+      changes.tax_total_cents = totals.tax_total_cents;
+      changes.total_cents = totals.total_cents;
+    }
+    if (patch.notes !== undefined) changes.notes = patch.notes || null;
+    if (patch.issue_date !== undefined) changes.issue_date = patch.issue_date;
+    if (patch.valid_until !== undefined) changes.valid_until = patch.valid_until;
+    requireDateOrder(
+      { issue: changes.issue_date ?? row.issue_date, end: changes.valid_until ?? row.valid_until },
+      'valid_until',
+      patch.valid_until !== undefined ? 'valid_until' : 'issue_date',
+    );
+    await tx.updateTable('quotes').set(changes).where('id', '=', row.id).execute();
+    return reload(tx, ctx, row);
+  });
+}
+
+function quoteMail(quote: Quote, config: StoredConfig, totalCents: number) {
+  const signature = [config.business_name, config.business_email, config.business_phone]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    subject: `Quote ${quote.number} from ${config.business_name}`,
+    body: [
+      `Hi ${quote.customer.name},`,
+      `Please find attached quote ${quote.number} for ${formatMoney(totalCents, quote.currency, config.locale)}, valid until ${quote.valid_until}.`,
+      quote.notes,
+      `Reply to this e-mail to accept it or ask us anything.\n${signature}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  };
+}
+
+/**
+ * Puts the quote in the mail outbox; a draft becomes sent, a sent quote may be sent again. An
+ * expired quote is not re-sent: its price no longer holds, so the owner makes a new quote.
+ */
+export async function sendQuote(ctx: AppContext, accountId: string, ref: string): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    const { config } = await getAccount(tx, accountId);
+    const today = todayFor(ctx, config.timezone);
+    if (row.status !== 'draft' && row.status !== 'sent') {
+      throw invalidState(`Quote ${row.number} is ${row.status} and cannot be sent again.`);
+    }
+    if (row.valid_until < today) {
+      throw invalidState(
+        `Quote ${row.number} was valid until ${row.valid_until}; ${
+          row.status === 'draft' ? 'change valid_until before sending it' : 'create a new quote instead'
+        }.`,
+      );
+    }
+    const now = isoNow(ctx.clock);
+    await tx
+      .updateTable('quotes')
+      .set({ status: 'sent', sent_at: row.sent_at ?? now, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    const quote = await reload(tx, ctx, row);
+    await queueMail(tx, ctx, accountId, {
+      kind: 'quote',
+      customerId: row.customer_id,
+      documentId: row.id,
+      to: quote.customer.email,
+      ...quoteMail(quote, config, row.total_cents),
+    });
+    return quote;
+  });
+}
+
+/** The customer's answer is recorded only on a quote they were sent and that still holds. */
+async function answer(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  decision: 'accepted' | 'declined',
+): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    const { config } = await getAccount(tx, accountId);
+    const verb = decision === 'accepted' ? 'accepted' : 'declined';
+    if (row.status === 'draft') {
+      throw invalidState(`Quote ${row.number} is a draft; send it before it can be ${verb}.`);
+    }
+    if (row.status !== 'sent') {
+      throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
+    }
+    // Declining an expired quote is still recorded (the customer's no is worth knowing);
+    // accepting one is refused because its price and terms no longer hold.
+    if (decision === 'accepted' && isExpired(row, todayFor(ctx, config.timezone))) {
+      throw invalidState(
+        `Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; create a new quote.`,
+      );
+    }
+    const now = isoNow(ctx.clock);
+    await tx
+      .updateTable('quotes')
+      .set({
+        status: decision,
+        ...(decision === 'accepted' ? { accepted_at: now } : { declined_at: now }),
+        updated_at: now,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    const quote = await reload(tx, ctx, row);
+    await recordEvent(
+      tx,
+      ctx.clock,
+      accountId,
+      decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
+      quote,
+    );
+    return quote;
+  });
+}
+
+export const acceptQuote = (ctx: AppContext, accountId: string, ref: string) =>
+  answer(ctx, accountId, ref, 'accepted');
+
+export const declineQuote = (ctx: AppContext, accountId: string, ref: string) =>
+  answer(ctx, accountId, ref, 'declined');
+
+/**
+ * Turns an accepted quote into work: a job for the same customer, priced at the quote's total,
+ * titled after its first line, at the customer's address. The job starts unscheduled.
+ */
+export async function convertQuote(ctx: AppContext, accountId: string, ref: string): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'accepted') {
+      const why =
+        row.status === 'converted'
+          ? 'it was already converted'
+          : `it is ${row.status}; only an accepted quote becomes a job`;
+      throw invalidState(`Quote ${row.number} cannot be converted: ${why}.`);
+    }
+    const quote = await presentOne(tx, ctx, row);
+    const customer = await tx
+      .selectFrom('customers')
+      .select(['address'])
+      .where('id', '=', row.customer_id)
+      .executeTakeFirstOrThrow();
+    const firstLine = quote.items[0]?.description;
+    const job = await insertJob(
+      tx,
+      ctx,
+      accountId,
+      {
+        customer_email: quote.customer.email,
+        customer_name: quote.customer.name,
+        title: firstLine ? firstLine.slice(0, JOB_TITLE_MAX) : `Quote ${row.number}`,
+        address: customer.address,
+        price: quote.total,
+        notes: row.notes,
+      },
+      { quoteId: row.id },
+    );
+    const now = isoNow(ctx.clock);
+    await tx
+      .updateTable('quotes')
+      .set({ status: 'converted', converted_at: now, job_id: job.id, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    return reload(tx, ctx, row);
+  });
+}
+
+/** Deletes a draft; a quote the customer received stays on record. */
+export async function deleteQuote(ctx: AppContext, accountId: string, ref: string): Promise<DeletedDocument> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') {
+      throw invalidState(`Quote ${row.number} is ${row.status}; only a draft can be deleted.`);
+    }
+    await deleteDocumentBody(tx, row.id);
+    await tx.deleteFrom('quotes').where('id', '=', row.id).execute();
+    return { id: row.id, object: 'quote', deleted: true };
+  });
+}

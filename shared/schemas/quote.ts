@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { DateOnly, Email, ListQuery, Money, Timestamp } from './common';
+import { DocumentCustomer, documentCreateFields, documentUpdateFields, LineItem, Tax } from './document';
+
+export const StoredQuoteStatus = z.enum(['draft', 'sent', 'accepted', 'declined', 'converted']);
+export type StoredQuoteStatus = z.infer<typeof StoredQuoteStatus>;
+
+/** What the API shows: the stored status, or `expired` when a sent quote is past valid_until. */
+export const QuoteStatus = z
+  .enum(['draft', 'sent', 'accepted', 'declined', 'converted', 'expired'])
+  .meta({ id: 'QuoteStatus' });
+export type QuoteStatus = z.infer<typeof QuoteStatus>;
+
+export const Quote = z
+  .object({
+    id: z.string().meta({ example: 'quo_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
+    object: z.literal('quote'),
+    number: z.string().meta({ example: 'Q-0001' }),
+    status: QuoteStatus,
+    customer: DocumentCustomer,
+    items: z.array(LineItem),
+    taxes: z.array(Tax),
+    subtotal: Money,
+    tax_total: Money,
+    total: Money,
+    currency: z.string().meta({ example: 'CAD' }),
+    issue_date: DateOnly,
+    valid_until: DateOnly,
+    notes: z.string().nullable(),
+    job_id: z.string().nullable().meta({ description: 'The job created when the quote was converted.' }),
+    sent_at: Timestamp.nullable(),
+    accepted_at: Timestamp.nullable(),
+    declined_at: Timestamp.nullable(),
+    converted_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Quote' });
+export type Quote = z.infer<typeof Quote>;
+
+export const QuoteCreate = z
+  .strictObject({
+    ...documentCreateFields,
+    valid_days: z.number().int().min(1).max(365).optional().meta({
+      description: "Days from issue_date to valid_until; defaults to the config's default_valid_days.",
+    }),
+  })
+  .meta({ id: 'QuoteCreate' });
+export type QuoteCreate = z.infer<typeof QuoteCreate>;
+
+export const QuoteUpdate = z
+  .strictObject({ ...documentUpdateFields, valid_until: DateOnly.optional() })
+  .refine((patch) => patch.customer_name === undefined || patch.customer_email !== undefined, {
+    message: 'customer_name only names a new customer given with customer_email',
+    path: ['customer_name'],
+  })
+  .meta({ id: 'QuoteUpdate' });
+export type QuoteUpdate = z.infer<typeof QuoteUpdate>;
+
+export const QuoteListQuery = ListQuery.extend({
+  status: QuoteStatus.optional().meta({
+    description: 'expired: sent quotes past valid_until; sent excludes those.',
+  }),
+  customer_email: Email.optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Matches number, customer name or e-mail.' }),
+});
+export type QuoteListQuery = z.infer<typeof QuoteListQuery>;

@@ -1,0 +1,158 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../server/lib/clock';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+const standardFontDataUrl = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
+
+let server: TestServer;
+let shop: TestAccount;
+
+/** The text of every page, each page's items joined by spaces and whitespace collapsed. */
+async function pdfPages(bytes: ArrayBuffer): Promise<string[]> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+    pages.push(text.replace(/\s+/g, ' '));
+  }
+  await pdf.destroy();
+  return pages;
+}
+
+async function fetchPdf(account: TestAccount, path: string) {
+  const response = await fetch(`${server.url}/api/portal/${account.clientId}${path}`, {
+    headers: { authorization: `Bearer ${account.portalKey}` },
+  });
+  return { response, bytes: await response.arrayBuffer() };
+}
+
+const invoiceBody = {
+  customer_name: 'Łukasz Nowak',
+  customer_email: 'lukasz@example.com',
+  items: [
+    { description: 'Furnace service', quantity: 1, unit_price: 189 },
+    { description: 'Filter replacement', quantity: 2, unit_price: 24.5 },
+  ],
+  taxes: [
+    { name: 'GST', rate: 0.05 },
+    { name: 'QST', rate: 0.09975 },
+  ],
+  due_days: 30,
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: manualClock('2026-11-22T15:00:00Z') });
+  shop = await server.createAccount({ business: 'Warm Homes Heating' });
+  await shop.portal('PUT', '/config', {
+    body: { business_email: 'office@warmhomes.ca', business_phone: '514-555-0142' },
+  });
+});
+afterAll(() => server.stop());
+
+describe('GET /invoices/{number}/pdf', () => {
+  it('serves a real invoice with its lines, taxes, payments and balance', async () => {
+    const invoice = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
+      body: { amount: 100, method: 'Interac', paid_at: '2026-11-20T15:00:00Z' },
+    });
+    const { response, bytes } = await fetchPdf(shop, `/invoices/${invoice.number}/pdf`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe('inline; filename="INV-0001.pdf"');
+    expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const [page] = await pdfPages(bytes);
+    // Subtotal 238.00; GST 11.90; QST 23.7405 → 23.74; total 273.64; paid 100.00.
+    for (const expected of [
+      'Warm Homes Heating',
+      'office@warmhomes.ca',
+      'INVOICE',
+      'INV-0001',
+      'Lukasz Nowak',
+      'lukasz@example.com',
+      'Furnace service',
+      'Filter replacement',
+      'Subtotal $238.00',
+      'GST (5%) $11.90',
+      'QST (9.975%) $23.74',
+      'Tax total $35.64',
+      'Total $273.64',
+      'Amount paid $100.00',
+      'Balance due $173.64',
+      'Nov 20, 2026 Interac $100.00',
+      'Due date Dec 22, 2026',
+    ]) {
+      expect(page, expected).toContain(expected);
+    }
+    expect(page).not.toContain('PAID ');
+  });
+
+  it('stamps paid and void invoices', async () => {
+    const paid = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    await shop.portal('POST', `/invoices/${paid.number}/paid`);
+    const [paidPage] = await pdfPages((await fetchPdf(shop, `/invoices/${paid.number}/pdf`)).bytes);
+    expect(paidPage).toContain('PAID');
+    expect(paidPage).toContain('Balance due $0.00');
+    expect(paidPage).toContain('Paid in full');
+
+    const voided = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    await shop.portal('POST', `/invoices/${voided.number}/void`);
+    const [voidPage] = await pdfPages((await fetchPdf(shop, `/invoices/${voided.number}/pdf`)).bytes);
+    expect(voidPage).toContain('VOID');
+    expect(voidPage).toContain('not payable');
+  });
+
+  it('formats money in the account locale and breaks long invoices into numbered pages', async () => {
+    const quebec = await server.createAccount({ business: 'Plomberie Tremblay' });
+    await quebec.portal('PUT', '/config', { body: { locale: 'fr-CA' } });
+    const items = Array.from({ length: 45 }, (_, i) => ({
+      description: `Pièce ${i + 1}`,
+      quantity: 1,
+      unit_price: 1234.5,
+    }));
+    const invoice = (
+      await quebec.portal('POST', '/invoices/create', {
+        body: { customer_email: 'client@example.com', items, taxes: [] },
+      })
+    ).body;
+    const pages = await pdfPages((await fetchPdf(quebec, `/invoices/${invoice.number}/pdf`)).bytes);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.at(-1)).toContain(`Page ${pages.length} of ${pages.length}`);
+    const all = pages.join(' ');
+    expect(all).toContain('Pièce 45');
+    expect(all).toMatch(/1\s234,50\s\$/);
+    expect(all).toMatch(/55\s552,50\s\$/);
+  });
+
+  it('answers 404 for an unknown invoice', async () => {
+    const missing = await shop.portal('GET', '/invoices/INV-4040/pdf');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not_found');
+  });
+});
+
+describe('GET /quotes/{number}/pdf', () => {
+  it('serves the quote with its validity and totals', async () => {
+    const { due_days: _d, ...rest } = invoiceBody;
+    const quote = (await shop.portal('POST', '/quotes/create', { body: { ...rest, valid_days: 20 } })).body;
+    const { response, bytes } = await fetchPdf(shop, `/quotes/${quote.number}/pdf`);
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="${quote.number}.pdf"`);
+    const [page] = await pdfPages(bytes);
+    for (const expected of [
+      'QUOTE',
+      quote.number,
+      'Lukasz Nowak',
+      'Valid until Dec 12, 2026',
+      'GST (5%) $11.90',
+      'QST (9.975%) $23.74',
+      'Total $273.64',
+    ]) {
+      expect(page, expected).toContain(expected);
+    }
+    expect(page).not.toContain('Balance due');
+  });
+});

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../server/lib/clock';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+const clock = manualClock('2026-11-22T15:00:00Z');
+let server: TestServer;
+let shop: TestAccount;
+
+const quoteBody = {
+  customer_name: 'Grace Hopper',
+  customer_email: 'grace@example.com',
+  items: [
+    { description: 'Spring garden clean-up', quantity: 1, unit_price: 350 },
+    { description: 'Mulch (bags)', quantity: 12, unit_price: 6.25 },
+  ],
+  taxes: [{ name: 'HST', rate: 0.13 }],
+  valid_days: 15,
+};
+
+async function create(body: Record<string, unknown> = quoteBody) {
+  const created = await shop.portal('POST', '/quotes/create', { body });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+async function sent(body: Record<string, unknown> = quoteBody) {
+  const quote = await create(body);
+  const response = await shop.portal('POST', `/quotes/${quote.number}/send`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+async function eventObjects(type: string) {
+  const rows = await server.ctx.db
+    .selectFrom('events')
+    .select('payload')
+    .where('account_id', '=', shop.clientId)
+    .where('type', '=', type)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => JSON.parse(r.payload).data.object);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock });
+  shop = await server.createAccount();
+});
+afterAll(() => server.stop());
+
+describe('POST /quotes/create', () => {
+  it('creates a draft quote valid for valid_days', async () => {
+    const quote = await create({ ...quoteBody, total: 1 });
+    expect(quote).toMatchObject({
+      object: 'quote',
+      number: 'Q-0001',
+      status: 'draft',
+      customer: { name: 'Grace Hopper', email: 'grace@example.com' },
+      subtotal: 425,
+      tax_total: 55.25,
+      total: 480.25,
+      currency: 'CAD',
+      issue_date: '2026-11-22',
+      valid_until: '2026-12-07',
+      job_id: null,
+    });
+    expect(quote.id).toMatch(/^quo_/);
+  });
+
+  it('defaults valid_days from config and refuses due_days', async () => {
+    const { valid_days: _v, ...bare } = quoteBody;
+    expect((await create(bare)).valid_until).toBe('2026-12-22');
+    const wrong = await shop.portal('POST', '/quotes/create', { body: { ...bare, due_days: 10 } });
+    expect(wrong.status).toBe(400);
+    const bad = await shop.portal('POST', '/quotes/create', {
+      body: { ...quoteBody, items: [{ description: '', quantity: 1, unit_price: 1 }] },
+    });
+    expect(bad.body.error).toMatchObject({ code: 'validation_failed', param: 'items[0].description' });
+  });
+
+  it('needs the platform plan', async () => {
+    const basic = await server.createAccount({ plan: 'basic' });
+    const refused = await basic.portal('POST', '/quotes/create', { body: quoteBody });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('plan_required');
+  });
+});
+
+describe('quote answers', () => {
+  it('sends, accepts and converts a quote into a job', async () => {
+    const quote = await sent();
+    expect(quote.status).toBe('sent');
+    const mail = await server.ctx.db
+      .selectFrom('mail_messages')
+      .select(['kind', 'to_address'])
+      .where('document_id', '=', quote.id)
+      .execute();
+    expect(mail).toEqual([{ kind: 'quote', to_address: 'grace@example.com' }]);
+
+    const accepted = await shop.portal('POST', `/quotes/${quote.number}/accept`);
+    expect(accepted.body).toMatchObject({ status: 'accepted', accepted_at: '2026-11-22T15:00:00Z' });
+    expect((await eventObjects('quote.accepted')).at(-1)).toEqual(accepted.body);
+
+    const converted = await shop.portal('POST', `/quotes/${quote.number}/convert`);
+    expect(converted.status).toBe(200);
+    expect(converted.body.status).toBe('converted');
+    const job = await server.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', converted.body.job_id)
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ title: 'Spring garden clean-up', price_cents: 48025, quote_id: quote.id });
+
+    const twice = await shop.portal('POST', `/quotes/${quote.number}/convert`);
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.code).toBe('invalid_state');
+  });
+
+  it('declines a quote and refuses to accept it after', async () => {
+    const quote = await sent();
+    const declined = await shop.portal('POST', `/quotes/${quote.number}/decline`);
+    expect(declined.body.status).toBe('declined');
+    expect((await eventObjects('quote.declined')).at(-1)).toEqual(declined.body);
+    const accept = await shop.portal('POST', `/quotes/${quote.number}/accept`);
+    expect(accept.status).toBe(409);
+    expect(accept.body.error).toMatchObject({ code: 'invalid_state', type: 'invalid_request_error' });
+    expect(accept.body.error.message).toContain('declined');
+  });
+
+  it('refuses to accept a draft or convert a quote that was not accepted', async () => {
+    const draft = await create();
+    expect((await shop.portal('POST', `/quotes/${draft.number}/accept`)).status).toBe(409);
+    expect((await shop.portal('POST', `/quotes/${draft.number}/convert`)).status).toBe(409);
+    expect((await shop.portal('POST', '/quotes/Q-9999/accept')).status).toBe(404);
+  });
+
+  it('shows expired quotes and refuses to accept them', async () => {
+    const quote = await sent({
+      ...quoteBody,
+      customer_email: 'old@example.com',
+      issue_date: '2026-11-10',
+      valid_days: 14,
+    });
+    clock.set('2026-11-25T15:00:00Z');
+    try {
+      const got = await shop.portal('GET', `/quotes/${quote.number}`);
+      expect(got.body.status).toBe('expired');
+      const listed = await shop.portal('GET', '/quotes?status=expired');
+      expect(listed.body.data.map((q: { id: string }) => q.id)).toEqual([quote.id]);
+      const accept = await shop.portal('POST', `/quotes/${quote.number}/accept`);
+      expect(accept.status).toBe(409);
+      expect(accept.body.error.message).toContain('expired');
+    } finally {
+      clock.set('2026-11-22T15:00:00Z');
+    }
+  });
+});
+
+describe('listing and drafts', () => {
+  it('filters by status and customer, and pages', async () => {
+    const drafts = await shop.portal('GET', '/quotes?status=draft&limit=1');
+    expect(drafts.status).toBe(200);
+    expect(drafts.body.data.every((q: { status: string }) => q.status === 'draft')).toBe(true);
+    expect(drafts.body.pagination.has_more).toBe(true);
+    const byEmail = await shop.portal('GET', '/quotes?customer_email=old%40example.com');
+    expect(byEmail.body.data).toHaveLength(1);
+    expect((await shop.portal('GET', '/quotes?status=lost')).body.error.param).toBe('status');
+  });
+
+  it('patches and deletes a draft only', async () => {
+    const quote = await create();
+    const patched = await shop.portal('PATCH', `/quotes/${quote.number}`, {
+      body: { valid_until: '2027-01-15', notes: 'Includes disposal' },
+    });
+    expect(patched.body).toMatchObject({ valid_until: '2027-01-15', notes: 'Includes disposal' });
+    await shop.portal('POST', `/quotes/${quote.number}/send`);
+    expect((await shop.portal('PATCH', `/quotes/${quote.number}`, { body: { notes: 'x' } })).status).toBe(
+      409,
+    );
+    expect((await shop.portal('DELETE', `/quotes/${quote.number}`)).status).toBe(409);
+    const draft = await create();
+    expect((await shop.portal('DELETE', `/quotes/${draft.number}`)).body).toEqual({
+      id: draft.id,
+      object: 'quote',
+      deleted: true,
+    });
+  });
+});
