@@ -1,0 +1,93 @@
+import { labelEvery, niceTicks } from './scale';
+
+export interface LineSeries {
+  name: string;
+  values: number[];
+}
+
+const WIDTH = 640;
+const PAD = { top: 12, right: 12, bottom: 26, left: 56 };
+
+/** One or two series over shared x labels; the first is shaded, points carry tooltips. */
+export function LineChart({
+  labels,
+  series,
+  height = 220,
+  formatValue = String,
+  title,
+}: {
+  labels: string[];
+  series: LineSeries[];
+  height?: number;
+  formatValue?(value: number): string;
+  title: string;
+}) {
+  const ticks = niceTicks(Math.max(0, ...series.flatMap((s) => s.values)));
+  const top = ticks[ticks.length - 1] ?? 1;
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = height - PAD.top - PAD.bottom;
+  const x = (index: number) =>
+    PAD.left + (labels.length <= 1 ? plotWidth / 2 : (plotWidth * index) / (labels.length - 1));
+  const y = (value: number) => PAD.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
+  const every = labelEvery(labels.length, 10);
+  const colors = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)'];
+  return (
+    <div>
+      <svg className="chart" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={title}>
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line className="grid-line" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <text x={PAD.left - 8} y={y(tick) + 4} textAnchor="end">
+              {formatValue(tick)}
+            </text>
+          </g>
+        ))}
+        {labels.map(
+          (label, index) =>
+            index % every === 0 && (
+              <text key={label} x={x(index)} y={height - 8} textAnchor="middle">
+                {label}
+              </text>
+            ),
+        )}
+        {series.map((s, seriesIndex) => {
+          const points = s.values.map((value, index) => `${x(index)},${y(value)}`).join(' ');
+          const color = colors[seriesIndex % colors.length];
+          return (
+            <g key={s.name}>
+              {seriesIndex === 0 && s.values.length > 1 && (
+                <polygon
+                  className="area"
+                  points={`${x(0)},${y(0)} ${points} ${x(s.values.length - 1)},${y(0)}`}
+                />
+              )}
+              <polyline className="line" points={points} style={{ stroke: color }} />
+              {s.values.map((value, index) => (
+                <circle
+                  key={`${s.name}:${labels[index]}`}
+                  className="dot"
+                  cx={x(index)}
+                  cy={y(value)}
+                  r={3}
+                  style={{ stroke: color }}
+                >
+                  <title>{`${s.name}, ${labels[index]}: ${formatValue(value)}`}</title>
+                </circle>
+              ))}
+            </g>
+          );
+        })}
+      </svg>
+      {series.length > 1 && (
+        <div className="legend">
+          {series.map((s, index) => (
+            <span key={s.name}>
+              <span className="legend-swatch" style={{ background: colors[index % colors.length] }} />
+              {s.name}
+            </span>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

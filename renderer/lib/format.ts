@@ -1,0 +1,143 @@
+/** Numbers, money and dates in the account's locale, currency and time zone (Intl only). */
+
+export interface Formatters {
+  money(amount: number, currency?: string): string;
+  compactMoney(amount: number): string;
+  number(value: number): string;
+  percent(fraction: number): string;
+  /** A timestamp as a date and time in the account's time zone. */
+  dateTime(iso: string): string;
+  /** A timestamp's time of day in the account's time zone. */
+  time(iso: string): string;
+  /** A calendar date (YYYY-MM-DD) without any time-zone shift. */
+  date(day: string): string;
+  /** A timestamp's day in the account's time zone, as YYYY-MM-DD. */
+  dayOf(iso: string): string;
+  weekday(day: string): string;
+  /** A calendar date as a short axis label (Nov 16). */
+  shortDay(day: string): string;
+  relative(iso: string, now?: Date): string;
+}
+
+export function createFormatters(locale: string, currency: string, timeZone: string): Formatters {
+  const moneyFormats = new Map<string, Intl.NumberFormat>();
+  const moneyFormat = (code: string) => {
+    let format = moneyFormats.get(code);
+    if (!format) {
+      format = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
+      moneyFormats.set(code, format);
+    }
+    return format;
+  };
+  const compact = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  });
+  const number = new Intl.NumberFormat(locale);
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 3 });
+  const dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
+  const date = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' });
+  const weekday = new Intl.DateTimeFormat(locale, {
+    timeZone: 'UTC',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+  });
+  const shortDay = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  const isoDay = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
+
+  return {
+    money: (amount, code = currency) => moneyFormat(code).format(amount),
+    compactMoney: (amount) => compact.format(amount),
+    number: (value) => number.format(value),
+    percent: (fraction) => percent.format(fraction),
+    dateTime: (iso) => dateTime.format(new Date(iso)),
+    time: (iso) => time.format(new Date(iso)),
+    date: (day) => date.format(utcDay(day.slice(0, 10))),
+    dayOf: (iso) => isoDay.format(new Date(iso)),
+    weekday: (day) => weekday.format(utcDay(day)),
+    shortDay: (day) => shortDay.format(utcDay(day)),
+    relative: (iso, now = new Date()) => {
+      const seconds = (new Date(iso).getTime() - now.getTime()) / 1000;
+      const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+        ['year', 31_536_000],
+        ['month', 2_592_000],
+        ['week', 604_800],
+        ['day', 86_400],
+        ['hour', 3600],
+        ['minute', 60],
+      ];
+      for (const [unit, size] of units) {
+        if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+      }
+      return relative.format(Math.round(seconds), 'second');
+    },
+  };
+}
+
+/** YYYY-MM-DD arithmetic on calendar days (UTC-anchored so no daylight-saving shift can move a day). */
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The Monday on or before a day. */
+export function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** Today in a time zone, as YYYY-MM-DD. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/**
+ * A wall-clock time typed in a form (YYYY-MM-DDTHH:MM, the value of <input type="datetime-local">)
+ * read in the account's time zone, as a UTC ISO timestamp.
+ */
+export function zonedLocalToIso(local: string, timeZone: string): string {
+  const asUtc = new Date(`${local}:00Z`);
+  const offsetAt = (instant: Date) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(instant);
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    const wall = Date.UTC(
+      get('year'),
+      get('month') - 1,
+      get('day'),
+      get('hour'),
+      get('minute'),
+      get('second'),
+    );
+    return wall - instant.getTime();
+  };
+  let instant = new Date(asUtc.getTime() - offsetAt(asUtc));
+  // A second pass settles times near a daylight-saving change, where the first guess used the other offset.
+  instant = new Date(asUtc.getTime() - offsetAt(instant));
+  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * Hash routing (#/invoices/INV-0001): the server needs no knowledge of UI paths, and a reload or a
+ * bookmark lands on the same screen.
+ */
+
+export interface Route {
+  path: string;
+  segments: string[];
+  query: URLSearchParams;
+}
+
+function readRoute(): Route {
+  const hash = window.location.hash.replace(/^#/, '') || '/';
+  const [path = '/', search = ''] = hash.split('?');
+  return {
+    path,
+    segments: path.split('/').filter(Boolean).map(decodeURIComponent),
+    query: new URLSearchParams(search),
+  };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(readRoute);
+  useEffect(() => {
+    const update = () => setRoute(readRoute());
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
+
+export function href(...segments: Array<string | number>): string {
+  return `#/${segments.map((s) => encodeURIComponent(String(s))).join('/')}`;
+}
+
+export function navigate(to: string) {
+  window.location.hash = to.replace(/^#/, '');
+}

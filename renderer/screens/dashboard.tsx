@@ -1,0 +1,142 @@
+import type { Dashboard as DashboardData } from '../../shared/schemas/overview';
+import { BarChart } from '../charts/bar-chart';
+import { api } from '../lib/api';
+import { href } from '../lib/router';
+import { useFormat, useSession } from '../lib/session';
+import { useResource } from '../lib/use-resource';
+import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
+import { Loaded, Stars } from './common';
+
+export function Dashboard() {
+  const { session } = useSession();
+  const format = useFormat();
+  const dashboard = useResource(() => api.get<DashboardData>('/dashboard'), 'dashboard');
+  const monthLabel = (month: string) =>
+    new Intl.DateTimeFormat(session.locale, { month: 'short', timeZone: 'UTC' }).format(
+      new Date(`${month}-01T00:00:00Z`),
+    );
+
+  return (
+    <>
+      <PageHeader
+        title={`Good day, ${session.business_name}`}
+        subtitle={dashboard.data ? format.date(dashboard.data.today) : 'Your business at a glance'}
+        actions={
+          <>
+            <LinkButton href="#/jobs?new=1">New job</LinkButton>
+            <LinkButton href="#/invoices/new" variant="primary">
+              New invoice
+            </LinkButton>
+          </>
+        }
+      />
+      <Loaded resource={dashboard}>
+        {(data) => (
+          <div className="stack" data-testid="dashboard-loaded">
+            <div className="stats">
+              <Stat
+                label="Revenue this month"
+                value={format.money(data.revenue_this_month.amount)}
+                detail={`${data.revenue_this_month.count} payments`}
+                tone="success"
+              />
+              <Stat
+                label="Owed to you"
+                value={format.money(data.outstanding.amount)}
+                detail={`${data.outstanding.count} open invoices`}
+              />
+              <Stat
+                label="Overdue"
+                value={format.money(data.overdue.amount)}
+                detail={`${data.overdue.count} invoices past due`}
+                tone={data.overdue.count > 0 ? 'danger' : undefined}
+              />
+              <Stat
+                label="Open quotes"
+                value={format.money(data.open_quotes.amount)}
+                detail={`${data.open_quotes.count} waiting for an answer`}
+              />
+            </div>
+            <div className="grid grid-3">
+              <Card title="Revenue, last 6 months">
+                <BarChart
+                  title="Revenue by month"
+                  data={data.revenue_by_month.map((m) => ({ label: monthLabel(m.month), value: m.revenue }))}
+                  formatValue={format.compactMoney}
+                />
+              </Card>
+              <Card title="Reviews" actions={<a href="#/reviews">All reviews</a>}>
+                <div className="stat-value">
+                  {data.average_rating === null ? '—' : data.average_rating.toFixed(1)}{' '}
+                  {data.average_rating !== null && <Stars rating={data.average_rating} />}
+                </div>
+                <p className="muted">
+                  {data.review_count} reviews · {data.new_customers_this_month} new customers this month
+                </p>
+                {data.recent_reviews.length === 0 ? (
+                  <p className="muted">No reviews yet.</p>
+                ) : (
+                  <ul className="plain-list">
+                    {data.recent_reviews.map((review) => (
+                      <li key={review.id}>
+                        <Stars rating={review.rating} />{' '}
+                        <strong>{review.customer?.name ?? 'Anonymous'}</strong>
+                        {review.comment && <p className="quote-text">“{review.comment}”</p>}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Card>
+            </div>
+            <div className="grid grid-2">
+              <Card title="Today's jobs" actions={<a href="#/jobs">Calendar</a>} padded={false}>
+                <JobList jobs={data.jobs_today} empty="Nothing scheduled today." />
+              </Card>
+              <Card title="Coming up this week" padded={false}>
+                <JobList jobs={data.jobs_upcoming} empty="Nothing scheduled in the next 7 days." withDay />
+              </Card>
+            </div>
+          </div>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function JobList({
+  jobs,
+  empty,
+  withDay = false,
+}: {
+  jobs: DashboardData['jobs_today'];
+  empty: string;
+  withDay?: boolean;
+}) {
+  const format = useFormat();
+  if (jobs.length === 0) return <EmptyState title={empty} icon="☀" />;
+  return (
+    <ul className="job-list">
+      {jobs.map((job) => (
+        <li key={job.id}>
+          <a href={href('jobs', job.job_number)}>
+            <span className="job-time">
+              {job.scheduled_start
+                ? withDay
+                  ? format.dateTime(job.scheduled_start)
+                  : format.time(job.scheduled_start)
+                : '—'}
+            </span>
+            <span className="job-main">
+              <strong>{job.title}</strong>
+              <span className="cell-sub">
+                {job.customer.name}
+                {job.assignees.length > 0 && ` · ${job.assignees.join(', ')}`}
+              </span>
+            </span>
+            <StatusBadge status={job.status} />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}

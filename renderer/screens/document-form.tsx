@@ -1,0 +1,409 @@
+import { useState } from 'react';
+import {
+  computeTotals,
+  fromCents,
+  hasAtMostDecimals,
+  QUANTITY_DECIMALS,
+  RATE_DECIMALS,
+  UNIT_PRICE_DECIMALS,
+} from '../../shared/money';
+import type { Config } from '../../shared/schemas/config';
+import { api } from '../lib/api';
+import { useFormat, useSession } from '../lib/session';
+import { useResource } from '../lib/use-resource';
+import { Button, Card, Field, fieldError, formError, Input, Textarea } from '../ui';
+import { Loaded } from './common';
+
+interface LineDraft {
+  key: number;
+  description: string;
+  quantity: string;
+  unit_price: string;
+}
+
+interface TaxDraft {
+  key: number;
+  name: string;
+  /** Percent as typed (7 for 7 %); the API takes a fraction. */
+  percent: string;
+}
+
+export interface DocumentBody {
+  customer_name?: string;
+  customer_email: string;
+  items: Array<{ description: string; quantity: number; unit_price: number }>;
+  taxes: Array<{ name: string; rate: number }>;
+  notes?: string;
+  due_days?: number;
+  valid_days?: number;
+}
+
+let nextKey = 1;
+const blankLine = (): LineDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
+
+function parseDecimal(text: string, places: number): number | undefined {
+  const trimmed = text.trim().replace(',', '.');
+  if (!/^\d*\.?\d*$/.test(trimmed) || trimmed === '' || trimmed === '.') return undefined;
+  const value = Number(trimmed);
+  return hasAtMostDecimals(value, places) ? value : undefined;
+}
+
+/** 7.5 (percent) → 0.075, exact to the 6 decimals a rate may have. */
+function percentToRate(text: string): number | undefined {
+  const percent = parseDecimal(text, RATE_DECIMALS - 2);
+  if (percent === undefined || percent > 100) return undefined;
+  return Number((percent / 100).toFixed(RATE_DECIMALS));
+}
+
+/**
+ * The invoice and quote editor. Totals are recomputed on every keystroke with shared/money.ts,
+ * the same function the server stores totals with, so the preview and the saved document agree.
+ */
+export function DocumentForm({
+  kind,
+  initialEmail = '',
+  initialName = '',
+  onSubmit,
+}: {
+  kind: 'invoice' | 'quote';
+  initialEmail?: string;
+  initialName?: string;
+  onSubmit(body: DocumentBody): Promise<void>;
+}) {
+  const config = useResource(() => api.get<Config>('/config'), 'config');
+  return (
+    <Loaded resource={config}>
+      {(cfg) => (
+        <DocumentEditor
+          kind={kind}
+          config={cfg}
+          initialEmail={initialEmail}
+          initialName={initialName}
+          onSubmit={onSubmit}
+        />
+      )}
+    </Loaded>
+  );
+}
+
+function DocumentEditor({
+  kind,
+  config,
+  initialEmail,
+  initialName,
+  onSubmit,
+}: {
+  kind: 'invoice' | 'quote';
+  config: Config;
+  initialEmail: string;
+  initialName: string;
+  onSubmit(body: DocumentBody): Promise<void>;
+}) {
+  const format = useFormat();
+  const { canWrite } = useSession();
+  const [name, setName] = useState(initialName);
+  const [email, setEmail] = useState(initialEmail);
+  const [lines, setLines] = useState<LineDraft[]>([blankLine()]);
+  const [taxes, setTaxes] = useState<TaxDraft[]>(() =>
+    config.default_taxes.map((t) => ({
+      key: nextKey++,
+      name: t.name,
+      percent: String(Number((t.rate * 100).toFixed(RATE_DECIMALS - 2))),
+    })),
+  );
+  const [termDays, setTermDays] = useState(
+    String(kind === 'invoice' ? config.default_due_days : config.default_valid_days),
+  );
+  const [notes, setNotes] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const parsedLines = lines.map((line) => ({
+    description: line.description.trim(),
+    quantity: parseDecimal(line.quantity, QUANTITY_DECIMALS),
+    unit_price: parseDecimal(line.unit_price, UNIT_PRICE_DECIMALS),
+  }));
+  const parsedTaxes = taxes.map((tax) => ({ name: tax.name.trim(), rate: percentToRate(tax.percent) }));
+
+  // Lines still being typed count as zero, so the preview never jumps to an error while typing.
+  const totals = computeTotals(
+    parsedLines.map((l) => ({
+      description: l.description,
+      quantity: l.quantity ?? 0,
+      unit_price: l.unit_price ?? 0,
+    })),
+    parsedTaxes.map((t) => ({ name: t.name, rate: t.rate ?? 0 })),
+  );
+
+  const updateLine = (key: number, patch: Partial<LineDraft>) =>
+    setLines((all) => all.map((l) => (l.key === key ? { ...l, ...patch } : l)));
+  const updateTax = (key: number, patch: Partial<TaxDraft>) =>
+    setTaxes((all) => all.map((t) => (t.key === key ? { ...t, ...patch } : t)));
+
+  const localLineError = (index: number, field: 'quantity' | 'unit_price') => {
+    const line = lines[index]!;
+    const text = field === 'quantity' ? line.quantity : line.unit_price;
+    if (text.trim() === '') return undefined;
+    return parsedLines[index]![field] === undefined
+      ? `a number with at most ${field === 'quantity' ? QUANTITY_DECIMALS : UNIT_PRICE_DECIMALS} decimals`
+      : undefined;
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const term = Number.parseInt(termDays, 10);
+    try {
+      await onSubmit({
+        ...(name.trim() && { customer_name: name.trim() }),
+        customer_email: email.trim(),
+        items: parsedLines.map((l) => ({
+          description: l.description,
+          quantity: l.quantity ?? Number.NaN,
+          unit_price: l.unit_price ?? Number.NaN,
+        })),
+        taxes: parsedTaxes.map((t) => ({ name: t.name, rate: t.rate ?? Number.NaN })),
+        ...(notes.trim() ? { notes: notes.trim() } : {}),
+        ...(Number.isFinite(term) ? { [kind === 'invoice' ? 'due_days' : 'valid_days']: term } : {}),
+      });
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const termParam = kind === 'invoice' ? 'due_days' : 'valid_days';
+  const fieldParams = ['customer_name', 'customer_email', 'notes', termParam, 'items', 'taxes'];
+  const itemParams = lines.flatMap((_, i) =>
+    ['description', 'quantity', 'unit_price'].map((f) => `items[${i}].${f}`),
+  );
+  const taxParams = taxes.flatMap((_, i) => ['name', 'rate'].map((f) => `taxes[${i}].${f}`));
+  const general = formError(error, [...fieldParams, ...itemParams, ...taxParams]);
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="stack"
+      aria-label={kind === 'invoice' ? 'New invoice' : 'New quote'}
+    >
+      {general && (
+        <div className="notice notice-error" role="alert">
+          {general}
+        </div>
+      )}
+      <Card title="Customer">
+        <div className="form-grid">
+          <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>
+            <Input
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoFocus={!initialEmail}
+            />
+          </Field>
+          <Field
+            label="Customer name"
+            hint="Used when this e-mail is a new customer"
+            error={fieldError(error, 'customer_name')}
+          >
+            <Input value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
+        </div>
+      </Card>
+      <Card
+        title="Items"
+        actions={
+          <Button size="sm" onClick={() => setLines((all) => [...all, blankLine()])}>
+            Add line
+          </Button>
+        }
+      >
+        <table className="lines">
+          <thead>
+            <tr>
+              <th>Description</th>
+              <th style={{ width: 110 }}>Quantity</th>
+              <th style={{ width: 140 }}>Unit price</th>
+              <th style={{ width: 120, textAlign: 'right' }}>Amount</th>
+              <th style={{ width: 40 }}>
+                <span className="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line, index) => (
+              <tr key={line.key}>
+                <td>
+                  <Field
+                    label={<span className="sr-only">Description of line {index + 1}</span>}
+                    error={fieldError(error, `items[${index}].description`)}
+                  >
+                    <Input
+                      value={line.description}
+                      onChange={(e) => updateLine(line.key, { description: e.target.value })}
+                      placeholder="e.g. Deep clean, 3-bedroom house"
+                      name={`items[${index}].description`}
+                    />
+                  </Field>
+                </td>
+                <td>
+                  <Field
+                    label={<span className="sr-only">Quantity of line {index + 1}</span>}
+                    error={localLineError(index, 'quantity') ?? fieldError(error, `items[${index}].quantity`)}
+                  >
+                    <Input
+                      inputMode="decimal"
+                      value={line.quantity}
+                      onChange={(e) => updateLine(line.key, { quantity: e.target.value })}
+                      name={`items[${index}].quantity`}
+                    />
+                  </Field>
+                </td>
+                <td>
+                  <Field
+                    label={<span className="sr-only">Unit price of line {index + 1}</span>}
+                    error={
+                      localLineError(index, 'unit_price') ?? fieldError(error, `items[${index}].unit_price`)
+                    }
+                  >
+                    <Input
+                      inputMode="decimal"
+                      value={line.unit_price}
+                      onChange={(e) => updateLine(line.key, { unit_price: e.target.value })}
+                      placeholder="0.00"
+                      name={`items[${index}].unit_price`}
+                    />
+                  </Field>
+                </td>
+                <td className="num" data-testid={`line-amount-${index}`}>
+                  {format.money(fromCents(totals.lines[index]?.amount_cents ?? 0))}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Remove line ${index + 1}`}
+                    disabled={lines.length === 1}
+                    onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
+                  >
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {fieldError(error, 'items') && <p className="field-error">{fieldError(error, 'items')}</p>}
+      </Card>
+      <div className="grid grid-2">
+        <Card
+          title="Taxes"
+          actions={
+            <Button
+              size="sm"
+              onClick={() => setTaxes((all) => [...all, { key: nextKey++, name: '', percent: '' }])}
+              disabled={taxes.length >= 5}
+            >
+              Add tax
+            </Button>
+          }
+        >
+          {taxes.length === 0 && <p className="muted">No taxes. Set defaults under Settings › Business.</p>}
+          <div className="stack">
+            {taxes.map((tax, index) => (
+              <div className="row tax-row" key={tax.key}>
+                <Field
+                  label={`Tax ${index + 1} name`}
+                  error={fieldError(error, `taxes[${index}].name`)}
+                  className="grow"
+                >
+                  <Input
+                    value={tax.name}
+                    onChange={(e) => updateTax(tax.key, { name: e.target.value })}
+                    placeholder="GST"
+                  />
+                </Field>
+                <Field
+                  label="Rate (%)"
+                  error={
+                    (tax.percent.trim() && parsedTaxes[index]!.rate === undefined
+                      ? 'a percentage from 0 to 100'
+                      : undefined) ?? fieldError(error, `taxes[${index}].rate`)
+                  }
+                >
+                  <Input
+                    inputMode="decimal"
+                    value={tax.percent}
+                    onChange={(e) => updateTax(tax.key, { percent: e.target.value })}
+                    placeholder="5"
+                    className="input input-narrow"
+                  />
+                </Field>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Remove tax ${index + 1}`}
+                  onClick={() => setTaxes((all) => all.filter((t) => t.key !== tax.key))}
+                >
+                  Remove
+                </Button>
+              </div>
+            ))}
+          </div>
+        </Card>
+        <Card title="Totals">
+          <dl className="totals" data-testid="form-totals">
+            <dt>Subtotal</dt>
+            <dd data-testid="form-subtotal">{format.money(fromCents(totals.subtotal_cents))}</dd>
+            {totals.taxes.map((tax, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: taxes may share a name while being typed
+              <div className="totals-row" key={index}>
+                <dt>
+                  {tax.name || 'Tax'} ({format.percent(tax.rate)})
+                </dt>
+                <dd data-testid={`form-tax-${index}`}>{format.money(fromCents(tax.amount_cents))}</dd>
+              </div>
+            ))}
+            <dt className="grand">Total</dt>
+            <dd className="grand" data-testid="form-total">
+              {format.money(fromCents(totals.total_cents))}
+            </dd>
+          </dl>
+        </Card>
+      </div>
+      <Card title="Terms and notes">
+        <div className="form-grid">
+          <Field
+            label={kind === 'invoice' ? 'Due in (days)' : 'Valid for (days)'}
+            error={fieldError(error, termParam)}
+          >
+            <Input
+              type="number"
+              min={kind === 'invoice' ? 0 : 1}
+              max={365}
+              value={termDays}
+              onChange={(e) => setTermDays(e.target.value)}
+            />
+          </Field>
+          <Field
+            label="Notes"
+            hint="Shown on the document"
+            error={fieldError(error, 'notes')}
+            className="span-2"
+          >
+            <Textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} />
+          </Field>
+        </div>
+      </Card>
+      <div className="form-actions">
+        <Button onClick={() => window.history.back()}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={busy} write disabled={!canWrite}>
+          {kind === 'invoice' ? 'Create invoice' : 'Create quote'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { href } from '../lib/router';
+import { PageHeader } from '../ui';
+import { BusinessSettings } from './settings/business';
+import { DesktopSettings } from './settings/desktop';
+import { ExportSettings } from './settings/export';
+import { IntegrationSettings } from './settings/integrations';
+import { WebhookSettings } from './settings/webhooks';
+
+const TABS = [
+  { id: 'business', label: 'Business' },
+  { id: 'integrations', label: 'Integrations' },
+  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'export', label: 'Export' },
+  { id: 'desktop', label: 'Desktop', desktopOnly: true },
+];
+
+export function Settings({ tab, sub }: { tab: string; sub?: string }) {
+  const tabs = TABS.filter((t) => !t.desktopOnly || window.shopdesk);
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <nav className="tabs" aria-label="Settings">
+        {tabs.map((t) => (
+          <a key={t.id} href={href('settings', t.id)} aria-current={t.id === tab ? 'page' : undefined}>
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      {tab === 'business' && <BusinessSettings />}
+      {tab === 'integrations' && <IntegrationSettings />}
+      {tab === 'webhooks' && <WebhookSettings selected={sub} />}
+      {tab === 'export' && <ExportSettings />}
+      {tab === 'desktop' && window.shopdesk && <DesktopSettings desktop={window.shopdesk} />}
+    </>
+  );
+}

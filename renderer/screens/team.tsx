@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import type { TeamSchedule as Schedule, ScheduleGroup } from '../../shared/schemas/team';
+import { api } from '../lib/api';
+import { addDays, mondayOf, todayIn } from '../lib/format';
+import { href } from '../lib/router';
+import { useFormat, useSession } from '../lib/session';
+import { useResource } from '../lib/use-resource';
+import { Button, EmptyState, PageHeader } from '../ui';
+import { Loaded } from './common';
+
+/** Who is where, by day: one row per team member, one column per day of the week. */
+export function TeamSchedule() {
+  const { session } = useSession();
+  const format = useFormat();
+  const today = todayIn(session.timezone);
+  const [from, setFrom] = useState(() => mondayOf(today));
+  const to = addDays(from, 6);
+  const schedule = useResource(() => api.get<Schedule>('/team/schedule', { from, to }), `team:${from}`);
+  return (
+    <>
+      <PageHeader
+        title="Team schedule"
+        subtitle={`${format.date(from)} – ${format.date(to)}`}
+        actions={
+          <>
+            <Button onClick={() => setFrom(addDays(from, -7))} aria-label="Previous week">
+              ←
+            </Button>
+            <Button onClick={() => setFrom(mondayOf(today))}>This week</Button>
+            <Button onClick={() => setFrom(addDays(from, 7))} aria-label="Next week">
+              →
+            </Button>
+          </>
+        }
+      />
+      <Loaded resource={schedule}>
+        {(data) => {
+          const groups: ScheduleGroup[] = [
+            ...data.members,
+            ...(data.unassigned.job_count > 0 ? [data.unassigned] : []),
+          ];
+          if (groups.length === 0) {
+            return (
+              <div className="table-wrap">
+                <EmptyState title="No team members yet" icon="⚇">
+                  Assign a job to someone and they join the team.
+                </EmptyState>
+              </div>
+            );
+          }
+          const days = Array.from({ length: 7 }, (_, i) => addDays(data.from, i));
+          return (
+            <div
+              className="schedule"
+              style={{ gridTemplateColumns: `160px repeat(${days.length}, minmax(120px, 1fr))` }}
+            >
+              <div className="schedule-cell schedule-head">Team</div>
+              {days.map((day) => (
+                <div key={day} className="schedule-cell schedule-head">
+                  {format.weekday(day)}
+                </div>
+              ))}
+              {groups.map((group) => (
+                <Row key={group.member?.id ?? 'unassigned'} group={group} days={days} />
+              ))}
+            </div>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
+
+function Row({ group, days }: { group: ScheduleGroup; days: string[] }) {
+  const format = useFormat();
+  return (
+    <>
+      <div className="schedule-cell schedule-member">
+        {group.member?.name ?? <em>Unassigned</em>}
+        <span className="cell-sub">{group.job_count} jobs</span>
+      </div>
+      {days.map((day) => {
+        const jobs = group.days.find((d) => d.date === day)?.jobs ?? [];
+        return (
+          <div key={day} className="schedule-cell">
+            {jobs.map((job) => (
+              <a
+                key={job.id}
+                className={`event${job.status === 'completed' ? ' event-completed' : ''}`}
+                href={href('jobs', job.job_number)}
+              >
+                <span className="cell-sub">{format.time(job.start)}</span>
+                <strong>{job.title}</strong>
+                <span className="cell-sub">{job.customer_name}</span>
+              </a>
+            ))}
+          </div>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { createSignInToken } from '../../server/domain/sessions';
+import type { TestServer } from '../helpers/server';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-artifacts/screenshots');
+
+/** Builds dist/renderer only when it is missing or older than its sources (a second run costs nothing). */
+export function ensureRendererBuilt() {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-renderer-if-missing.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
+/** Debian's Chromium, driven by playwright-core (Playwright's own browser download is not used). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+}
+
+/** A fresh browser context signed in through the one-time link, the way an owner signs in. */
+export async function signedInPage(browser: Browser, server: TestServer, clientId: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  // Fail a step within the test's own timeout, with playwright's message saying which locator never appeared.
+  page.setDefaultTimeout(10_000);
+  const token = await createSignInToken(server.ctx, clientId);
+  await page.goto(`${server.url}/sign-in?token=${token}`);
+  return page;
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
