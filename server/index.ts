@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type AppContext, createContext } from './context';
+import { type AppContext, createContext, setOnline } from './context';
 import { openDatabase } from './db/database';
 import { buildApp } from './http/app';
 import { type Clock, systemClock } from './lib/clock';
+import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
 
 export interface ServerOptions {
   dataDir: string;
@@ -11,6 +13,8 @@ export interface ServerOptions {
   port?: number;
   clock?: Clock;
   logger?: boolean;
+  /** Tuning of the outbound workers (tests pin the jitter; benchmarks raise the bounds). */
+  outbound?: { webhooks?: WebhookWorkerOptions; mail?: MailWorkerOptions };
 }
 
 export interface RunningServer {
@@ -18,6 +22,10 @@ export interface RunningServer {
   port: number;
   ctx: AppContext;
   app: FastifyInstance;
+  /** The outbound workers; `runDue()` sends what is due now and resolves once it is recorded. */
+  outbound: { webhooks: WebhookWorker; mail: MailWorker };
+  /** Whether webhooks and e-mail may go out; the desktop shell calls it when the network comes and goes. */
+  setOnline(online: boolean): void;
   /** Stops taking connections, lets in-flight requests finish, stops the workers, closes the database. */
   close(): Promise<void>;
 }
@@ -34,6 +42,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await database.close();
     throw error;
   }
+  const outbound = {
+    webhooks: startWebhookWorker(ctx, options.outbound?.webhooks),
+    mail: startMailWorker(ctx, options.outbound?.mail),
+  };
   const { port, address, family } = app.server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
   let closing: Promise<void> | undefined;
@@ -42,9 +54,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     ctx,
     app,
+    outbound,
+    setOnline: (online) => setOnline(ctx, online),
     close: () => {
       closing ??= (async () => {
         await app.close();
+        await Promise.all([outbound.webhooks.stop(), outbound.mail.stop()]);
         await database.close();
       })();
       return closing;

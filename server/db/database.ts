@@ -10,6 +10,8 @@ import {
   type Transaction,
 } from 'kysely';
 import * as initial from './migrations/0001_initial';
+import * as overviewIndexes from './migrations/0002_overview_indexes';
+import * as webhooks from './migrations/0003_webhooks';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -19,6 +21,8 @@ export type Queryable = Db | Tx;
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_overview_indexes': overviewIndexes,
+  '0003_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -259,6 +259,59 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+export type WebhookInterface = 'portal' | 'v1';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  interface: WebhookInterface;
+  url: string;
+  description: string | null;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  enabled: 0 | 1;
+  disabled_reason: 'manual' | 'consecutive_failures' | null;
+  disabled_at: string | null;
+  consecutive_failures: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: string | null;
+  last_response_code: number | null;
+  last_error: string | null;
+  redelivery_of: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status: 'succeeded' | 'failed';
+  response_code: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: string;
+  next_attempt_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   counters: CountersTable;
@@ -283,4 +336,7 @@ export interface Database {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

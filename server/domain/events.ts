@@ -2,6 +2,7 @@ import type { Tx } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
+import { fanOutEvent } from './webhook-fanout';
 
 /** Every event type either interface can deliver (spec part 6). */
 export const EVENT_TYPES = [
@@ -26,10 +27,24 @@ export interface EventBody {
 }
 
 /**
- * Writes an event into the outbox. Must be called with the transaction of the change that
- * caused it, so the event commits or rolls back with that change (contract part 5).
+ * Writes an event into the outbox and queues its webhook deliveries. Must be called with the
+ * transaction of the change that caused it, so the event and its deliveries commit or roll back
+ * with that change (contract part 5).
  */
 export async function recordEvent(
+  tx: Tx,
+  clock: Clock,
+  accountId: string,
+  type: EventType,
+  object: unknown,
+): Promise<EventBody> {
+  const event = await insertEvent(tx, clock, accountId, type, object);
+  await fanOutEvent(tx, clock, event);
+  return event;
+}
+
+/** Writes an event into the outbox without delivering it anywhere (webhook.test picks its one endpoint). */
+export async function insertEvent(
   tx: Tx,
   clock: Clock,
   accountId: string,

@@ -6,13 +6,16 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
 import { newId } from '../lib/ids';
+import { registerJsonBodies } from './bodies';
 import { registerErrorHandling } from './errors';
 import { portalApi } from './portal';
 import { sessionRoutes } from './session';
+import { systemRoutes } from './system';
+import { uiRoutes } from './ui';
+import { v1Api } from './v1';
 
 export interface AppOptions {
   logger?: boolean;
@@ -28,13 +31,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('Request-Id', request.id);
     return payload;
   });
   registerErrorHandling(app);
+  registerJsonBodies(app);
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {
@@ -60,6 +63,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
+  await app.register(systemRoutes(ctx));
   await app.register((portal) => portalApi(portal, ctx), { prefix: '/api/portal/:client_id' });
+  await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
+  await app.register(uiRoutes());
   return app;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { ApiError } from '../lib/errors';
 
 /**
@@ -9,7 +10,7 @@ import { ApiError } from '../lib/errors';
  * (Fastify hands a missing body to the validator as null, hence the wrapper.)
  */
 export function registerJsonBodies(app: FastifyInstance) {
-  app.setValidatorCompiler((route) => {
+  app.setValidatorCompiler<z.ZodType>((route) => {
     const validate = validatorCompiler(route);
     return route.httpPart === 'body'
       ? (data: unknown) => validate(data === null ? undefined : data)

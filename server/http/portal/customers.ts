@@ -11,7 +11,9 @@ import {
   TagsBody,
   WinbackBody,
 } from '../../../shared/schemas/customer';
+import { CustomerWithHistory } from '../../../shared/schemas/overview';
 import type { AppContext } from '../../context';
+import { getCustomerWithHistory } from '../../domain/customer-history';
 import * as customers from '../../domain/customers';
 import { commonErrors, PortalParams } from '../schemas';
 
@@ -57,12 +59,14 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Get a customer',
+          summary: 'Get a customer with their history',
+          description:
+            'The customer plus the most recent 50 invoices, quotes, jobs, reviews and e-mails, and money totals.',
           params: EmailParams,
-          response: { 200: Customer, ...commonErrors },
+          response: { 200: CustomerWithHistory, ...commonErrors },
         },
       },
-      (request) => customers.getCustomerByEmail(ctx, request.auth.account.id, request.params.email),
+      (request) => getCustomerWithHistory(ctx, request.auth.account.id, request.params.email),
     );
 
     app.patch(

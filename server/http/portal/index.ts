@@ -1,10 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { portalBookingRoutes } from './bookings';
+import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
 import { portalCustomerRoutes } from './customers';
+import { portalExportRoutes } from './export';
 import { registerPortalGuard } from './guard';
 import { portalIntegrationRoutes } from './integrations';
+import { portalInvoiceRoutes } from './invoices';
+import { portalJobRoutes } from './jobs';
+import { portalMessageRoutes } from './messages';
+import { portalOverviewRoutes } from './overview';
+import { portalQuoteRoutes } from './quotes';
+import { portalReviewRoutes } from './reviews';
+import { portalTeamRoutes } from './team';
+import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
 export async function portalApi(app: FastifyInstance, ctx: AppContext) {
@@ -13,4 +24,15 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext) {
   await app.register(portalCustomerRoutes(ctx));
   await app.register(portalConfigRoutes(ctx));
   await app.register(portalIntegrationRoutes(ctx));
+  await app.register(portalOverviewRoutes(ctx));
+  await app.register(portalExportRoutes(ctx));
+  await app.register(portalInvoiceRoutes(ctx));
+  await app.register(portalQuoteRoutes(ctx));
+  await app.register(portalJobRoutes(ctx));
+  await app.register(portalBookingRoutes(ctx));
+  await app.register(portalTeamRoutes(ctx));
+  await app.register(portalReviewRoutes(ctx));
+  await app.register(portalCalendarRoutes(ctx));
+  await app.register(portalWebhookRoutes(ctx));
+  await app.register(portalMessageRoutes(ctx));
 }

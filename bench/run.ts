@@ -1,0 +1,126 @@
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createKey } from '../server/domain/api-keys';
+import { startServer } from '../server/index';
+import type { Clock } from '../server/lib/clock';
+import { startBareFloor } from './floor';
+import { DATA_NOW, ensureBenchData } from './generate';
+import type { BenchCase, CaseContext, Row } from './harness';
+
+/**
+ * npm run bench [-- case-name …]: generates (or reuses) the data set, starts the real server on a
+ * copy of it, and runs every case in bench/cases/ (or the named ones). A case is a file there whose
+ * default export is a BenchCase; adding one needs no change here.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DATA_ROOT = path.join(here, '.data');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Clock readings per simulated minute: requests read the clock at least twice, so a key stays under 100 a minute. */
+const READINGS_PER_MINUTE = 180;
+
+/**
+ * The server's clock during the bench: real elapsed time from the data set's "now", plus one
+ * minute for every READINGS_PER_MINUTE readings. The portal allows 100 requests a minute per key,
+ * which a load test passes in a few milliseconds; moving the clock keeps every request inside
+ * the limit while the limiter itself still runs on each one.
+ */
+function benchClock(): Clock {
+  const origin = Date.parse(DATA_NOW);
+  const started = performance.now();
+  let readings = 0;
+  return {
+    now: () => {
+      readings++;
+      const skipped = Math.floor(readings / READINGS_PER_MINUTE) * 60_000;
+      return new Date(origin + Math.floor(performance.now() - started) + skipped);
+    },
+  };
+}
+
+function machine(): string {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.availableParallelism()} CPUs (nproc), ${model.trim()}, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+function printTable(rows: Row[]): void {
+  const headers = ['case', 'figure', 'target', 'result'];
+  const cells = rows.map((r) => [
+    r.case,
+    r.figure,
+    r.target,
+    r.pass === null ? '' : r.pass ? 'PASS' : 'MISS',
+  ]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) console.log(line(c));
+}
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const log = (text: string) => console.error(text);
+  const data = await ensureBenchData(DATA_ROOT, log);
+
+  // Cases write (invoices); they work on a copy so the cached data set stays as generated.
+  const workDir = path.join(DATA_ROOT, 'run');
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  copyFileSync(path.join(data.dataDir, 'shopdesk.sqlite'), path.join(workDir, 'shopdesk.sqlite'));
+
+  const server = await startServer({
+    dataDir: workDir,
+    host: '127.0.0.1',
+    port: 0,
+    clock: benchClock(),
+    logger: process.env.BENCH_LOG === '1',
+  });
+  const bareFloor = await startBareFloor(workDir, data.accountId);
+  const portalKey = (await createKey(server.ctx, data.accountId, { kind: 'portal' })).key;
+  const ctx: CaseContext = {
+    server,
+    account: { id: data.accountId, portalKey, counts: data.counts },
+    bareFloor,
+    seconds: SECONDS,
+    log,
+  };
+
+  console.log(`Machine: ${machine()}`);
+  console.log(
+    `Data: ${Object.entries(data.counts)
+      .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
+      .join(', ')}`,
+  );
+  console.log(`Load cases: autocannon in-process, ${SECONDS} s each, 10 connections (latency cases: 1).\n`);
+
+  const files = readdirSync(path.join(here, 'cases'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  const rows: Row[] = [];
+  try {
+    for (const file of files) {
+      const name = file.replace(/\.ts$/, '');
+      if (wanted.length && !wanted.includes(name)) continue;
+      log(`running ${name}…`);
+      const run = (await import(pathToFileURL(path.join(here, 'cases', file)).href)).default as BenchCase;
+      try {
+        rows.push(...(await run(ctx)));
+      } catch (error) {
+        rows.push({ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false });
+      }
+    }
+  } finally {
+    await bareFloor.close();
+    await server.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  printTable(rows);
+  const missed = rows.filter((r) => r.pass === false).length;
+  console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} target(s) missed.`}`);
+}
+
+await main();

@@ -1,0 +1,213 @@
+import { sql } from 'kysely';
+import { fromCents } from '../../../shared/money';
+import type { Dashboard, DashboardJob, ReviewSummary } from '../../../shared/schemas/overview';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { addDays } from '../../lib/clock';
+import { getAccount } from '../accounts';
+import { addMonths, bucketIndex, monthEnd, monthStart, period, today } from './periods';
+
+/** The dashboard lists at most this many jobs per list; a busier week is what the calendar is for. */
+const JOB_LIST_LIMIT = 100;
+const RECENT_REVIEWS = 5;
+const REVENUE_MONTHS = 6;
+
+async function jobsStarting(
+  db: Queryable,
+  accountId: string,
+  start: string,
+  end: string,
+): Promise<DashboardJob[]> {
+  const rows = await db
+    .selectFrom('jobs as j')
+    .innerJoin('customers as c', 'c.id', 'j.customer_id')
+    .select([
+      'j.id',
+      'j.number',
+      'j.title',
+      'j.status',
+      'j.scheduled_start',
+      'j.scheduled_end',
+      'j.address',
+      'j.price_cents',
+      'c.id as customer_id',
+      'c.name as customer_name',
+      'c.email as customer_email',
+    ])
+    .where('j.account_id', '=', accountId)
+    .where('j.scheduled_start', '>=', start)
+    .where('j.scheduled_start', '<', end)
+    .where('j.status', '!=', 'cancelled')
+    .orderBy('j.scheduled_start')
+    .orderBy('j.id')
+    .limit(JOB_LIST_LIMIT)
+    .execute();
+  const assignees = rows.length
+    ? await db
+        .selectFrom('job_assignees as a')
+        .innerJoin('team_members as m', 'm.id', 'a.member_id')
+        .select(['a.job_id', 'm.name'])
+        .where(
+          'a.job_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('m.name')
+        .execute()
+    : [];
+  return rows.map((row) => ({
+    id: row.id,
+    job_number: row.number,
+    title: row.title,
+    status: row.status,
+    scheduled_start: row.scheduled_start,
+    scheduled_end: row.scheduled_end,
+    address: row.address,
+    price: row.price_cents === null ? null : fromCents(row.price_cents),
+    customer: { id: row.customer_id, name: row.customer_name, email: row.customer_email },
+    assignees: assignees.filter((a) => a.job_id === row.id).map((a) => a.name),
+  }));
+}
+
+export async function recentReviews(
+  db: Queryable,
+  accountId: string,
+  limit: number,
+): Promise<ReviewSummary[]> {
+  const rows = await db
+    .selectFrom('reviews as r')
+    .leftJoin('customers as c', 'c.id', 'r.customer_id')
+    .select([
+      'r.id',
+      'r.rating',
+      'r.comment',
+      'r.source',
+      'r.received_at',
+      'c.id as customer_id',
+      'c.name as customer_name',
+      'c.email as customer_email',
+    ])
+    .where('r.account_id', '=', accountId)
+    .orderBy('r.received_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    rating: row.rating,
+    comment: row.comment,
+    source: row.source,
+    customer:
+      row.customer_id === null
+        ? null
+        : { id: row.customer_id, name: row.customer_name ?? '', email: row.customer_email ?? '' },
+    received_at: row.received_at,
+  }));
+}
+
+/** Sums of balances of unpaid, sent invoices: all of them, and those past their due date. */
+async function receivables(db: Queryable, accountId: string, todayDate: string) {
+  const balance = sql<number>`i.total_cents - i.amount_paid_cents`;
+  const row = await db
+    .selectFrom('invoices as i')
+    .select([
+      sql<number>`coalesce(sum(${balance}), 0)`.as('outstanding'),
+      sql<number>`count(*)`.as('outstanding_count'),
+      sql<number>`coalesce(sum(case when i.due_date < ${todayDate} then ${balance} else 0 end), 0)`.as(
+        'overdue',
+      ),
+      sql<number>`coalesce(sum(case when i.due_date < ${todayDate} then 1 else 0 end), 0)`.as(
+        'overdue_count',
+      ),
+    ])
+    .where('i.account_id', '=', accountId)
+    .where('i.status', 'in', ['sent', 'partially_paid'])
+    .where(sql<boolean>`i.total_cents > i.amount_paid_cents`)
+    .executeTakeFirstOrThrow();
+  return {
+    outstanding: { amount: fromCents(Number(row.outstanding)), count: Number(row.outstanding_count) },
+    overdue: { amount: fromCents(Number(row.overdue)), count: Number(row.overdue_count) },
+  };
+}
+
+async function revenueByMonth(db: Queryable, accountId: string, todayDate: string, timeZone: string) {
+  const months = Array.from({ length: REVENUE_MONTHS }, (_, i) =>
+    addMonths(todayDate, i - (REVENUE_MONTHS - 1)),
+  );
+  const bounds = [...months, addMonths(todayDate, 1)].map((m) => period(m, m, timeZone).start);
+  const rows = await db
+    .selectFrom('payments')
+    .select([bucketIndex('paid_at', bounds).as('bucket'), sql<number>`sum(amount_cents)`.as('cents')])
+    .where('account_id', '=', accountId)
+    .where('paid_at', '>=', bounds[0]!)
+    .where('paid_at', '<', bounds[bounds.length - 1]!)
+    .groupBy('bucket')
+    .execute();
+  return months.map((month, i) => ({
+    month: month.slice(0, 7),
+    revenue: fromCents(Number(rows.find((r) => Number(r.bucket) === i)?.cents ?? 0)),
+  }));
+}
+
+/** The owner's first screen: today's work, money in and owed, open quotes, new customers and reviews. */
+export async function getDashboard(ctx: AppContext, accountId: string): Promise<Dashboard> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const timeZone = config.timezone;
+  const todayDate = today(ctx, timeZone);
+  const day = period(todayDate, todayDate, timeZone);
+  const week = period(addDays(todayDate, 1), addDays(todayDate, 7), timeZone);
+  const month = period(monthStart(todayDate), monthEnd(todayDate), timeZone);
+  const db = ctx.db;
+
+  const [jobsToday, jobsUpcoming, money, revenue, quotes, newCustomers, rating, reviews, series] =
+    await Promise.all([
+      jobsStarting(db, accountId, day.start, day.end),
+      jobsStarting(db, accountId, week.start, week.end),
+      receivables(db, accountId, todayDate),
+      db
+        .selectFrom('payments')
+        .select([sql<number>`coalesce(sum(amount_cents), 0)`.as('cents'), sql<number>`count(*)`.as('count')])
+        .where('account_id', '=', accountId)
+        .where('paid_at', '>=', month.start)
+        .where('paid_at', '<', month.end)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('quotes')
+        .select([sql<number>`coalesce(sum(total_cents), 0)`.as('cents'), sql<number>`count(*)`.as('count')])
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'sent')
+        .where('valid_until', '>=', todayDate)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('customers')
+        .select(sql<number>`count(*)`.as('count'))
+        .where('account_id', '=', accountId)
+        .where('created_at', '>=', month.start)
+        .where('created_at', '<', month.end)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('reviews')
+        .select([sql<number | null>`avg(rating)`.as('average'), sql<number>`count(*)`.as('count')])
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow(),
+      recentReviews(db, accountId, RECENT_REVIEWS),
+      revenueByMonth(db, accountId, todayDate, timeZone),
+    ]);
+
+  return {
+    object: 'dashboard',
+    currency: config.currency,
+    timezone: timeZone,
+    today: todayDate,
+    jobs_today: jobsToday,
+    jobs_upcoming: jobsUpcoming,
+    revenue_this_month: { amount: fromCents(Number(revenue.cents)), count: Number(revenue.count) },
+    ...money,
+    open_quotes: { amount: fromCents(Number(quotes.cents)), count: Number(quotes.count) },
+    new_customers_this_month: Number(newCustomers.count),
+    average_rating: rating.average === null ? null : Math.round(Number(rating.average) * 100) / 100,
+    review_count: Number(rating.count),
+    recent_reviews: reviews,
+    revenue_by_month: series,
+  };
+}

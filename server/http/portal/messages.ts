@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listOf } from '../../../shared/schemas/common';
+import { MessageListQuery, OutboxMessage } from '../../../shared/schemas/mail-outbox';
+import type { AppContext } from '../../context';
+import * as outbox from '../../domain/mail-outbox';
+import { commonErrors, PortalParams } from '../schemas';
+
+const tags = ['messages'];
+
+/** The mail outbox: what was sent, what waits and why, and a retry for what failed. */
+export function portalMessageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/messages',
+      {
+        schema: {
+          tags,
+          summary: 'List outgoing e-mail',
+          description:
+            "Newest first. Queued messages say why they wait (waiting_reason); failed ones carry the mail server's answer in last_error.",
+          params: PortalParams,
+          querystring: MessageListQuery,
+          response: { 200: listOf(OutboxMessage), ...commonErrors },
+        },
+      },
+      (request) => outbox.listMessages(ctx, request.auth.account.id, request.query),
+    );
+
+    app.post(
+      '/messages/:id/retry',
+      {
+        schema: {
+          tags,
+          summary: 'Retry a failed message',
+          params: PortalParams.extend({
+            id: z.string().min(1).meta({ example: 'msg_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
+          }),
+          response: { 200: OutboxMessage, ...commonErrors },
+        },
+      },
+      (request) => outbox.retryMessage(ctx, request.auth.account.id, request.params.id),
+    );
+  };
+}

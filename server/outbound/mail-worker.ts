@@ -1,0 +1,187 @@
+import nodemailer from 'nodemailer';
+import type { StoredConfig } from '../../shared/schemas/config';
+import type { AppContext } from '../context';
+import type { MailMessagesTable } from '../db/schema';
+import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
+import { senderAddress } from '../domain/mail-outbox';
+import { isoNow, toIso } from '../lib/clock';
+import { OutboxRunner } from './runner';
+import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
+
+export interface MailWorkerOptions {
+  /** Messages in flight at once (default 2: small SMTP servers dislike many connections). */
+  concurrency?: number;
+  pollMs?: number;
+  jitter?: Jitter;
+}
+
+const SMTP_TIMEOUT_MS = 30_000;
+/** A claim outlives the slowest SMTP conversation, so only a crashed run's claim is ever taken back. */
+const CLAIM_MS = 3 * SMTP_TIMEOUT_MS;
+
+type SmtpSettings = NonNullable<StoredConfig['smtp']>;
+
+interface MailJob {
+  row: MailMessagesTable;
+  smtp: SmtpSettings;
+  from: { name: string; address: string };
+}
+
+export interface MailWorker {
+  readonly inFlight: number;
+  /** Sends every message due now (by ctx.clock) and waits until the outcomes are recorded. */
+  runDue(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface SmtpError extends Error {
+  response?: string;
+  responseCode?: number;
+}
+
+export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}): MailWorker {
+  const jitter = options.jitter ?? defaultJitter;
+  const attemptsAllowed = maxAttempts(MAIL_SCHEDULE);
+
+  async function claim(max: number, running: string[]): Promise<Array<MailJob & { id: string }>> {
+    const now = ctx.clock.now();
+    const nowIso = toIso(now);
+    return ctx.db.transaction().execute(async (tx) => {
+      // Accounts without SMTP keep their messages queued; looking only at the others keeps their
+      // backlog from crowding out messages that can go.
+      const accounts = (await tx.selectFrom('accounts').select(['id', 'config']).execute()).flatMap((a) => {
+        const config = JSON.parse(a.config) as StoredConfig;
+        const address = senderAddress(config);
+        return config.smtp && address
+          ? [{ id: a.id, smtp: config.smtp, from: { name: config.business_name, address } }]
+          : [];
+      });
+      if (accounts.length === 0) return [];
+      let query = tx
+        .selectFrom('mail_messages')
+        .selectAll()
+        // A 'sending' row here is a claim whose holder stopped (crash, kill): it is taken back.
+        .where('status', 'in', ['queued', 'sending'])
+        .where('next_attempt_at', '<=', nowIso)
+        .where(
+          'account_id',
+          'in',
+          accounts.map((a) => a.id),
+        );
+      if (running.length) query = query.where('id', 'not in', running);
+      const due = await query.limit(max).execute();
+      if (due.length === 0) return [];
+      await tx
+        .updateTable('mail_messages')
+        .set({ status: 'sending', next_attempt_at: toIso(new Date(now.getTime() + CLAIM_MS)) })
+        .where(
+          'id',
+          'in',
+          due.map((m) => m.id),
+        )
+        .execute();
+      return due.map((row) => {
+        const account = accounts.find((a) => a.id === row.account_id)!;
+        return { id: row.id, row, smtp: account.smtp, from: account.from };
+      });
+    });
+  }
+
+  async function attachment(row: MailMessagesTable) {
+    if (!row.document_id || (row.kind !== 'invoice' && row.kind !== 'quote')) return [];
+    const table = row.kind === 'invoice' ? 'invoices' : 'quotes';
+    const document = await ctx.db
+      .selectFrom(table)
+      .select('number')
+      .where('id', '=', row.document_id)
+      .executeTakeFirst();
+    if (!document) return [];
+    const render = row.kind === 'invoice' ? renderInvoicePdf : renderQuotePdf;
+    return [
+      {
+        filename: `${document.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`,
+        content: await render(ctx, row.account_id, row.document_id),
+        contentType: 'application/pdf',
+      },
+    ];
+  }
+
+  async function send(job: MailJob): Promise<void> {
+    const transport = nodemailer.createTransport({
+      host: job.smtp.host,
+      port: job.smtp.port,
+      secure: job.smtp.secure,
+      ...(job.smtp.user && { auth: { user: job.smtp.user, pass: job.smtp.password ?? '' } }),
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    });
+    try {
+      await transport.sendMail({
+        from: job.from,
+        to: job.row.to_address,
+        subject: job.row.subject,
+        text: job.row.body,
+        attachments: await attachment(job.row),
+      });
+    } finally {
+      transport.close();
+    }
+  }
+
+  async function record(job: MailJob, error: SmtpError | null): Promise<void> {
+    const now = ctx.clock.now();
+    const attempt = job.row.attempts + 1;
+    // An SMTP 5xx is the server's final word (unknown mailbox, refused login); only the owner can fix it.
+    const permanent = error?.responseCode !== undefined && error.responseCode >= 500;
+    const delay =
+      error && !permanent && attempt < attemptsAllowed ? retryDelayMs(MAIL_SCHEDULE, attempt, jitter) : null;
+    await ctx.db
+      .updateTable('mail_messages')
+      .set({
+        status: error ? (delay === null ? 'failed' : 'queued') : 'sent',
+        attempts: attempt,
+        next_attempt_at: delay === null ? null : toIso(new Date(now.getTime() + delay)),
+        last_error: error ? (error.response ?? error.message) : null,
+        sent_at: error ? null : toIso(now),
+      })
+      .where('id', '=', job.row.id)
+      .where('status', '=', 'sending')
+      .execute();
+  }
+
+  async function run(job: MailJob, stopping: AbortSignal): Promise<void> {
+    let error: SmtpError | null = null;
+    try {
+      await send(job);
+    } catch (caught) {
+      error = caught instanceof Error ? caught : new Error(String(caught));
+    }
+    const unreachable = error && error.responseCode === undefined;
+    if (unreachable && (stopping.aborted || !ctx.connectivity.online)) {
+      // Cut off by shutdown or by going offline: the server never judged the message, so no attempt is spent.
+      await ctx.db
+        .updateTable('mail_messages')
+        .set({ status: 'queued', next_attempt_at: isoNow(ctx.clock) })
+        .where('id', '=', job.row.id)
+        .where('status', '=', 'sending')
+        .execute();
+      return;
+    }
+    await record(job, error);
+  }
+
+  const runner = new OutboxRunner<MailJob & { id: string }>(ctx, {
+    concurrency: options.concurrency ?? 2,
+    pollMs: options.pollMs ?? 1000,
+    claim,
+    run,
+  });
+  return {
+    get inFlight() {
+      return runner.inFlight;
+    },
+    runDue: () => runner.runDue(),
+    stop: () => runner.stop(),
+  };
+}

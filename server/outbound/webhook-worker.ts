@@ -1,0 +1,300 @@
+import type { AppContext } from '../context';
+import type { WebhookInterface } from '../db/schema';
+import { scheduleOf } from '../domain/webhook-fanout';
+import { isoNow, toIso } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { OutboxRunner } from './runner';
+import { defaultJitter, type Jitter, retryDelayMs } from './schedule';
+import { deliveryHeaders } from './signing';
+
+export interface WebhookWorkerOptions {
+  /** Deliveries in flight at once (default 8). */
+  concurrency?: number;
+  /** A receiver that has not answered by then has failed (default 10 s). */
+  timeoutMs?: number;
+  pollMs?: number;
+  jitter?: Jitter;
+}
+
+/** Consecutive failed attempts after which a v1 endpoint is disabled. */
+export const DISABLE_AFTER_FAILURES = 20;
+/** How much of a receiver's answer the history keeps. */
+export const RESPONSE_BODY_LIMIT = 2048;
+/** Beyond the timeout, how long a claim is held before another run may take the delivery back. */
+const CLAIM_GRACE_MS = 20_000;
+
+interface DeliveryJob {
+  id: string;
+  attempt: number;
+  maxAttempts: number;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  url: string;
+  iface: WebhookInterface;
+  secrets: string[];
+}
+
+interface AttemptOutcome {
+  ok: boolean;
+  responseCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookWorker {
+  readonly inFlight: number;
+  /** Sends every delivery due now (by ctx.clock) and waits until they are recorded: tests await this. */
+  runDue(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const jitter = options.jitter ?? defaultJitter;
+
+  async function claim(max: number, running: string[]): Promise<DeliveryJob[]> {
+    const now = ctx.clock.now();
+    const nowIso = toIso(now);
+    return ctx.db.transaction().execute(async (tx) => {
+      let query = tx
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .innerJoin('events as ev', 'ev.id', 'd.event_id')
+        .select([
+          'd.id',
+          'd.attempts',
+          'd.max_attempts',
+          'd.event_id',
+          'd.event_type',
+          'ev.payload',
+          'e.url',
+          'e.interface',
+          'e.secret',
+          'e.previous_secret',
+          'e.previous_secret_expires_at',
+        ])
+        // A 'sending' row here is a claim whose holder stopped (crash, kill): it is taken back.
+        .where('d.status', 'in', ['pending', 'sending'])
+        .where('d.next_attempt_at', '<=', nowIso)
+        .where('e.enabled', '=', 1);
+      if (running.length) query = query.where('d.id', 'not in', running);
+      const due = await query.limit(max).execute();
+      if (due.length === 0) return [];
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'sending',
+          next_attempt_at: toIso(new Date(now.getTime() + timeoutMs + CLAIM_GRACE_MS)),
+          updated_at: nowIso,
+        })
+        .where(
+          'id',
+          'in',
+          due.map((d) => d.id),
+        )
+        .execute();
+      return due.map((d) => ({
+        id: d.id,
+        attempt: d.attempts + 1,
+        maxAttempts: d.max_attempts,
+        eventId: d.event_id,
+        eventType: d.event_type,
+        payload: d.payload,
+        url: d.url,
+        iface: d.interface,
+        secrets:
+          d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at > nowIso
+            ? [d.secret, d.previous_secret]
+            : [d.secret],
+      }));
+    });
+  }
+
+  async function send(job: DeliveryJob, stopping: AbortSignal): Promise<AttemptOutcome> {
+    const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
+    const headers = deliveryHeaders({
+      secrets: job.secrets,
+      timestamp,
+      body: job.payload,
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+    });
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const response = await fetch(job.url, {
+        method: 'POST',
+        headers,
+        body: job.payload,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]),
+      });
+      const responseBody = await readPrefix(response, RESPONSE_BODY_LIMIT);
+      const ok = response.status >= 200 && response.status < 300;
+      return {
+        ok,
+        responseCode: response.status,
+        responseBody,
+        error: ok ? null : `The receiver answered ${response.status}`,
+        durationMs: elapsed(),
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        responseCode: null,
+        responseBody: null,
+        error: describe(error, timeoutMs),
+        durationMs: elapsed(),
+      };
+    }
+  }
+
+  /** Puts a claimed delivery back as it was, due now, without spending an attempt. */
+  async function release(job: DeliveryJob): Promise<void> {
+    await ctx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: isoNow(ctx.clock), updated_at: isoNow(ctx.clock) })
+      .where('id', '=', job.id)
+      .where('status', '=', 'sending')
+      .execute();
+  }
+
+  async function record(job: DeliveryJob, outcome: AttemptOutcome): Promise<void> {
+    const now = ctx.clock.now();
+    const nowIso = toIso(now);
+    const final =
+      outcome.ok ||
+      job.attempt >= job.maxAttempts ||
+      // Portal receivers refuse with a 4xx on purpose: asking again would not change their answer.
+      (job.iface === 'portal' &&
+        outcome.responseCode !== null &&
+        outcome.responseCode >= 400 &&
+        outcome.responseCode < 500);
+    const delay = final ? null : retryDelayMs(scheduleOf(job.iface), job.attempt, jitter);
+    const nextAttemptAt = delay === null ? null : toIso(new Date(now.getTime() + delay));
+    await ctx.db.transaction().execute(async (tx) => {
+      const delivery = await tx
+        .selectFrom('webhook_deliveries')
+        .select(['endpoint_id'])
+        .where('id', '=', job.id)
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      // Gone (endpoint deleted while the request was out) or taken back: nothing to record.
+      if (!delivery) return;
+      await tx
+        .insertInto('webhook_attempts')
+        .values({
+          id: newId('att', now.getTime()),
+          delivery_id: job.id,
+          attempt: job.attempt,
+          status: outcome.ok ? 'succeeded' : 'failed',
+          response_code: outcome.responseCode,
+          response_body: outcome.responseBody,
+          error: outcome.error,
+          duration_ms: outcome.durationMs,
+          attempted_at: nowIso,
+          next_attempt_at: nextAttemptAt,
+        })
+        .execute();
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: outcome.ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed',
+          attempts: job.attempt,
+          next_attempt_at: nextAttemptAt,
+          last_response_code: outcome.responseCode,
+          last_error: outcome.error,
+          updated_at: nowIso,
+        })
+        .where('id', '=', job.id)
+        .execute();
+      if (outcome.ok) {
+        await tx
+          .updateTable('webhook_endpoints')
+          .set({ consecutive_failures: 0 })
+          .where('id', '=', delivery.endpoint_id)
+          .execute();
+        return;
+      }
+      const endpoint = await tx
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
+        .where('id', '=', delivery.endpoint_id)
+        .returning(['consecutive_failures', 'enabled', 'interface'])
+        .executeTakeFirstOrThrow();
+      if (
+        endpoint.interface === 'v1' &&
+        endpoint.enabled === 1 &&
+        endpoint.consecutive_failures >= DISABLE_AFTER_FAILURES
+      ) {
+        await tx
+          .updateTable('webhook_endpoints')
+          .set({
+            enabled: 0,
+            disabled_reason: 'consecutive_failures',
+            disabled_at: nowIso,
+            updated_at: nowIso,
+          })
+          .where('id', '=', delivery.endpoint_id)
+          .execute();
+      }
+    });
+  }
+
+  async function run(job: DeliveryJob, stopping: AbortSignal): Promise<void> {
+    const outcome = await send(job, stopping);
+    // Stopping, or the machine went offline mid-request: the outcome says nothing about the receiver.
+    const interrupted =
+      stopping.aborted || (!outcome.ok && outcome.responseCode === null && !ctx.connectivity.online);
+    if (interrupted) await release(job);
+    else await record(job, outcome);
+  }
+
+  const runner = new OutboxRunner<DeliveryJob>(ctx, {
+    concurrency: options.concurrency ?? 8,
+    pollMs: options.pollMs ?? 500,
+    claim,
+    run,
+  });
+  return {
+    get inFlight() {
+      return runner.inFlight;
+    },
+    runDue: () => runner.runDue(),
+    stop: () => runner.stop(),
+  };
+}
+
+async function readPrefix(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // The status decides the outcome; a body cut short still shows what arrived.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes));
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return `No answer within ${timeoutMs / 1000} s`;
+  }
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.message) return `Could not connect: ${cause.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

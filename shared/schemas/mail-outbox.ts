@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { ListQuery, Timestamp } from './common';
+import { MailMessage } from './customer';
+
+export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed']);
+
+/** A message of the mail outbox as Settings > E-mail lists it: with why it waits, if it does. */
+export const OutboxMessage = MailMessage.extend({
+  document_id: z.string().nullable().meta({ description: 'The invoice (inv_…) or quote (quo_…) it sends.' }),
+  next_attempt_at: Timestamp.nullable().meta({
+    description: 'When it is tried next; null once sent or failed.',
+  }),
+  waiting_reason: z
+    .enum(['smtp_not_configured', 'offline'])
+    .nullable()
+    .meta({ description: 'Why a queued message is not going out; null when nothing holds it back.' }),
+}).meta({ id: 'OutboxMessage' });
+export type OutboxMessage = z.infer<typeof OutboxMessage>;
+
+export const MessageListQuery = ListQuery.extend({ status: MailStatus.optional() });
+export type MessageListQuery = z.infer<typeof MessageListQuery>;

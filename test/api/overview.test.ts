@@ -1,0 +1,493 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/database';
+import { manualClock } from '../../server/lib/clock';
+import { type IdPrefix, newId } from '../../server/lib/ids';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+/**
+ * Overview figures over a small, hand-checked data set. The account is in America/Toronto and
+ * "now" is 2026-11-15 10:00 local; several rows sit just across a UTC/local day or month line.
+ * Rows are written straight into the tables so these tests do not depend on the invoice, quote
+ * and job routes.
+ */
+
+let server: TestServer;
+let shop: TestAccount;
+const clock = manualClock('2026-11-15T15:00:00Z');
+
+const id = (prefix: IdPrefix, at: string) => newId(prefix, Date.parse(at));
+
+async function seed(db: Db, accountId: string) {
+  const customer = async (email: string, name: string, createdAt: string) => {
+    const row = {
+      id: id('cus', createdAt),
+      account_id: accountId,
+      name,
+      email,
+      email_lower: email,
+      phone: null,
+      address: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      deleted_at: null,
+    };
+    await db.insertInto('customers').values(row).execute();
+    return row.id;
+  };
+  const ada = await customer('ada@example.com', 'Ada', '2026-11-02T12:00:00Z');
+  const bob = await customer('bob@example.com', 'Bob', '2026-10-20T12:00:00Z');
+  // 2026-10-31 23:00 in Toronto: an October customer although the UTC date is in November.
+  const cy = await customer('cy@example.com', 'Cy', '2026-11-01T03:00:00Z');
+
+  let invoiceNumber = 0;
+  const invoice = async (
+    customerId: string,
+    status: 'sent' | 'partially_paid' | 'paid' | 'void',
+    issue: string,
+    due: string,
+    totalCents: number,
+    paidCents: number,
+    paidAt: string | null = null,
+  ) => {
+    const createdAt = `${issue}T12:00:00Z`;
+    const row = {
+      id: id('inv', createdAt),
+      account_id: accountId,
+      number: `INV-${String(++invoiceNumber).padStart(4, '0')}`,
+      customer_id: customerId,
+      status,
+      currency: 'CAD',
+      issue_date: issue,
+      due_date: due,
+      subtotal_cents: totalCents,
+      tax_total_cents: 0,
+      total_cents: totalCents,
+      amount_paid_cents: paidCents,
+      notes: null,
+      quote_id: null,
+      job_id: null,
+      sent_at: createdAt,
+      paid_at: paidAt,
+      voided_at: status === 'void' ? createdAt : null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    await db.insertInto('invoices').values(row).execute();
+    return row.id;
+  };
+  const payment = (invoiceId: string, cents: number, method: string | null, paidAt: string) =>
+    db
+      .insertInto('payments')
+      .values({
+        id: id('pay', paidAt),
+        account_id: accountId,
+        invoice_id: invoiceId,
+        amount_cents: cents,
+        method,
+        paid_at: paidAt,
+        created_at: paidAt,
+      })
+      .execute();
+
+  await invoice(ada, 'sent', '2026-10-01', '2026-10-31', 10_000, 0);
+  const i2 = await invoice(bob, 'partially_paid', '2026-11-01', '2026-12-01', 25_000, 5_000);
+  // Paid 2026-10-31 23:00 Toronto time: October revenue, 26 days after issue.
+  const i3 = await invoice(ada, 'paid', '2026-10-05', '2026-11-04', 8_000, 8_000, '2026-11-01T03:00:00Z');
+  await invoice(bob, 'void', '2026-11-03', '2026-12-03', 99_900, 0);
+  const i5 = await invoice(cy, 'paid', '2026-11-02', '2026-12-02', 4_000, 4_000, '2026-11-10T12:00:00Z');
+  await payment(i2, 5_000, 'card', '2026-11-05T14:00:00Z');
+  await payment(i3, 8_000, 'cash', '2026-11-01T03:00:00Z');
+  await payment(i5, 4_000, 'card', '2026-11-10T12:00:00Z');
+
+  let quoteNumber = 0;
+  const quote = (
+    status: 'sent' | 'accepted' | 'declined' | 'converted',
+    validUntil: string,
+    totalCents: number,
+    decided: { accepted_at?: string; declined_at?: string; converted_at?: string } = {},
+  ) =>
+    db
+      .insertInto('quotes')
+      .values({
+        id: id('quo', '2026-10-01T12:00:00Z'),
+        account_id: accountId,
+        number: `Q-${String(++quoteNumber).padStart(4, '0')}`,
+        customer_id: ada,
+        status,
+        currency: 'CAD',
+        issue_date: '2026-10-01',
+        valid_until: validUntil,
+        subtotal_cents: totalCents,
+        tax_total_cents: 0,
+        total_cents: totalCents,
+        notes: null,
+        sent_at: '2026-10-01T12:00:00Z',
+        accepted_at: decided.accepted_at ?? null,
+        declined_at: decided.declined_at ?? null,
+        converted_at: decided.converted_at ?? null,
+        job_id: null,
+        created_at: '2026-10-01T12:00:00Z',
+        updated_at: '2026-10-01T12:00:00Z',
+      })
+      .execute();
+  await quote('sent', '2026-11-30', 50_000);
+  await quote('sent', '2026-11-10', 30_000);
+  await quote('accepted', '2026-11-30', 10_000, { accepted_at: '2026-11-03T15:00:00Z' });
+  await quote('declined', '2026-11-30', 10_000, { declined_at: '2026-11-04T15:00:00Z' });
+  await quote('converted', '2026-11-30', 10_000, {
+    accepted_at: '2026-10-15T15:00:00Z',
+    converted_at: '2026-10-20T15:00:00Z',
+  });
+
+  const maria = {
+    id: id('tm', '2026-01-01T00:00:00Z'),
+    account_id: accountId,
+    name: 'Maria',
+    created_at: '2026-01-01T00:00:00Z',
+  };
+  await db.insertInto('team_members').values(maria).execute();
+  let jobNumber = 0;
+  const job = async (
+    customerId: string,
+    status: 'scheduled' | 'completed' | 'cancelled',
+    start: string,
+    completedAt: string | null = null,
+  ) => {
+    const row = {
+      id: id('job', start),
+      account_id: accountId,
+      number: `J-${String(++jobNumber).padStart(4, '0')}`,
+      customer_id: customerId,
+      title: `Job ${jobNumber}`,
+      status,
+      scheduled_start: start,
+      scheduled_end: start,
+      address: null,
+      price_cents: 12_000,
+      notes: null,
+      quote_id: null,
+      booking_id: null,
+      started_at: null,
+      completed_at: completedAt,
+      cancelled_at: null,
+      created_at: start,
+      updated_at: start,
+    };
+    await db.insertInto('jobs').values(row).execute();
+    return row.id;
+  };
+  const today = await job(ada, 'scheduled', '2026-11-15T16:00:00Z');
+  await db.insertInto('job_assignees').values({ job_id: today, member_id: maria.id }).execute();
+  await job(bob, 'scheduled', '2026-11-15T04:00:00Z'); // 14 Nov 23:00 local: yesterday
+  await job(bob, 'scheduled', '2026-11-20T15:00:00Z');
+  await job(cy, 'scheduled', '2026-11-23T04:30:00Z'); // 22 Nov 23:30 local: the 7th day ahead
+  await job(cy, 'scheduled', '2026-11-23T06:00:00Z'); // 23 Nov 01:00 local: beyond the week
+  await job(ada, 'cancelled', '2026-11-15T18:00:00Z');
+  await job(ada, 'completed', '2026-11-05T14:00:00Z', '2026-11-05T16:00:00Z');
+  await job(ada, 'completed', '2026-10-10T14:00:00Z', '2026-10-10T16:00:00Z');
+
+  const review = (rating: number, at: string, customerId: string | null) =>
+    db
+      .insertInto('reviews')
+      .values({
+        id: id('rev', at),
+        account_id: accountId,
+        customer_id: customerId,
+        job_id: null,
+        rating,
+        comment: `${rating} stars`,
+        source: 'google',
+        received_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  await review(4, '2026-10-20T12:00:00Z', bob);
+  await review(3, '2026-11-02T12:00:00Z', ada);
+  await review(5, '2026-11-12T12:00:00Z', null);
+
+  await db
+    .insertInto('mail_messages')
+    .values({
+      id: id('msg', '2026-10-01T12:00:00Z'),
+      account_id: accountId,
+      kind: 'invoice',
+      customer_id: ada,
+      document_id: null,
+      to_address: 'ada@example.com',
+      subject: 'Invoice INV-0001',
+      body: 'Please find attached',
+      offer: null,
+      status: 'sent',
+      attempts: 1,
+      next_attempt_at: null,
+      last_error: null,
+      created_at: '2026-10-01T12:00:00Z',
+      sent_at: '2026-10-01T12:01:00Z',
+    })
+    .execute();
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock });
+  shop = await server.createAccount({ plan: 'basic' });
+  await seed(server.ctx.db, shop.clientId);
+});
+afterAll(() => server.stop());
+
+describe('GET /dashboard', () => {
+  it('adds up the money, work and reviews of today and this month in the account time zone', async () => {
+    const res = await shop.portal('GET', '/dashboard');
+    expect(res.status).toBe(200);
+    const d = res.body;
+    expect(d.today).toBe('2026-11-15');
+    expect(d.timezone).toBe('America/Toronto');
+    expect(d.revenue_this_month).toEqual({ amount: 90, count: 2 });
+    expect(d.outstanding).toEqual({ amount: 300, count: 2 });
+    expect(d.overdue).toEqual({ amount: 100, count: 1 });
+    expect(d.open_quotes).toEqual({ amount: 500, count: 1 });
+    expect(d.new_customers_this_month).toBe(1);
+    expect(d.average_rating).toBe(4);
+    expect(d.review_count).toBe(3);
+    expect(d.recent_reviews.map((r: { rating: number }) => r.rating)).toEqual([5, 3, 4]);
+    expect(d.recent_reviews[1].customer).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
+    expect(d.recent_reviews[0].customer).toBeNull();
+  });
+
+  it("lists today's jobs with customer and assignees, and the next 7 days' jobs", async () => {
+    const d = (await shop.portal('GET', '/dashboard')).body;
+    expect(d.jobs_today).toHaveLength(1);
+    expect(d.jobs_today[0]).toMatchObject({
+      job_number: 'J-0001',
+      status: 'scheduled',
+      price: 120,
+      customer: { name: 'Ada', email: 'ada@example.com' },
+      assignees: ['Maria'],
+    });
+    expect(d.jobs_upcoming.map((j: { job_number: string }) => j.job_number)).toEqual(['J-0003', 'J-0004']);
+  });
+
+  it('gives six months of revenue, oldest first', async () => {
+    const d = (await shop.portal('GET', '/dashboard')).body;
+    expect(d.revenue_by_month).toEqual([
+      { month: '2026-06', revenue: 0 },
+      { month: '2026-07', revenue: 0 },
+      { month: '2026-08', revenue: 0 },
+      { month: '2026-09', revenue: 0 },
+      { month: '2026-10', revenue: 80 },
+      { month: '2026-11', revenue: 90 },
+    ]);
+  });
+});
+
+describe('GET /report', () => {
+  it('defaults to this month', async () => {
+    const res = await shop.portal('GET', '/report');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      from: '2026-11-01',
+      to: '2026-11-30',
+      payments: { total: 90, count: 2 },
+      invoiced: { total: 290, count: 2 },
+      average_invoice: 145,
+      jobs_completed: 1,
+      new_customers: 1,
+      by_payment_method: [{ method: 'card', total: 90, count: 2 }],
+    });
+    expect(
+      res.body.top_customers.map((t: { customer: { name: string }; paid: number }) => [
+        t.customer.name,
+        t.paid,
+      ]),
+    ).toEqual([
+      ['Bob', 50],
+      ['Cy', 40],
+    ]);
+  });
+
+  it('reports a chosen period, counting a payment made late on 31 October local time in October', async () => {
+    const res = await shop.portal('GET', '/report?from=2026-10-01&to=2026-10-31');
+    expect(res.body).toMatchObject({
+      payments: { total: 80, count: 1 },
+      invoiced: { total: 180, count: 2 },
+      average_invoice: 90,
+      jobs_completed: 1,
+      new_customers: 2,
+      by_payment_method: [{ method: 'cash', total: 80, count: 1 }],
+    });
+    expect(res.body.top_customers[0]).toMatchObject({ customer: { name: 'Ada' }, paid: 80, payments: 1 });
+  });
+
+  it('refuses to before from, a span over 366 days and a malformed date', async () => {
+    const backwards = await shop.portal('GET', '/report?from=2026-11-02&to=2026-11-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
+    const long = await shop.portal('GET', '/report?from=2025-01-01&to=2026-01-02');
+    expect(long.status).toBe(400);
+    expect(long.body.error.param).toBe('to');
+    const exactYear = await shop.portal('GET', '/report?from=2025-01-01&to=2026-01-01');
+    expect(exactYear.status).toBe(200);
+    const malformed = await shop.portal('GET', '/report?from=2026-13-01');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.param).toBe('from');
+  });
+});
+
+describe('GET /analytics', () => {
+  it('buckets by local month with the quote acceptance rate', async () => {
+    const res = await shop.portal('GET', '/analytics?interval=month&from=2026-10-01&to=2026-11-30');
+    expect(res.status).toBe(200);
+    expect(res.body.series).toEqual([
+      {
+        start: '2026-10-01',
+        end: '2026-10-31',
+        revenue: 80,
+        invoiced: 180,
+        invoices: 2,
+        jobs_completed: 1,
+        new_customers: 2,
+        quotes_accepted: 1,
+        quotes_decided: 1,
+        quote_acceptance_rate: 1,
+      },
+      {
+        start: '2026-11-01',
+        end: '2026-11-30',
+        revenue: 90,
+        invoiced: 290,
+        invoices: 2,
+        jobs_completed: 1,
+        new_customers: 1,
+        quotes_accepted: 1,
+        quotes_decided: 2,
+        quote_acceptance_rate: 0.5,
+      },
+    ]);
+  });
+
+  it('defaults to 12 months through today, empty months included with zeros', async () => {
+    const res = await shop.portal('GET', '/analytics');
+    expect(res.body).toMatchObject({ interval: 'month', from: '2025-12-01', to: '2026-11-15' });
+    expect(res.body.series).toHaveLength(12);
+    expect(res.body.series[0]).toMatchObject({
+      start: '2025-12-01',
+      end: '2025-12-31',
+      revenue: 0,
+      invoices: 0,
+      quote_acceptance_rate: null,
+    });
+    expect(res.body.series[11]).toMatchObject({ start: '2026-11-01', end: '2026-11-15', revenue: 90 });
+  });
+
+  it('buckets by weeks starting on Monday, clipped to the period', async () => {
+    const res = await shop.portal('GET', '/analytics?interval=week&from=2026-10-28&to=2026-11-10');
+    expect(
+      res.body.series.map((b: { start: string; end: string; revenue: number }) => [
+        b.start,
+        b.end,
+        b.revenue,
+      ]),
+    ).toEqual([
+      ['2026-10-28', '2026-11-01', 80],
+      ['2026-11-02', '2026-11-08', 50],
+      ['2026-11-09', '2026-11-10', 40],
+    ]);
+  });
+
+  it('refuses an unknown interval and a backwards period', async () => {
+    const interval = await shop.portal('GET', '/analytics?interval=day');
+    expect(interval.status).toBe(400);
+    expect(interval.body.error.param).toBe('interval');
+    const backwards = await shop.portal('GET', '/analytics?from=2026-11-02&to=2026-11-01');
+    expect(backwards.body.error.param).toBe('to');
+  });
+});
+
+describe('GET /benchmark', () => {
+  it('compares each figure with the average of the six periods before', async () => {
+    const res = await shop.portal('GET', '/benchmark?from=2026-11-01&to=2026-11-14');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ baseline_from: '2026-08-09', baseline_to: '2026-10-31' });
+    const figures = Object.fromEntries(
+      res.body.figures.map((f: { key: string }) => [f.key, f] as const),
+    ) as Record<string, { value: number; baseline: number; change: unknown; direction: string }>;
+    expect(figures.average_invoice).toMatchObject({
+      value: 145,
+      baseline: 90,
+      change: { absolute: 55, percent: 61.1 },
+      direction: 'better',
+    });
+    // Issued 5 Oct, paid 31 Oct local time (1 Nov in UTC): 26 days, not 27.
+    expect(figures.days_to_pay).toMatchObject({
+      value: 8,
+      baseline: 26,
+      change: { absolute: -18 },
+      direction: 'better',
+    });
+    expect(figures.quote_acceptance_rate).toMatchObject({ value: 0.5, baseline: 1, direction: 'worse' });
+    expect(figures.repeat_customer_rate).toMatchObject({
+      value: 1,
+      baseline: 0,
+      change: { absolute: 1, percent: null },
+      direction: 'better',
+    });
+    expect(figures.average_rating).toMatchObject({ value: 4, baseline: 4, direction: 'same' });
+    expect(figures.review_velocity).toMatchObject({ value: 1, baseline: 0.5, direction: 'better' });
+  });
+
+  it('says baseline null where the business has no history', async () => {
+    const fresh = await server.createAccount({ business: 'New Shop' });
+    const res = await fresh.portal('GET', '/benchmark');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ from: '2026-10-17', to: '2026-11-15' });
+    for (const figure of res.body.figures) {
+      expect(figure).toMatchObject({ value: null, baseline: null, change: null, direction: null });
+    }
+  });
+
+  it('refuses a period over 366 days', async () => {
+    const res = await shop.portal('GET', '/benchmark?from=2024-01-01&to=2026-01-01');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
+  });
+});
+
+describe('GET /customers/{email} history', () => {
+  it('returns the customer with invoices (overdue computed), quotes, jobs, reviews, messages and totals', async () => {
+    const res = await shop.portal('GET', '/customers/ada%40example.com');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'customer', email: 'ada@example.com' });
+    const history = res.body.history;
+    expect(history.invoices.map((i: { number: string; status: string }) => [i.number, i.status])).toEqual([
+      ['INV-0003', 'paid'],
+      ['INV-0001', 'overdue'],
+    ]);
+    expect(history.invoices[1]).toMatchObject({ total: 100, balance: 100, due_date: '2026-10-31' });
+    expect(history.quotes.map((q: { number: string; status: string }) => [q.number, q.status])).toEqual([
+      ['Q-0005', 'converted'],
+      ['Q-0004', 'declined'],
+      ['Q-0003', 'accepted'],
+      ['Q-0002', 'expired'],
+      ['Q-0001', 'sent'],
+    ]);
+    expect(history.jobs.map((j: { job_number: string }) => j.job_number)).toEqual([
+      'J-0008',
+      'J-0007',
+      'J-0006',
+      'J-0001',
+    ]);
+    expect(history.reviews).toEqual([
+      expect.objectContaining({ rating: 3, comment: '3 stars', received_at: '2026-11-02T12:00:00Z' }),
+    ]);
+    expect(history.messages).toEqual([
+      expect.objectContaining({ kind: 'invoice', subject: 'Invoice INV-0001', status: 'sent' }),
+    ]);
+    expect(history.totals).toEqual({ invoiced: 180, paid: 80, outstanding: 100 });
+  });
+
+  it('answers 404 for an unknown customer', async () => {
+    const res = await shop.portal('GET', '/customers/nobody%40example.com');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
