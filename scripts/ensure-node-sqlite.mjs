@@ -9,7 +9,8 @@ try {
   const Database = require('better-sqlite3');
   new Database(':memory:').close();
 } catch (error) {
-  if (!/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(String(error))) throw error;
+  if (!/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(String(error)))
+    throw error;
   console.error('better-sqlite3 was built for Electron; rebuilding it for Node (about a minute)…');
   execSync('npm rebuild better-sqlite3', { stdio: 'inherit' });
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ZodError, type z } from 'zod';
+import { ZodError } from 'zod';
 import { ApiError } from '../lib/errors';
 
 /** `items[0].quantity` from a zod issue path. */
@@ -11,8 +11,18 @@ export function paramName(path: ReadonlyArray<PropertyKey>): string {
   }, '');
 }
 
-function fromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, where?: string): ApiError {
-  const details = issues.map((issue) => ({ param: paramName(issue.path), message: issue.message }));
+interface Issue {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  /** Set on unrecognized_keys issues, whose path is the object holding the unknown fields. */
+  keys?: string[];
+}
+
+function fromIssues(issues: ReadonlyArray<Issue>, where?: string): ApiError {
+  const details = issues.map((issue) => ({
+    param: paramName(issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path),
+    message: issue.message,
+  }));
   const first = details[0];
   const prefix = first?.param ? `${first.param}: ` : '';
   return new ApiError(
@@ -29,7 +39,11 @@ function fromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, where?: string): Ap
 /** Maps anything thrown to the contract's error shape; a 5xx never shows its cause to the client. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof ZodError) return fromIssues(error.issues);
+  if (error instanceof ZodError) {
+    return fromIssues(
+      error.issues.map((i) => ({ ...i, keys: i.code === 'unrecognized_keys' ? i.keys : undefined })),
+    );
+  }
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((v) => ({
@@ -38,8 +52,9 @@ export function toApiError(error: unknown): ApiError {
         .filter(Boolean)
         .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
       message: v.message ?? 'invalid',
+      keys: v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys : undefined,
     }));
-    return fromIssues(issues as unknown as z.core.$ZodIssue[], fastifyError.validationContext);
+    return fromIssues(issues, fastifyError.validationContext);
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -162,6 +162,7 @@ describe('config', () => {
 
     const unknown = await shop.portal('PUT', '/config', { body: { colour: 'blue' } });
     expect(unknown.status).toBe(400);
+    expect(unknown.body.error.param).toBe('colour');
     const badZone = await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } });
     expect(badZone.body.error.param).toBe('timezone');
   });

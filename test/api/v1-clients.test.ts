@@ -131,6 +131,7 @@ describe('v1 clients', () => {
     });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.error.message).toContain('colour');
+    expect(unknownField.body.error.param).toBe('colour');
     const malformed = await shop.v1('POST', '/clients', {
       rawBody: '{"name": ',
       headers: { 'content-type': 'application/json' },

@@ -3,9 +3,9 @@ import type { Scope } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
 import { authenticateSecret } from '../../domain/api-keys';
 import { ApiError } from '../../lib/errors';
+import { AccountCache } from '../account-cache';
 import { bearerToken, isWrite, missingCredentials } from '../auth';
 import type { RateLimiter } from '../rate-limiter';
-import { AccountCache } from './account-cache';
 import { enforcePlanLimits } from './limits';
 
 export function requiredScope(method: string): Scope {

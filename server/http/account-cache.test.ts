@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppContext, createContext } from '../../context';
-import { type OpenedDatabase, openDatabase } from '../../db/database';
-import { createAccount, setPlans, updateConfig } from '../../domain/accounts';
-import { manualClock } from '../../lib/clock';
+import { type AppContext, createContext } from '../context';
+import { type OpenedDatabase, openDatabase } from '../db/database';
+import { createAccount, setPlans, updateConfig } from '../domain/accounts';
+import { manualClock } from '../lib/clock';
 import { AccountCache } from './account-cache';
 
 let dir: string;

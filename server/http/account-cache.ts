@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database';
-import { type Account, getAccount } from '../../domain/accounts';
-import { notFound } from '../../lib/errors';
+import type { Db } from '../db/database';
+import { type Account, getAccount } from '../domain/accounts';
+import { notFound } from '../lib/errors';
 
 interface Cached {
   config: string;
