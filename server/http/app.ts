@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
 import { newId } from '../lib/ids';
+import { isWrite } from './auth';
 import { registerJsonBodies } from './bodies';
 import { registerErrorHandling } from './errors';
 import { portalApi } from './portal';
@@ -34,6 +35,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('Request-Id', request.id);
     return payload;
+  });
+  // A successful write has committed its transaction by the time the response goes out: wake the
+  // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
+  app.addHook('onResponse', async (request, reply) => {
+    if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
   });
   registerErrorHandling(app);
   registerJsonBodies(app);
