@@ -1,6 +1,9 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../server/db/schema';
+import { selectCustomers } from '../server/domain/customers';
 import { newId } from '../server/lib/ids';
 
 /**
@@ -19,33 +22,15 @@ export async function startBareFloor(
   db.pragma('busy_timeout = 5000');
 
   const account = db.prepare('select * from accounts where id = ?');
-  const firstPage = db.prepare('select * from customers where account_id = ? order by id desc limit ?');
-  const pageBefore = db.prepare(
-    'select * from customers where account_id = ? and id < ? order by id desc limit ?',
-  );
-  const inList = (n: number) => Array.from({ length: n }, () => '?').join(',');
-  const present = (ids: string[]) => ({
-    tags: db
-      .prepare(
-        `select customer_id, tag from customer_tags where customer_id in (${inList(ids.length)}) order by tag`,
-      )
-      .all(...ids),
-    notes: db
-      .prepare(
-        `select id, customer_id, text, created_at from customer_notes where customer_id in (${inList(ids.length)}) order by id desc`,
-      )
-      .all(...ids),
-    paid: db
-      .prepare(
-        `select customer_id, sum(amount_paid_cents) as paid from invoices where customer_id in (${inList(ids.length)}) group by customer_id`,
-      )
-      .all(...ids),
-    lastJobs: db
-      .prepare(
-        `select customer_id, max(completed_at) as last from jobs where customer_id in (${inList(ids.length)}) and status = 'completed' group by customer_id`,
-      )
-      .all(...ids),
-  });
+  // The real route's page query, compiled by the same code, so both run the same SQL.
+  const compiler = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+  const pageQuery = (before: boolean) => {
+    let q = selectCustomers(compiler).where('c.account_id', '=', accountId);
+    if (before) q = q.where('c.id', '<', 'cursor');
+    return db.prepare(q.orderBy('c.id', 'desc').limit(26).compile().sql);
+  };
+  const firstPage = pageQuery(false);
+  const pageBefore = pageQuery(true);
 
   const customerByEmail = db.prepare('select * from customers where account_id = ? and email_lower = ?');
   const counter = db.prepare(
@@ -99,10 +84,7 @@ export async function startBareFloor(
   app.get('/customers', (request) => {
     const before = (request.query as { before?: string }).before;
     account.get(accountId);
-    const rows = (before ? pageBefore.all(accountId, before, 26) : firstPage.all(accountId, 26)) as Array<{
-      id: string;
-    }>;
-    return { rows, ...present(rows.map((r) => r.id)) };
+    return before ? pageBefore.all(accountId, before, 26) : firstPage.all(accountId, 26);
   });
   app.post('/invoices', (request) => createInvoice(request.body as BareInvoiceBody));
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -6,12 +6,14 @@ import {
   type Migration,
   type MigrationProvider,
   Migrator,
+  type SqliteDatabase,
   SqliteDialect,
   type Transaction,
 } from 'kysely';
 import * as initial from './migrations/0001_initial';
 import * as overviewIndexes from './migrations/0002_overview_indexes';
 import * as webhooks from './migrations/0003_webhooks';
+import * as overviewRollups from './migrations/0004_overview_rollups';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -23,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_overview_indexes': overviewIndexes,
   '0003_webhooks': webhooks,
+  '0004_overview_rollups': overviewRollups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -34,6 +37,32 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query it runs; preparing costs as much as running a small query. The same
+ * SQL text always compiles to the same statement, so keep the most recent ones. Kysely runs one
+ * query at a time on this connection, so a cached statement is never busy when it is reused.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (statement) {
+        // Map order is insertion order: re-inserting marks it as the most recently used.
+        statements.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+  };
+}
+
 /** Opens (creating if needed) the data folder's database and brings its schema up to date. */
 export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   mkdirSync(dataDir, { recursive: true });
@@ -43,7 +72,7 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('foreign_keys = ON');
   // The CLI may write while a server holds the file; wait for its lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -17,12 +17,29 @@ export interface Account {
   created_at: string;
 }
 
+const parsedConfigs = new Map<string, StoredConfig>();
+const PARSED_CONFIGS_KEPT = 100;
+
+/**
+ * Every request reads its account; validating the stored config each time would cost more than
+ * the query. The same stored text always parses to the same config, so remember the last few.
+ */
+function parseConfig(text: string): StoredConfig {
+  let config = parsedConfigs.get(text);
+  if (!config) {
+    config = Object.freeze(StoredConfig.parse(JSON.parse(text)));
+    if (parsedConfigs.size >= PARSED_CONFIGS_KEPT) parsedConfigs.delete(parsedConfigs.keys().next().value!);
+    parsedConfigs.set(text, config);
+  }
+  return config;
+}
+
 function toAccount(row: AccountsTable): Account {
   return {
     id: row.id,
     plan: row.plan,
     api_plan: row.api_plan,
-    config: StoredConfig.parse(JSON.parse(row.config)),
+    config: parseConfig(row.config),
     created_at: row.created_at,
   };
 }

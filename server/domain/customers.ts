@@ -24,76 +24,66 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+type CustomerFigures = {
+  tags_json: string;
+  notes_json: string;
+  paid_cents: number;
+  last_job_at: string | null;
+  winback_after_days: number;
+};
+export type CustomerRow = CustomersTable & CustomerFigures;
+
 /**
- * The instant before which a customer's last completed job makes them lapsed. Reads the one
- * config field it needs straight from the row: it runs on every customer page.
+ * Customers with everything the API shows about them — tags, notes, lifetime value, last job and
+ * the win-back period — in one statement: a page of customers is one query, not one per figure.
  */
-async function lapseCutoff(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
-  const row = await db
-    .selectFrom('accounts')
-    .select(sql<number>`json_extract(config, '$.winback_after_days')`.as('days'))
-    .where('id', '=', accountId)
-    .executeTakeFirst();
-  if (!row) throw notFound(`No account ${accountId}`);
-  return toIso(new Date(ctx.clock.now().getTime() - Number(row.days) * DAY_MS));
+export function selectCustomers(db: Queryable) {
+  return db
+    .selectFrom('customers as c')
+    .selectAll('c')
+    .select([
+      sql<string>`(select json_group_array(t.tag order by t.tag) from customer_tags t where t.customer_id = c.id)`.as(
+        'tags_json',
+      ),
+      sql<string>`(select json_group_array(json_object('id', n.id, 'text', n.text, 'created_at', n.created_at) order by n.id desc)
+        from customer_notes n where n.customer_id = c.id)`.as('notes_json'),
+      sql<number>`(select coalesce(sum(i.amount_paid_cents), 0) from invoices i where i.customer_id = c.id)`.as(
+        'paid_cents',
+      ),
+      sql<
+        string | null
+      >`(select max(j.completed_at) from jobs j where j.customer_id = c.id and j.status = 'completed')`.as(
+        'last_job_at',
+      ),
+      sql<number>`(select json_extract(a.config, '$.winback_after_days') from accounts a where a.id = c.account_id)`.as(
+        'winback_after_days',
+      ),
+    ]);
 }
 
-/** Customers as the API returns them: tags, notes and the figures computed on read, in three batched queries. */
-export async function presentCustomers(
-  db: Queryable,
-  ctx: AppContext,
-  rows: CustomersTable[],
-): Promise<Customer[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [tags, notes, values, lastJobs, cutoff] = await Promise.all([
-    db
-      .selectFrom('customer_tags')
-      .select(['customer_id', 'tag'])
-      .where('customer_id', 'in', ids)
-      .orderBy('tag')
-      .execute(),
-    db
-      .selectFrom('customer_notes')
-      .select(['id', 'customer_id', 'text', 'created_at'])
-      .where('customer_id', 'in', ids)
-      .orderBy('id', 'desc')
-      .execute(),
-    db
-      .selectFrom('invoices')
-      .select((eb) => ['customer_id', eb.fn.sum<number>('amount_paid_cents').as('paid')])
-      .where('customer_id', 'in', ids)
-      .groupBy('customer_id')
-      .execute(),
-    db
-      .selectFrom('jobs')
-      .select((eb) => ['customer_id', eb.fn.max('completed_at').as('last')])
-      .where('customer_id', 'in', ids)
-      .where('status', '=', 'completed')
-      .groupBy('customer_id')
-      .execute(),
-    lapseCutoff(db, ctx, rows[0]!.account_id),
-  ]);
-  return rows.map((row) => {
-    const lastJobAt = lastJobs.find((j) => j.customer_id === row.id)?.last ?? null;
-    return {
-      id: row.id,
-      object: 'customer' as const,
-      name: row.name,
-      email: row.email,
-      phone: row.phone,
-      address: row.address,
-      tags: tags.filter((t) => t.customer_id === row.id).map((t) => t.tag),
-      notes: notes
-        .filter((n) => n.customer_id === row.id)
-        .map((n) => ({ id: n.id, text: n.text, created_at: n.created_at })),
-      lifetime_value: fromCents(Number(values.find((v) => v.customer_id === row.id)?.paid ?? 0)),
-      last_job_at: lastJobAt,
-      lapsed: lastJobAt !== null && lastJobAt < cutoff,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
-  });
+/** A customer as the API returns it. Lapsed: had a completed job, and none within the win-back period. */
+export function presentCustomer(row: CustomerRow, now: Date): Customer {
+  const cutoff = toIso(new Date(now.getTime() - Number(row.winback_after_days) * DAY_MS));
+  return {
+    id: row.id,
+    object: 'customer' as const,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    tags: JSON.parse(row.tags_json) as string[],
+    notes: JSON.parse(row.notes_json) as Customer['notes'],
+    lifetime_value: fromCents(Number(row.paid_cents)),
+    last_job_at: row.last_job_at,
+    lapsed: row.last_job_at !== null && row.last_job_at < cutoff,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+async function lapseCutoff(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
+  const { config } = await getAccount(db, accountId);
+  return toIso(new Date(ctx.clock.now().getTime() - config.winback_after_days * DAY_MS));
 }
 
 export async function listCustomers(
@@ -106,7 +96,7 @@ export async function listCustomers(
     query,
     'cus',
     (beforeId, limit) => {
-      let q = ctx.db.selectFrom('customers as c').selectAll('c').where('c.account_id', '=', accountId);
+      let q = selectCustomers(ctx.db).where('c.account_id', '=', accountId);
       if (beforeId) q = q.where('c.id', '<', beforeId);
       if (query.q) {
         const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
@@ -144,7 +134,7 @@ export async function listCustomers(
       }
       return q.orderBy('c.id', 'desc').limit(limit).execute();
     },
-    (rows) => presentCustomers(ctx.db, ctx, rows),
+    (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now())),
   );
 }
 
@@ -178,9 +168,17 @@ async function getRowByEmail(db: Queryable, accountId: string, email: string): P
   return row;
 }
 
+async function loadCustomer(db: Queryable, accountId: string, column: 'id' | 'email_lower', value: string) {
+  return selectCustomers(db)
+    .where('c.account_id', '=', accountId)
+    .where(`c.${column}`, '=', value)
+    .executeTakeFirst();
+}
+
 export async function getCustomer(ctx: AppContext, accountId: string, id: string, db: Queryable = ctx.db) {
-  const [customer] = await presentCustomers(db, ctx, [await getRow(db, accountId, id)]);
-  return customer!;
+  const row = await loadCustomer(db, accountId, 'id', id);
+  if (!row) throw notFound(`No customer ${id}`);
+  return presentCustomer(row, ctx.clock.now());
 }
 
 export async function getCustomerByEmail(
@@ -189,8 +187,9 @@ export async function getCustomerByEmail(
   email: string,
   db: Queryable = ctx.db,
 ) {
-  const [customer] = await presentCustomers(db, ctx, [await getRowByEmail(db, accountId, email)]);
-  return customer!;
+  const row = await loadCustomer(db, accountId, 'email_lower', email.trim().toLowerCase());
+  if (!row) throw notFound(`No customer with e-mail ${email}`);
+  return presentCustomer(row, ctx.clock.now());
 }
 
 /** Resolves a customer id or e-mail (portal paths use e-mails, v1 paths use ids). */
@@ -235,9 +234,9 @@ async function insertCustomer(
       .values(tags.map((tag) => ({ customer_id: row.id, tag })))
       .execute();
   }
-  const [customer] = await presentCustomers(tx, ctx, [row]);
+  const customer = await getCustomer(ctx, accountId, row.id, tx);
   await recordEvent(tx, ctx.clock, accountId, 'customer.created', customer);
-  return customer!;
+  return customer;
 }
 
 export async function createCustomer(

@@ -24,6 +24,11 @@ export function refColumn(ref: string, idPrefix: 'inv' | 'quo'): 'id' | 'number'
 /** Replaces the lines and taxes of a document with freshly computed ones. */
 export async function saveDocumentBody(tx: Tx, documentId: string, totals: DocumentTotals): Promise<void> {
   await deleteDocumentBody(tx, documentId);
+  await insertDocumentBody(tx, documentId, totals);
+}
+
+/** Writes the lines and taxes of a document that has none yet. */
+export async function insertDocumentBody(tx: Tx, documentId: string, totals: DocumentTotals): Promise<void> {
   if (totals.lines.length) {
     await tx
       .insertInto('document_lines')
@@ -54,6 +59,23 @@ export async function saveDocumentBody(tx: Tx, documentId: string, totals: Docum
       )
       .execute();
   }
+}
+
+/** The body a document has once `totals` are stored: what loadDocumentBodies would read back. */
+export function bodyFromTotals(totals: DocumentTotals): DocumentBody {
+  return {
+    items: totals.lines.map((line) => ({
+      description: line.description,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      amount: fromCents(line.amount_cents),
+    })),
+    taxes: totals.taxes.map((tax) => ({
+      name: tax.name,
+      rate: tax.rate,
+      amount: fromCents(tax.amount_cents),
+    })),
+  };
 }
 
 /** The stored lines and taxes of one document as inputs, for a draft update that replaces only one of them. */

@@ -1,7 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import { computeTotals, fromCents, toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
-import type { DeletedDocument } from '../../shared/schemas/document';
+import type { DeletedDocument, DocumentCustomer } from '../../shared/schemas/document';
 import type {
   Invoice,
   InvoiceCreate,
@@ -13,7 +13,7 @@ import type {
 } from '../../shared/schemas/invoice';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
-import type { InvoicesTable } from '../db/schema';
+import type { InvoicesTable, PaymentsTable } from '../db/schema';
 import { addDays, isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -21,10 +21,13 @@ import { getAccount } from './accounts';
 import { formatNumber, nextCounter } from './counters';
 import { findOrCreateCustomer } from './customers';
 import {
+  bodyFromTotals,
   bodyInputs,
   containsPattern,
+  type DocumentBody,
   deleteDocumentBody,
   formatMoney,
+  insertDocumentBody,
   loadDocumentBodies,
   loadDocumentCustomers,
   refColumn,
@@ -66,6 +69,49 @@ function overdueSql(today: string) {
   return sql<SqlBool>`(i.status in ('sent', 'partially_paid') and i.total_cents > i.amount_paid_cents and i.due_date < ${today})`;
 }
 
+interface InvoiceParts {
+  body: DocumentBody;
+  customer: DocumentCustomer;
+  payments: PaymentsTable[];
+}
+
+/** An invoice as the API returns it, from its row and the parts stored beside it. */
+function presentInvoice(row: InvoicesTable, parts: InvoiceParts, today: string): Invoice {
+  return {
+    id: row.id,
+    object: 'invoice' as const,
+    number: row.number,
+    status: shownStatus(row, today),
+    customer: parts.customer,
+    items: parts.body.items,
+    taxes: parts.body.taxes,
+    subtotal: fromCents(row.subtotal_cents),
+    tax_total: fromCents(row.tax_total_cents),
+    total: fromCents(row.total_cents),
+    amount_paid: fromCents(row.amount_paid_cents),
+    balance: fromCents(row.total_cents - row.amount_paid_cents),
+    currency: row.currency,
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    payments: parts.payments.map((p) => ({
+      id: p.id,
+      amount: fromCents(p.amount_cents),
+      method: p.method,
+      paid_at: p.paid_at,
+      created_at: p.created_at,
+    })),
+    notes: row.notes,
+    quote_id: row.quote_id,
+    job_id: row.job_id,
+    sent_at: row.sent_at,
+    paid_at: row.paid_at,
+    voided_at: row.voided_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Several invoices with their lines, taxes, customers and payments, in four batched queries. */
 async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: string): Promise<Invoice[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -77,43 +123,17 @@ async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: stri
     ),
     db.selectFrom('payments').selectAll().where('invoice_id', 'in', ids).orderBy('id').execute(),
   ]);
-  return rows.map((row) => {
-    const body = bodies.get(row.id)!;
-    return {
-      id: row.id,
-      object: 'invoice' as const,
-      number: row.number,
-      status: shownStatus(row, today),
-      customer: customers.get(row.customer_id)!,
-      items: body.items,
-      taxes: body.taxes,
-      subtotal: fromCents(row.subtotal_cents),
-      tax_total: fromCents(row.tax_total_cents),
-      total: fromCents(row.total_cents),
-      amount_paid: fromCents(row.amount_paid_cents),
-      balance: fromCents(row.total_cents - row.amount_paid_cents),
-      currency: row.currency,
-      issue_date: row.issue_date,
-      due_date: row.due_date,
-      payments: payments
-        .filter((p) => p.invoice_id === row.id)
-        .map((p) => ({
-          id: p.id,
-          amount: fromCents(p.amount_cents),
-          method: p.method,
-          paid_at: p.paid_at,
-          created_at: p.created_at,
-        })),
-      notes: row.notes,
-      quote_id: row.quote_id,
-      job_id: row.job_id,
-      sent_at: row.sent_at,
-      paid_at: row.paid_at,
-      voided_at: row.voided_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
-  });
+  return rows.map((row) =>
+    presentInvoice(
+      row,
+      {
+        body: bodies.get(row.id)!,
+        customer: customers.get(row.customer_id)!,
+        payments: payments.filter((p) => p.invoice_id === row.id),
+      },
+      today,
+    ),
+  );
 }
 
 async function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
@@ -245,8 +265,17 @@ export async function insertInvoice(
     updated_at: now,
   };
   await tx.insertInto('invoices').values(row).execute();
-  await saveDocumentBody(tx, row.id, totals);
-  return presentOne(tx, ctx, row, config);
+  await insertDocumentBody(tx, row.id, totals);
+  // Everything the response shows is in hand: present it without reading it back.
+  return presentInvoice(
+    row,
+    {
+      body: bodyFromTotals(totals),
+      customer: { id: customer.id, name: customer.name, email: customer.email },
+      payments: [],
+    },
+    todayFor(ctx, config.timezone),
+  );
 }
 
 export async function createInvoice(

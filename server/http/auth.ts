@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '../../shared/schemas/api-key';
 import type { AppContext } from '../context';
-import type { Account } from '../domain/accounts';
+import { type Account, getAccount } from '../domain/accounts';
 import { type AuthenticatedKey, authenticateSecret } from '../domain/api-keys';
 import { authenticateSession } from '../domain/sessions';
 import { ApiError } from '../lib/errors';
-import { AccountCache } from './account-cache';
 
 export const SESSION_COOKIE = 'sd_session';
 
@@ -37,24 +36,20 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return request.cookies?.[SESSION_COOKIE];
 }
 
-/** The account cache is optional so one-off callers (GET /api/session) need not keep one. */
-export async function authenticateKey(
-  ctx: AppContext,
-  secret: string,
-  accounts: AccountCache = new AccountCache(ctx.db),
-): Promise<RequestAuth> {
+export async function authenticateKey(ctx: AppContext, secret: string): Promise<RequestAuth> {
   const key = await authenticateSecret(ctx, secret);
-  return { account: await accounts.get(key.accountId), via: 'key', key, scopes: key.scopes };
+  return { account: await getAccount(ctx.db, key.accountId), via: 'key', key, scopes: key.scopes };
 }
 
-export async function authenticateSessionCookie(
-  ctx: AppContext,
-  token: string,
-  accounts: AccountCache = new AccountCache(ctx.db),
-): Promise<RequestAuth> {
+export async function authenticateSessionCookie(ctx: AppContext, token: string): Promise<RequestAuth> {
   const accountId = await authenticateSession(ctx, token);
   if (!accountId) throw new ApiError(401, 'unauthorized', 'Your session has ended. Open a new sign-in link.');
-  return { account: await accounts.get(accountId), via: 'session', key: null, scopes: ['read', 'write'] };
+  return {
+    account: await getAccount(ctx.db, accountId),
+    via: 'session',
+    key: null,
+    scopes: ['read', 'write'],
+  };
 }
 
 export const missingCredentials = () =>

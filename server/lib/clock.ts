@@ -1,3 +1,5 @@
+import { wallTime } from './time-zone';
+
 /** The server's notion of "now". Tests pass their own so limits, schedules and due dates are controllable. */
 export interface Clock {
   now(): Date;
@@ -35,14 +37,8 @@ export function toIso(date: Date): string {
 
 /** The calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
 export function dateInZone(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  const { year, month, day } = wallTime(instant, timeZone);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 export function addDays(date: string, days: number): string {

@@ -14,13 +14,21 @@ export const TaxDefinition = z.object({
   rate: TaxRate,
 });
 
+const knownTimeZones = new Map<string, boolean>();
+
+/** Building a formatter is the only portable check, and it is slow: remember each answer. */
 function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
+  let known = knownTimeZones.get(value);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownTimeZones.size < 1000) knownTimeZones.set(value, known);
   }
+  return known;
 }
 
 export const SmtpSettings = z.object({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -107,5 +108,57 @@ describe('portal customers', () => {
     const refused = await shop.portal('POST', '/customers/grace%40example.com/winback', { body: {} });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('invalid_state');
+  });
+});
+
+describe('computed customer figures', () => {
+  it('shows lifetime value and last job, turns lapsed after the win-back period, and queues a win-back', async () => {
+    const clock = manualClock('2026-03-02T15:00:00Z');
+    const local = await startTestServer({ clock });
+    try {
+      const owner = await local.createAccount();
+      const job = await owner.portal('POST', '/jobs/create', {
+        body: { customer_email: 'lin@example.com', customer_name: 'Lin', title: 'Gutter clean' },
+      });
+      await owner.portal('POST', `/jobs/${job.body.job_number}/complete`);
+      const invoice = await owner.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'lin@example.com',
+          items: [{ description: 'Gutter clean', quantity: 1, unit_price: 120 }],
+          taxes: [],
+        },
+      });
+      await owner.portal('POST', `/invoices/${invoice.body.number}/payment`, { body: { amount: 45.5 } });
+
+      const fresh = await owner.portal('GET', '/customers/lin%40example.com');
+      expect(fresh.body).toMatchObject({
+        lifetime_value: 45.5,
+        last_job_at: '2026-03-02T15:00:00Z',
+        lapsed: false,
+      });
+      expect((await owner.portal('GET', '/customers?lapsed=true')).body.data).toHaveLength(0);
+
+      clock.advance(91 * 24 * 60 * 60 * 1000);
+      const later = await owner.portal('GET', '/customers/lin%40example.com');
+      expect(later.body.lapsed).toBe(true);
+      const lapsed = await owner.portal('GET', '/customers?lapsed=true');
+      expect(lapsed.body.data.map((c: { email: string }) => c.email)).toEqual(['lin@example.com']);
+      const active = await owner.portal('GET', '/customers?lapsed=false');
+      expect(active.body.data.map((c: { email: string }) => c.email)).not.toContain('lin@example.com');
+
+      const winback = await owner.portal('POST', '/customers/lin%40example.com/winback', {
+        body: { offer: '15 % off your next visit' },
+      });
+      expect(winback.status).toBe(201);
+      expect(winback.body.message).toMatchObject({
+        kind: 'winback',
+        to: 'lin@example.com',
+        status: 'queued',
+      });
+      expect(winback.body.message.body).toContain('15 % off your next visit');
+      expect(winback.body.message.subject).toContain('Sparkle Cleaning');
+    } finally {
+      await local.stop();
+    }
   });
 });

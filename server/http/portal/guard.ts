@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { ApiError } from '../../lib/errors';
-import { AccountCache } from '../account-cache';
 import {
   authenticateKey,
   authenticateSessionCookie,
@@ -24,22 +23,18 @@ declare module 'fastify' {
   }
 }
 
-async function identify(
-  ctx: AppContext,
-  accounts: AccountCache,
-  request: FastifyRequest,
-): Promise<RequestAuth> {
+async function identify(ctx: AppContext, request: FastifyRequest): Promise<RequestAuth> {
   const bearer = bearerToken(request);
-  if (bearer) return authenticateKey(ctx, bearer, accounts);
+  if (bearer) return authenticateKey(ctx, bearer);
   const feed = (request.query as { token?: unknown } | undefined)?.token;
   if (request.routeOptions.config.feedToken && typeof feed === 'string') {
-    const auth = await authenticateKey(ctx, feed, accounts);
+    const auth = await authenticateKey(ctx, feed);
     if (auth.key?.kind !== 'feed')
       throw new ApiError(401, 'unauthorized', 'token must be the calendar feed token.');
     return auth;
   }
   const session = sessionToken(request);
-  if (session) return authenticateSessionCookie(ctx, session, accounts);
+  if (session) return authenticateSessionCookie(ctx, session);
   throw missingCredentials();
 }
 
@@ -56,9 +51,8 @@ function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, r
  */
 export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
   const limiter = new RateLimiter();
-  const accounts = new AccountCache(ctx.db);
   app.addHook('onRequest', async (request, reply) => {
-    const auth = await identify(ctx, accounts, request);
+    const auth = await identify(ctx, request);
     const clientId = (request.params as { client_id?: string }).client_id;
     if (auth.key && auth.key.kind === 'v1') {
       throw new ApiError(403, 'forbidden', 'This is a v1 API key; the portal API takes the portal key.');

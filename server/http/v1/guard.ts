@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
+import { getAccount } from '../../domain/accounts';
 import { authenticateSecret } from '../../domain/api-keys';
 import { ApiError } from '../../lib/errors';
-import { AccountCache } from '../account-cache';
 import { bearerToken, isWrite, missingCredentials } from '../auth';
 import type { RateLimiter } from '../rate-limiter';
 import { enforcePlanLimits } from './limits';
@@ -19,7 +19,6 @@ export function requiredScope(method: string): Scope {
  * GET needs the read scope and every other method the write scope.
  */
 export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
-  const accounts = new AccountCache(ctx.db);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const secret = bearerToken(request);
     if (!secret) throw missingCredentials();
@@ -35,7 +34,7 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
     }
     // A rotated-out secret still inside its grace period: tell the integration when it stops working.
     if (key.expiresAt) reply.header('X-Key-Expires-At', key.expiresAt);
-    const account = await accounts.get(key.accountId);
+    const account = await getAccount(ctx.db, key.accountId);
     const apiPlan = account.api_plan;
     if (apiPlan === 'none') {
       throw new ApiError(
