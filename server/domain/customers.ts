@@ -372,8 +372,9 @@ export async function addNote(ctx: AppContext, accountId: string, idOrEmail: str
 }
 
 /**
- * Queues a win-back e-mail for a lapsed customer, from the config's template. A customer who is
- * not lapsed (recent job, or never had one) is refused: the owner would be nagging an active client.
+ * Queues a win-back e-mail from the config's template (or the owner's own message). It is meant
+ * for lapsed customers and the UI offers it there, but the owner decides: a customer who booked
+ * once and never again is worth a note too, so it is not refused for anyone.
  */
 export async function queueWinback(
   ctx: AppContext,
@@ -384,13 +385,6 @@ export async function queueWinback(
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
     const customer = await getCustomer(ctx, accountId, id, tx);
-    if (!customer.lapsed) {
-      throw invalidState(
-        customer.last_job_at
-          ? `${customer.name} had a job on ${customer.last_job_at.slice(0, 10)} and is not lapsed`
-          : `${customer.name} has no completed job yet, so there is nothing to win back`,
-      );
-    }
     const { config } = await getAccount(tx, accountId);
     const values = {
       customer_name: customer.name,

@@ -147,14 +147,9 @@ async function findRow(db: Queryable, accountId: string, ref: string): Promise<I
   return row;
 }
 
-async function presentOne(
-  db: Queryable,
-  ctx: AppContext,
-  row: InvoicesTable,
-  config?: StoredConfig,
-): Promise<Invoice> {
-  const { timezone } = config ?? (await getAccount(db, row.account_id)).config;
-  const [invoice] = await presentInvoices(db, [row], todayFor(ctx, timezone));
+async function presentOne(db: Queryable, ctx: AppContext, row: InvoicesTable): Promise<Invoice> {
+  const { config } = await getAccount(db, row.account_id);
+  const [invoice] = await presentInvoices(db, [row], todayFor(ctx, config.timezone));
   return invoice!;
 }
 

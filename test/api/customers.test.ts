@@ -104,10 +104,13 @@ describe('portal customers', () => {
     expect(missing.body.error.code).toBe('not_found');
   });
 
-  it('refuses win-back for a customer who never had a job', async () => {
-    const refused = await shop.portal('POST', '/customers/grace%40example.com/winback', { body: {} });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('invalid_state');
+  it('queues a win-back for any customer the owner picks, with the template filled in', async () => {
+    const sent = await shop.portal('POST', '/customers/grace%40example.com/winback');
+    expect(sent.status).toBe(201);
+    expect(sent.body.customer.email).toBe('grace@example.com');
+    expect(sent.body.message).toMatchObject({ kind: 'winback', status: 'queued', to: 'grace@example.com' });
+    expect(sent.body.message.body).toContain('Hi Grace Hopper');
+    expect(sent.body.message.body).not.toContain('{offer}');
   });
 });
 
