@@ -8,18 +8,20 @@ import { Bookings } from './screens/bookings';
 import { CustomerDetail } from './screens/customer-detail';
 import { Customers } from './screens/customers';
 import { Dashboard } from './screens/dashboard';
+import { DocumentEdit } from './screens/document-edit';
 import { InvoiceDetail } from './screens/invoice-detail';
 import { InvoiceNew } from './screens/invoice-new';
 import { Invoices } from './screens/invoices';
 import { JobDetail } from './screens/job-detail';
 import { Jobs } from './screens/jobs';
+import { Messages } from './screens/messages';
 import { QuoteDetail } from './screens/quote-detail';
 import { QuoteNew } from './screens/quote-new';
 import { Quotes } from './screens/quotes';
 import { Report } from './screens/report';
 import { Reviews } from './screens/reviews';
 import { Settings } from './screens/settings';
-import { TeamSchedule } from './screens/team';
+import { Team } from './screens/team';
 import { EmptyState } from './ui';
 
 const NAV: Array<{ title: string; links: Array<{ path: string; label: string; icon: string }> }> = [
@@ -30,7 +32,8 @@ const NAV: Array<{ title: string; links: Array<{ path: string; label: string; ic
       { path: 'customers', label: 'Customers', icon: '☺' },
       { path: 'jobs', label: 'Jobs & calendar', icon: '▦' },
       { path: 'bookings', label: 'Bookings', icon: '◷' },
-      { path: 'team', label: 'Team schedule', icon: '⚇' },
+      { path: 'team', label: 'Team', icon: '⚇' },
+      { path: 'messages', label: 'Messages', icon: '✉' },
     ],
   },
   {
@@ -61,16 +64,20 @@ function screenFor(segments: string[]): ReactNode {
       return id ? <CustomerDetail email={id} /> : <Customers />;
     case 'invoices':
       if (id === 'new') return <InvoiceNew />;
+      if (id && sub === 'edit') return <DocumentEdit kind="invoice" number={id} />;
       return id ? <InvoiceDetail number={id} /> : <Invoices />;
     case 'quotes':
       if (id === 'new') return <QuoteNew />;
+      if (id && sub === 'edit') return <DocumentEdit kind="quote" number={id} />;
       return id ? <QuoteDetail number={id} /> : <Quotes />;
     case 'jobs':
       return id ? <JobDetail number={id} /> : <Jobs />;
     case 'bookings':
       return <Bookings />;
     case 'team':
-      return <TeamSchedule />;
+      return <Team />;
+    case 'messages':
+      return <Messages />;
     case 'reviews':
       return <Reviews />;
     case 'analytics':

@@ -141,3 +141,18 @@ export function zonedLocalToIso(local: string, timeZone: string): string {
   instant = new Date(asUtc.getTime() - offsetAt(instant));
   return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** A UTC timestamp as the wall-clock value of <input type="datetime-local"> in a time zone. */
+export function isoToZonedLocal(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(new Date(iso));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+}

@@ -15,7 +15,16 @@ import {
   Toolbar,
   useToast,
 } from '../ui';
+import { ConfirmBookingDialog, NewBookingDialog } from './booking-dialogs';
 import { ListFooter, Segmented } from './common';
+
+type Action = 'cancel' | 'complete' | 'no_show';
+
+const DONE: Record<Action, string> = {
+  cancel: 'Booking cancelled',
+  complete: 'Booking completed',
+  no_show: 'Marked as a no-show',
+};
 
 const FILTERS: Array<{ value: BookingStatus | 'all'; label: string }> = [
   { value: 'all', label: 'All' },
@@ -31,17 +40,19 @@ export function Bookings() {
   const toast = useToast();
   const [status, setStatus] = useState<BookingStatus | 'all'>('pending');
   const [busy, setBusy] = useState<string>();
+  const [creating, setCreating] = useState(false);
+  const [confirming, setConfirming] = useState<Booking>();
   const query = { status: status === 'all' ? undefined : status };
   const list = usePagedList(
     (cursor) => api.get<ListPage<Booking>>('/bookings', { ...query, cursor, limit: 50 }),
     JSON.stringify(query),
   );
 
-  const act = async (booking: Booking, action: 'confirm' | 'cancel') => {
+  const act = async (booking: Booking, action: Action) => {
     setBusy(`${booking.id}:${action}`);
     try {
       await api.post<Booking>(`/bookings/${encodeURIComponent(booking.id)}/${action}`);
-      toast.show(action === 'confirm' ? `Booking confirmed: ${booking.service}` : 'Booking cancelled');
+      toast.show(`${DONE[action]}: ${booking.service}`);
       list.reload();
     } catch (failure) {
       toast.show((failure as Error).message, 'error');
@@ -55,6 +66,11 @@ export function Bookings() {
       <PageHeader
         title="Bookings"
         subtitle="Requests from your customers. Confirming one puts a job on the calendar."
+        actions={
+          <Button variant="primary" write onClick={() => setCreating(true)}>
+            New booking
+          </Button>
+        }
       />
       <Toolbar>
         <Segmented label="Status" value={status} onChange={setStatus} options={FILTERS} />
@@ -67,7 +83,8 @@ export function Bookings() {
       ) : list.items.length === 0 && !list.error ? (
         <div className="table-wrap">
           <EmptyState title={status === 'pending' ? 'No bookings waiting' : 'No bookings here'} icon="◷">
-            Bookings arrive through the v1 API (your website or booking widget).
+            Bookings arrive through the v1 API (your website or booking widget), or add one taken by phone
+            with New booking.
           </EmptyState>
         </div>
       ) : (
@@ -96,31 +113,7 @@ export function Bookings() {
               {
                 header: <span className="sr-only">Actions</span>,
                 align: 'right',
-                cell: (b) =>
-                  (b.status === 'pending' || b.status === 'confirmed') && (
-                    <span className="row">
-                      <Button
-                        size="sm"
-                        variant="danger"
-                        write
-                        busy={busy === `${b.id}:cancel`}
-                        onClick={() => act(b, 'cancel')}
-                      >
-                        Cancel
-                      </Button>
-                      {b.status === 'pending' && (
-                        <Button
-                          size="sm"
-                          variant="primary"
-                          write
-                          busy={busy === `${b.id}:confirm`}
-                          onClick={() => act(b, 'confirm')}
-                        >
-                          Confirm
-                        </Button>
-                      )}
-                    </span>
-                  ),
+                cell: (b) => <BookingActions booking={b} busy={busy} onAct={act} onConfirm={setConfirming} />,
               },
             ]}
           />
@@ -133,6 +126,75 @@ export function Bookings() {
           />
         </>
       )}
+      <NewBookingDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(booking) => {
+          setCreating(false);
+          toast.show(`Booking added: ${booking.service}`);
+          if (status !== 'pending' && status !== 'all') setStatus('pending');
+          else list.reload();
+        }}
+      />
+      <ConfirmBookingDialog
+        booking={confirming}
+        onClose={() => setConfirming(undefined)}
+        onConfirmed={(booking) => {
+          setConfirming(undefined);
+          toast.show(
+            booking.job_id ? `Booking confirmed; job created` : `Booking confirmed: ${booking.service}`,
+          );
+          list.reload();
+        }}
+      />
     </>
+  );
+}
+
+function BookingActions({
+  booking: b,
+  busy,
+  onAct,
+  onConfirm,
+}: {
+  booking: Booking;
+  busy: string | undefined;
+  onAct(booking: Booking, action: Action): void;
+  onConfirm(booking: Booking): void;
+}) {
+  const button = (action: Action, label: string, variant: 'ghost' | 'secondary' | 'primary') => (
+    <Button
+      size="sm"
+      variant={variant}
+      write
+      busy={busy === `${b.id}:${action}`}
+      onClick={() => onAct(b, action)}
+      aria-label={`${label}: ${b.service}, ${b.customer.name}`}
+    >
+      {label}
+    </Button>
+  );
+  return (
+    <span className="row row-end">
+      {b.job_id && (
+        <a className="btn btn-ghost btn-sm" href={href('jobs', b.job_id)}>
+          Open job
+        </a>
+      )}
+      {(b.status === 'pending' || b.status === 'confirmed') && button('cancel', 'Cancel', 'ghost')}
+      {b.status === 'confirmed' && button('no_show', 'No-show', 'secondary')}
+      {b.status === 'confirmed' && button('complete', 'Complete', 'primary')}
+      {b.status === 'pending' && (
+        <Button
+          size="sm"
+          variant="primary"
+          write
+          onClick={() => onConfirm(b)}
+          aria-label={`Confirm: ${b.service}, ${b.customer.name}`}
+        >
+          Confirm
+        </Button>
+      )}
+    </span>
   );
 }

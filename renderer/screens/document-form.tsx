@@ -8,6 +8,8 @@ import {
   UNIT_PRICE_DECIMALS,
 } from '../../shared/money';
 import type { Config } from '../../shared/schemas/config';
+import type { Invoice } from '../../shared/schemas/invoice';
+import type { Quote } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -33,13 +35,20 @@ export interface DocumentBody {
   customer_email: string;
   items: Array<{ description: string; quantity: number; unit_price: number }>;
   taxes: Array<{ name: string; rate: number }>;
-  notes?: string;
+  /** A create leaves empty notes out; an edit clears them with null. */
+  notes?: string | null;
   due_days?: number;
   valid_days?: number;
+  due_date?: string;
+  valid_until?: string;
 }
+
+/** The saved draft an edit starts from. */
+export type EditedDocument = Invoice | Quote;
 
 let nextKey = 1;
 const blankLine = (): LineDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
+const percentText = (rate: number) => String(Number((rate * 100).toFixed(RATE_DECIMALS - 2)));
 
 function parseDecimal(text: string, places: number): number | undefined {
   const trimmed = text.trim().replace(',', '.');
@@ -63,11 +72,14 @@ export function DocumentForm({
   kind,
   initialEmail = '',
   initialName = '',
+  editing,
   onSubmit,
 }: {
   kind: 'invoice' | 'quote';
   initialEmail?: string;
   initialName?: string;
+  /** A draft to edit: the form starts from its lines and taxes and sends a PATCH body. */
+  editing?: EditedDocument;
   onSubmit(body: DocumentBody): Promise<void>;
 }) {
   const config = useResource(() => api.get<Config>('/config'), 'config');
@@ -77,8 +89,9 @@ export function DocumentForm({
         <DocumentEditor
           kind={kind}
           config={cfg}
-          initialEmail={initialEmail}
-          initialName={initialName}
+          initialEmail={editing?.customer.email ?? initialEmail}
+          initialName={editing?.customer.name ?? initialName}
+          editing={editing}
           onSubmit={onSubmit}
         />
       )}
@@ -86,35 +99,50 @@ export function DocumentForm({
   );
 }
 
+function initialTerm(kind: 'invoice' | 'quote', config: Config, editing?: EditedDocument): string {
+  if (editing) return 'due_date' in editing ? editing.due_date : editing.valid_until;
+  return String(kind === 'invoice' ? config.default_due_days : config.default_valid_days);
+}
+
 function DocumentEditor({
   kind,
   config,
   initialEmail,
   initialName,
+  editing,
   onSubmit,
 }: {
   kind: 'invoice' | 'quote';
   config: Config;
   initialEmail: string;
   initialName: string;
+  editing: EditedDocument | undefined;
   onSubmit(body: DocumentBody): Promise<void>;
 }) {
   const format = useFormat();
   const { canWrite } = useSession();
   const [name, setName] = useState(initialName);
   const [email, setEmail] = useState(initialEmail);
-  const [lines, setLines] = useState<LineDraft[]>([blankLine()]);
+  const [lines, setLines] = useState<LineDraft[]>(() =>
+    editing
+      ? editing.items.map((item) => ({
+          key: nextKey++,
+          description: item.description,
+          quantity: String(item.quantity),
+          unit_price: String(item.unit_price),
+        }))
+      : [blankLine()],
+  );
   const [taxes, setTaxes] = useState<TaxDraft[]>(() =>
-    config.default_taxes.map((t) => ({
+    (editing?.taxes ?? config.default_taxes).map((t) => ({
       key: nextKey++,
       name: t.name,
-      percent: String(Number((t.rate * 100).toFixed(RATE_DECIMALS - 2))),
+      percent: percentText(t.rate),
     })),
   );
-  const [termDays, setTermDays] = useState(
-    String(kind === 'invoice' ? config.default_due_days : config.default_valid_days),
-  );
-  const [notes, setNotes] = useState('');
+  // A new document takes a term in days; a saved draft already has its date, which an edit changes.
+  const [term, setTerm] = useState(() => initialTerm(kind, config, editing));
+  const [notes, setNotes] = useState(editing?.notes ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
@@ -149,14 +177,29 @@ function DocumentEditor({
       : undefined;
   };
 
+  const termParam = editing
+    ? kind === 'invoice'
+      ? 'due_date'
+      : 'valid_until'
+    : kind === 'invoice'
+      ? 'due_days'
+      : 'valid_days';
+
+  const termField = (): Partial<DocumentBody> => {
+    if (editing) return term ? { [termParam]: term } : {};
+    const days = Number.parseInt(term, 10);
+    return Number.isFinite(days) ? { [termParam]: days } : {};
+  };
+
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const term = Number.parseInt(termDays, 10);
+    // On an edit the name only names a customer the new e-mail creates (the server refuses it alone).
+    const emailChanged = !editing || email.trim() !== editing.customer.email;
     try {
       await onSubmit({
-        ...(name.trim() && { customer_name: name.trim() }),
+        ...(emailChanged && name.trim() && { customer_name: name.trim() }),
         customer_email: email.trim(),
         items: parsedLines.map((l) => ({
           description: l.description,
@@ -164,8 +207,8 @@ function DocumentEditor({
           unit_price: l.unit_price ?? Number.NaN,
         })),
         taxes: parsedTaxes.map((t) => ({ name: t.name, rate: t.rate ?? Number.NaN })),
-        ...(notes.trim() ? { notes: notes.trim() } : {}),
-        ...(Number.isFinite(term) ? { [kind === 'invoice' ? 'due_days' : 'valid_days']: term } : {}),
+        ...(notes.trim() ? { notes: notes.trim() } : editing ? { notes: null } : {}),
+        ...termField(),
       });
     } catch (failure) {
       setError(failure);
@@ -174,7 +217,6 @@ function DocumentEditor({
     }
   };
 
-  const termParam = kind === 'invoice' ? 'due_days' : 'valid_days';
   const fieldParams = ['customer_name', 'customer_email', 'notes', termParam, 'items', 'taxes'];
   const itemParams = lines.flatMap((_, i) =>
     ['description', 'quantity', 'unit_price'].map((f) => `items[${i}].${f}`),
@@ -187,7 +229,9 @@ function DocumentEditor({
       onSubmit={submit}
       noValidate
       className="stack"
-      aria-label={kind === 'invoice' ? 'New invoice' : 'New quote'}
+      aria-label={
+        editing ? `Edit ${kind} ${editing.number}` : kind === 'invoice' ? 'New invoice' : 'New quote'
+      }
     >
       {general && (
         <div className="notice notice-error" role="alert">
@@ -376,18 +420,24 @@ function DocumentEditor({
       </div>
       <Card title="Terms and notes">
         <div className="form-grid">
-          <Field
-            label={kind === 'invoice' ? 'Due in (days)' : 'Valid for (days)'}
-            error={fieldError(error, termParam)}
-          >
-            <Input
-              type="number"
-              min={kind === 'invoice' ? 0 : 1}
-              max={365}
-              value={termDays}
-              onChange={(e) => setTermDays(e.target.value)}
-            />
-          </Field>
+          {editing ? (
+            <Field label={kind === 'invoice' ? 'Due on' : 'Valid until'} error={fieldError(error, termParam)}>
+              <Input type="date" value={term} onChange={(e) => setTerm(e.target.value)} />
+            </Field>
+          ) : (
+            <Field
+              label={kind === 'invoice' ? 'Due in (days)' : 'Valid for (days)'}
+              error={fieldError(error, termParam)}
+            >
+              <Input
+                type="number"
+                min={kind === 'invoice' ? 0 : 1}
+                max={365}
+                value={term}
+                onChange={(e) => setTerm(e.target.value)}
+              />
+            </Field>
+          )}
           <Field
             label="Notes"
             hint="Shown on the document"
@@ -401,7 +451,7 @@ function DocumentEditor({
       <div className="form-actions">
         <Button onClick={() => window.history.back()}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy} write disabled={!canWrite}>
-          {kind === 'invoice' ? 'Create invoice' : 'Create quote'}
+          {editing ? 'Save changes' : kind === 'invoice' ? 'Create invoice' : 'Create quote'}
         </Button>
       </div>
     </form>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Invoice } from '../../shared/schemas/invoice';
 import { api, portalUrl } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
-import { href } from '../lib/router';
+import { href, navigate } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import {
@@ -34,7 +34,21 @@ export function InvoiceDetail({ number }: { number: string }) {
   const invoice = useResource(() => api.get<Invoice>(path), path);
   const [paying, setPaying] = useState(false);
   const [confirmVoid, setConfirmVoid] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState<string>();
+
+  const remove = async () => {
+    setBusy('delete');
+    try {
+      await api.delete(path);
+      toast.show(`Draft ${number} deleted`);
+      navigate('#/invoices');
+    } catch (failure) {
+      toast.show((failure as Error).message, 'error');
+      setBusy(undefined);
+      setConfirmDelete(false);
+    }
+  };
 
   const act = async (action: 'send' | 'paid' | 'void', message: (i: Invoice) => string) => {
     setBusy(action);
@@ -77,6 +91,14 @@ export function InvoiceDetail({ number }: { number: string }) {
                   <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
                     PDF
                   </LinkButton>
+                  {inv.status === 'draft' && (
+                    <>
+                      <Button variant="ghost" write onClick={() => setConfirmDelete(true)}>
+                        Delete draft
+                      </Button>
+                      <LinkButton href={href('invoices', inv.number, 'edit')}>Edit</LinkButton>
+                    </>
+                  )}
                   {canVoid && (
                     <Button variant="danger" write onClick={() => setConfirmVoid(true)}>
                       Void
@@ -188,6 +210,21 @@ export function InvoiceDetail({ number }: { number: string }) {
               }
             >
               <p>The invoice stays on record as void and can no longer be paid. This cannot be undone.</p>
+            </Dialog>
+            <Dialog
+              open={confirmDelete}
+              onClose={() => setConfirmDelete(false)}
+              title={`Delete draft ${inv.number}?`}
+              footer={
+                <>
+                  <Button onClick={() => setConfirmDelete(false)}>Keep it</Button>
+                  <Button variant="danger" write busy={busy === 'delete'} onClick={remove}>
+                    Delete draft
+                  </Button>
+                </>
+              }
+            >
+              <p>The draft was never sent, so it goes away completely. Sent invoices are voided instead.</p>
             </Dialog>
           </>
         );

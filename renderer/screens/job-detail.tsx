@@ -4,9 +4,19 @@ import { api } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
-import { Button, Card, Details, Field, Input, LinkButton, PageHeader, StatusBadge, useToast } from '../ui';
+import {
+  Button,
+  Card,
+  Details,
+  Dialog,
+  LinkButton,
+  PageHeader,
+  StatusBadge,
+  statusLabel,
+  useToast,
+} from '../ui';
 import { Loaded } from './common';
-import { parseNames } from './jobs';
+import { JobEditDialog } from './job-edit';
 
 type Action = 'start' | 'complete' | 'cancel';
 
@@ -15,35 +25,21 @@ export function JobDetail({ number }: { number: string }) {
   const toast = useToast();
   const path = `/jobs/${encodeURIComponent(number)}`;
   const job = useResource(() => api.get<Job>(path), path);
-  const [busy, setBusy] = useState<string>();
-  const [team, setTeam] = useState<string>();
+  const [busy, setBusy] = useState<Action>();
+  const [editing, setEditing] = useState(false);
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   const act = async (action: Action) => {
     setBusy(action);
     try {
       const updated = await api.post<Job>(`${path}/${action}`);
       job.set(updated);
-      toast.show(`Job ${updated.job_number}: ${updated.status.replace('_', ' ')}`);
+      toast.show(`Job ${updated.job_number}: ${statusLabel(updated.status).toLowerCase()}`);
     } catch (failure) {
       toast.show((failure as Error).message, 'error');
     } finally {
       setBusy(undefined);
-    }
-  };
-
-  const saveTeam = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (team === undefined) return;
-    setBusy('team');
-    try {
-      const updated = await api.patch<Job>(path, { assignees: parseNames(team) });
-      job.set(updated);
-      setTeam(undefined);
-      toast.show('Team updated');
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
+      setConfirmCancel(false);
     }
   };
 
@@ -64,8 +60,13 @@ export function JobDetail({ number }: { number: string }) {
               actions={
                 <>
                   {open && (
-                    <Button variant="danger" write busy={busy === 'cancel'} onClick={() => act('cancel')}>
+                    <Button variant="ghost" write onClick={() => setConfirmCancel(true)}>
                       Cancel job
+                    </Button>
+                  )}
+                  {open && (
+                    <Button write onClick={() => setEditing(true)}>
+                      Reschedule or edit
                     </Button>
                   )}
                   {(j.status === 'scheduled' || j.status === 'unscheduled') && (
@@ -102,35 +103,74 @@ export function JobDetail({ number }: { number: string }) {
                     ['Ends', j.scheduled_end ? format.dateTime(j.scheduled_end) : '—'],
                     ['Address', j.address],
                     ['Price', j.price === null ? '—' : format.money(j.price)],
-                    ['Completed', j.completed_at ? format.dateTime(j.completed_at) : '—'],
+                    ['Started', j.started_at ? format.dateTime(j.started_at) : '—'],
+                    [
+                      j.cancelled_at ? 'Cancelled' : 'Completed',
+                      j.cancelled_at
+                        ? format.dateTime(j.cancelled_at)
+                        : j.completed_at
+                          ? format.dateTime(j.completed_at)
+                          : '—',
+                    ],
                     ['Notes', j.notes],
                   ]}
                 />
               </Card>
-              <Card title="Team">
-                <p>
+              <div className="stack">
+                <Card title="Team">
                   {j.assignees.length ? (
-                    j.assignees.join(', ')
+                    <ul className="tag-list" aria-label="Assigned">
+                      {j.assignees.map((name) => (
+                        <li className="tag" key={name}>
+                          {name}
+                        </li>
+                      ))}
+                    </ul>
                   ) : (
-                    <span className="muted">Nobody assigned yet.</span>
+                    <p className="muted">Nobody assigned yet.</p>
                   )}
-                </p>
-                {open && (
-                  <form className="row inline-form" onSubmit={saveTeam}>
-                    <Field label="Assign" hint="Names, separated by commas" className="grow">
-                      <Input
-                        value={team ?? j.assignees.join(', ')}
-                        onChange={(e) => setTeam(e.target.value)}
-                        placeholder="Sam, Alex"
-                      />
-                    </Field>
-                    <Button type="submit" write busy={busy === 'team'} disabled={team === undefined}>
-                      Save
-                    </Button>
-                  </form>
+                </Card>
+                {(j.quote_id || j.booking_id) && (
+                  <Card title="Came from">
+                    <p className="muted">
+                      {j.quote_id
+                        ? 'An accepted quote, converted into this job.'
+                        : 'A booking, confirmed into this job.'}
+                    </p>
+                    {j.booking_id && <a href="#/bookings">Open bookings</a>}
+                  </Card>
                 )}
-              </Card>
+              </div>
             </div>
+            <JobEditDialog
+              open={editing}
+              job={j}
+              path={path}
+              onClose={() => setEditing(false)}
+              onSaved={(updated) => {
+                job.set(updated);
+                setEditing(false);
+                toast.show(`Job ${updated.job_number} saved`);
+              }}
+            />
+            <Dialog
+              open={confirmCancel}
+              onClose={() => setConfirmCancel(false)}
+              title={`Cancel ${j.job_number}?`}
+              footer={
+                <>
+                  <Button onClick={() => setConfirmCancel(false)}>Keep it</Button>
+                  <Button variant="danger" write busy={busy === 'cancel'} onClick={() => act('cancel')}>
+                    Cancel job
+                  </Button>
+                </>
+              }
+            >
+              <p>
+                The job leaves the calendar and the team schedule. It stays on {j.customer.name}’s history as
+                cancelled.
+              </p>
+            </Dialog>
           </>
         );
       }}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Quote } from '../../shared/schemas/quote';
 import { api, portalUrl } from '../lib/api';
-import { href } from '../lib/router';
+import { href, navigate } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
-import { Button, Card, Details, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
+import { Button, Card, Details, Dialog, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
 import { Loaded } from './common';
 import { DocumentLines } from './document-view';
 
@@ -22,7 +22,21 @@ export function QuoteDetail({ number }: { number: string }) {
   const toast = useToast();
   const path = `/quotes/${encodeURIComponent(number)}`;
   const quote = useResource(() => api.get<Quote>(path), path);
-  const [busy, setBusy] = useState<Action>();
+  const [busy, setBusy] = useState<Action | 'delete'>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const remove = async () => {
+    setBusy('delete');
+    try {
+      await api.delete(path);
+      toast.show(`Draft ${number} deleted`);
+      navigate('#/quotes');
+    } catch (failure) {
+      toast.show((failure as Error).message, 'error');
+      setBusy(undefined);
+      setConfirmDelete(false);
+    }
+  };
 
   const act = async (action: Action) => {
     setBusy(action);
@@ -61,6 +75,14 @@ export function QuoteDetail({ number }: { number: string }) {
                   <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
                     PDF
                   </LinkButton>
+                  {draft && (
+                    <>
+                      <Button variant="ghost" write onClick={() => setConfirmDelete(true)}>
+                        Delete draft
+                      </Button>
+                      <LinkButton href={href('quotes', q.number, 'edit')}>Edit</LinkButton>
+                    </>
+                  )}
                   {(draft || q.status === 'sent') && (
                     <Button write busy={busy === 'send'} onClick={() => act('send')}>
                       {q.sent_at ? 'Send again' : 'Send'}
@@ -84,9 +106,13 @@ export function QuoteDetail({ number }: { number: string }) {
                 </>
               }
             />
-            {q.status === 'converted' && (
+            {q.status === 'converted' && q.job_id && (
               <Notice tone="success">
-                This quote became a job. <a href="#/jobs">Open jobs</a>
+                This quote became a job.{' '}
+                <a href={href('jobs', q.job_id)} data-testid="converted-job-link">
+                  Open the job
+                </a>{' '}
+                to schedule it and assign your team.
               </Notice>
             )}
             {draft && (
@@ -121,6 +147,21 @@ export function QuoteDetail({ number }: { number: string }) {
                 />
               </Card>
             </div>
+            <Dialog
+              open={confirmDelete}
+              onClose={() => setConfirmDelete(false)}
+              title={`Delete draft ${q.number}?`}
+              footer={
+                <>
+                  <Button onClick={() => setConfirmDelete(false)}>Keep it</Button>
+                  <Button variant="danger" write busy={busy === 'delete'} onClick={remove}>
+                    Delete draft
+                  </Button>
+                </>
+              }
+            >
+              <p>The draft was never sent, so it goes away completely.</p>
+            </Dialog>
           </>
         );
       }}

@@ -1,13 +1,17 @@
+import { useState } from 'react';
 import type { Review, ReviewDashboard, ReviewVelocity } from '../../shared/schemas/review';
 import { BarChart } from '../charts/bar-chart';
 import { api, type ListPage } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { usePagedList, useResource } from '../lib/use-resource';
-import { Card, EmptyState, ErrorNotice, PageHeader, Stat } from '../ui';
+import { Button, Card, EmptyState, ErrorNotice, PageHeader, Stat, useToast } from '../ui';
 import { ListFooter, Loaded, Stars } from './common';
+import { RecordReviewDialog } from './review-record';
 
 export function Reviews() {
   const format = useFormat();
+  const toast = useToast();
+  const [recording, setRecording] = useState(false);
   const dashboard = useResource(() => api.get<ReviewDashboard>('/reviews/dashboard'), 'reviews-dashboard');
   const velocity = useResource(() => api.get<ReviewVelocity>('/reviews/velocity', { weeks: 12 }), 'velocity');
   const list = usePagedList(
@@ -16,7 +20,15 @@ export function Reviews() {
   );
   return (
     <>
-      <PageHeader title="Reviews" subtitle="What your customers say, and how often." />
+      <PageHeader
+        title="Reviews"
+        subtitle="What your customers say, and how often."
+        actions={
+          <Button variant="primary" write onClick={() => setRecording(true)}>
+            Record a review
+          </Button>
+        }
+      />
       <Loaded resource={dashboard} rows={3}>
         {(d) => (
           <div className="stats">
@@ -82,7 +94,8 @@ export function Reviews() {
       <Card padded={false}>
         {list.items.length === 0 && !list.loading ? (
           <EmptyState title="No reviews yet" icon="★">
-            Reviews come in through the v1 API from Google, your website or a follow-up e-mail.
+            Reviews come in through the v1 API from Google, your website or a follow-up e-mail, or record one
+            a customer gave you in person.
           </EmptyState>
         ) : (
           <ul className="review-list">
@@ -108,6 +121,17 @@ export function Reviews() {
           noun="reviews"
         />
       </Card>
+      <RecordReviewDialog
+        open={recording}
+        onClose={() => setRecording(false)}
+        onRecorded={(review) => {
+          setRecording(false);
+          toast.show(`${review.rating}-star review recorded`);
+          list.reload();
+          dashboard.reload();
+          velocity.reload();
+        }}
+      />
     </>
   );
 }

@@ -7,9 +7,20 @@ import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Button, EmptyState, PageHeader } from '../ui';
 import { Loaded } from './common';
+import { TeamMembers } from './team-members';
+
+/** The team: who is where this week, and who is on the team. */
+export function Team() {
+  return (
+    <>
+      <TeamSchedule />
+      <TeamMembers />
+    </>
+  );
+}
 
 /** Who is where, by day: one row per team member, one column per day of the week. */
-export function TeamSchedule() {
+function TeamSchedule() {
   const { session } = useSession();
   const format = useFormat();
   const today = todayIn(session.timezone);
@@ -19,8 +30,8 @@ export function TeamSchedule() {
   return (
     <>
       <PageHeader
-        title="Team schedule"
-        subtitle={`${format.date(from)} – ${format.date(to)}`}
+        title="Team"
+        subtitle={`Schedule for ${format.date(from)} – ${format.date(to)}`}
         actions={
           <>
             <Button onClick={() => setFrom(addDays(from, -7))} aria-label="Previous week">
@@ -42,8 +53,8 @@ export function TeamSchedule() {
           if (groups.length === 0) {
             return (
               <div className="table-wrap">
-                <EmptyState title="No team members yet" icon="⚇">
-                  Assign a job to someone and they join the team.
+                <EmptyState title="Nothing scheduled this week" icon="⚇">
+                  Add your team below, then assign them to jobs.
                 </EmptyState>
               </div>
             );
@@ -77,7 +88,9 @@ function Row({ group, days }: { group: ScheduleGroup; days: string[] }) {
     <>
       <div className="schedule-cell schedule-member">
         {group.member?.name ?? <em>Unassigned</em>}
-        <span className="cell-sub">{group.job_count} jobs</span>
+        <span className="cell-sub">
+          {group.job_count} job{group.job_count === 1 ? '' : 's'}
+        </span>
       </div>
       {days.map((day) => {
         const jobs = group.days.find((d) => d.date === day)?.jobs ?? [];

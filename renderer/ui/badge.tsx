@@ -25,6 +25,8 @@ const STATUS_TONES: Record<string, Tone> = {
   failed: 'danger',
   retrying: 'warning',
   queued: 'neutral',
+  waiting: 'warning',
+  sending: 'info',
   disabled: 'danger',
   enabled: 'success',
   revoked: 'neutral',

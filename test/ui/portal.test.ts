@@ -5,14 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals, fromCents } from '../../shared/money';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { money, type UiContext } from './context';
+import { documentFlows } from './document-flows';
+import { schedulingFlows } from './scheduling-flows';
+import { settingsFlows } from './settings-flows';
 
 let server: TestServer;
 let browser: Browser;
 let shop: TestAccount;
 let page: Page;
-
-const money = (amount: number) =>
-  new Intl.NumberFormat('en-CA', { style: 'currency', currency: 'CAD' }).format(amount);
+/** The same server, browser and page, for the flows kept in their own modules. */
+const ui = {} as UiContext;
 const portalPath = () => `/api/portal/${shop.clientId}`;
 
 async function seed(account: TestAccount) {
@@ -77,6 +80,7 @@ beforeAll(async () => {
   await seed(shop);
   browser = await launchChromium();
   page = await signedInPage(browser, server, shop.clientId);
+  Object.assign(ui, { server, browser, shop, page });
 });
 
 afterAll(async () => {
@@ -215,6 +219,10 @@ describe('portal UI', () => {
     const quote = (await shop.portal('GET', `/quotes/${number}`)).body;
     expect(quote.status).toBe('converted');
     expect(quote.job_id).toMatch(/^job_/);
+    await page.getByTestId('converted-job-link').click();
+    const job = (await shop.portal('GET', `/jobs/${quote.job_id}`)).body;
+    await page.getByRole('heading', { name: new RegExp(job.job_number) }).waitFor();
+    expect(job.quote_id).toBe(quote.id);
   });
 
   it('shows the jobs week, the team schedule and the insight screens', async () => {
@@ -292,6 +300,20 @@ describe('webhooks in the UI', () => {
     await page.getByText('thanks').waitFor();
     expect(received).toBeGreaterThan(0);
     await screenshot(page, 'settings-webhooks');
+
+    const before = received;
+    await page.getByRole('button', { name: 'Send again' }).click();
+    const resent = page.locator('.delivery-row', { hasText: 're-sent' });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await resent.count()) > 0 && (await resent.first().textContent())?.includes('Succeeded');
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
+    expect(received).toBeGreaterThan(before);
   });
 });
 
@@ -308,3 +330,7 @@ describe('read-only plan', () => {
     await readOnly.context().close();
   });
 });
+
+documentFlows(ui);
+schedulingFlows(ui);
+settingsFlows(ui);

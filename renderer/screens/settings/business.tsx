@@ -5,10 +5,20 @@ import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import { Button, Card, Field, fieldError, formError, Input, Textarea, useToast } from '../../ui';
 import { Loaded } from '../common';
+import { SmtpSettings } from './smtp';
 
 export function BusinessSettings() {
   const config = useResource(() => api.get<Config>('/config'), 'config');
-  return <Loaded resource={config}>{(c) => <BusinessForm config={c} onSaved={config.set} />}</Loaded>;
+  return (
+    <Loaded resource={config}>
+      {(c) => (
+        <div className="stack">
+          <BusinessForm config={c} onSaved={config.set} />
+          <SmtpSettings config={c} onSaved={config.set} />
+        </div>
+      )}
+    </Loaded>
+  );
 }
 
 interface Draft {

@@ -1,30 +1,23 @@
 import { useState } from 'react';
-import type {
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-} from '../../../shared/schemas/webhook';
+import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
 import { api, type ListPage } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
-import { useFormat } from '../../lib/session';
-import { usePagedList, useResource } from '../../lib/use-resource';
+import { useResource } from '../../lib/use-resource';
 import {
   Badge,
   Button,
   Card,
   Dialog,
   EmptyState,
-  ErrorNotice,
   Field,
   fieldError,
   formError,
   Input,
-  StatusBadge,
   Table,
-  useToast,
 } from '../../ui';
-import { ListFooter, Loaded } from '../common';
+import { Loaded } from '../common';
 import { SecretOnce } from './secret';
+import { EndpointDetail } from './webhook-endpoint';
 
 export function WebhookSettings({ selected }: { selected?: string }) {
   const endpoints = useResource(
@@ -86,7 +79,9 @@ export function WebhookSettings({ selected }: { selected?: string }) {
           }
         </Loaded>
       </Card>
-      {selected && <EndpointDetail id={selected} onDeleted={endpoints.reload} />}
+      {selected && endpoints.data && (
+        <SelectedEndpoint endpoints={endpoints.data.data} id={selected} onChanged={endpoints.reload} />
+      )}
       <NewEndpointDialog
         open={creating}
         onClose={() => setCreating(false)}
@@ -121,122 +116,30 @@ export function WebhookSettings({ selected }: { selected?: string }) {
   );
 }
 
-function EndpointDetail({ id, onDeleted }: { id: string; onDeleted(): void }) {
-  const toast = useToast();
-  const format = useFormat();
-  const path = `/webhooks/${encodeURIComponent(id)}`;
-  const deliveries = usePagedList(
-    (cursor) => api.get<ListPage<WebhookDelivery>>(`${path}/deliveries`, { cursor, limit: 25 }),
-    path,
-  );
-  const [busy, setBusy] = useState<string>();
-  const [open, setOpen] = useState<string>();
-
-  const sendTest = async () => {
-    setBusy('test');
-    try {
-      await api.post(`${path}/test`);
-      toast.show('Test event sent');
-      // The first attempt runs right away in the background; give it a moment before showing history.
-      setTimeout(deliveries.reload, 800);
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  const remove = async () => {
-    setBusy('delete');
-    try {
-      await api.delete(path);
-      toast.show('Endpoint deleted');
-      onDeleted();
-      navigate(href('settings', 'webhooks'));
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
-
-  return (
-    <Card
-      title="Deliveries"
-      padded={false}
-      actions={
-        <>
-          <Button size="sm" onClick={deliveries.reload}>
-            Refresh
-          </Button>
-          <Button size="sm" variant="danger" write busy={busy === 'delete'} onClick={remove}>
-            Delete endpoint
-          </Button>
-          <Button size="sm" variant="primary" write busy={busy === 'test'} onClick={sendTest}>
-            Send test event
-          </Button>
-        </>
-      }
-    >
-      {deliveries.error && <ErrorNotice error={deliveries.error} onRetry={deliveries.reload} />}
-      {deliveries.items.length === 0 && !deliveries.loading ? (
-        <EmptyState title="No deliveries yet" icon="⇄">
-          Send a test event to check that your endpoint answers.
+function SelectedEndpoint({
+  endpoints,
+  id,
+  onChanged,
+}: {
+  endpoints: WebhookEndpoint[];
+  id: string;
+  onChanged(): void;
+}) {
+  const endpoint = endpoints.find((e) => e.id === id);
+  if (!endpoint) {
+    return (
+      <Card>
+        <EmptyState
+          title="No such endpoint"
+          icon="⇄"
+          action={<a href={href('settings', 'webhooks')}>All endpoints</a>}
+        >
+          It may have been deleted.
         </EmptyState>
-      ) : (
-        <ul className="delivery-list" data-testid="deliveries">
-          {deliveries.items.map((delivery) => (
-            <li key={delivery.id}>
-              <button
-                type="button"
-                className="delivery-row"
-                aria-expanded={open === delivery.id}
-                onClick={() => setOpen(open === delivery.id ? undefined : delivery.id)}
-              >
-                <span className="mono">{delivery.event_type}</span>
-                <StatusBadge status={delivery.status} />
-                <span className="cell-sub">
-                  {delivery.attempt_count}/{delivery.max_attempts} attempts
-                  {delivery.last_response_code !== null && ` · HTTP ${delivery.last_response_code}`}
-                </span>
-                <span className="cell-sub">{format.dateTime(delivery.created_at)}</span>
-              </button>
-              {open === delivery.id && (
-                <ol className="attempts">
-                  {delivery.attempts.map((attempt) => (
-                    <li key={attempt.attempt}>
-                      <div className="row">
-                        <strong>Attempt {attempt.attempt}</strong>
-                        <StatusBadge status={attempt.status} />
-                        <span className="cell-sub">
-                          {format.dateTime(attempt.attempted_at)} · {attempt.duration_ms} ms
-                          {attempt.response_code !== null && ` · HTTP ${attempt.response_code}`}
-                        </span>
-                      </div>
-                      {attempt.error && <p className="field-error">{attempt.error}</p>}
-                      {attempt.response_body && <pre className="response-body">{attempt.response_body}</pre>}
-                      {attempt.next_attempt_at && (
-                        <p className="cell-sub">Next attempt {format.dateTime(attempt.next_attempt_at)}</p>
-                      )}
-                    </li>
-                  ))}
-                  {delivery.attempts.length === 0 && (
-                    <li className="muted">Waiting for the first attempt.</li>
-                  )}
-                </ol>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ListFooter
-        count={deliveries.items.length}
-        hasMore={deliveries.hasMore}
-        loading={deliveries.loading}
-        onMore={deliveries.loadMore}
-        noun="deliveries"
-      />
-    </Card>
-  );
+      </Card>
+    );
+  }
+  return <EndpointDetail key={endpoint.id} endpoint={endpoint} onChanged={onChanged} />;
 }
 
 function NewEndpointDialog({

@@ -1,0 +1,196 @@
+import { useState } from 'react';
+import type { Customer, MailMessage } from '../../shared/schemas/customer';
+import { api } from '../lib/api';
+import { useFormat, useSession } from '../lib/session';
+import { Button, Card, Dialog, Field, fieldError, formError, Input, Textarea, useToast } from '../ui';
+
+interface CardProps {
+  customer: Customer;
+  path: string;
+  onChange(customer: Customer): void;
+}
+
+export function TagsCard({ customer, path, onChange }: CardProps) {
+  const { canWrite } = useSession();
+  const toast = useToast();
+  const [tag, setTag] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [removing, setRemoving] = useState<string>();
+  const add = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!tag.trim()) return;
+    setError(undefined);
+    try {
+      onChange(await api.post<Customer>(`${path}/tags`, { tags: [tag.trim()] }));
+      setTag('');
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const remove = async (name: string) => {
+    setRemoving(name);
+    try {
+      onChange(await api.delete<Customer>(`${path}/tags/${encodeURIComponent(name)}`));
+      toast.show(`Tag “${name}” removed`);
+    } catch (failure) {
+      toast.show((failure as Error).message, 'error');
+    } finally {
+      setRemoving(undefined);
+    }
+  };
+  // The server names the first tag it refused (tags[0]); this form sends one tag at a time.
+  const tagError = fieldError(error, 'tags[0]') ?? formError(error, ['tags[0]']);
+  return (
+    <Card title="Tags">
+      <ul className="tag-list" aria-label="Tags">
+        {customer.tags.length === 0 && <li className="muted">No tags.</li>}
+        {customer.tags.map((t) => (
+          <li className="tag" key={t}>
+            {t}
+            {canWrite && (
+              <button
+                type="button"
+                aria-label={`Remove tag ${t}`}
+                disabled={removing === t}
+                onClick={() => remove(t)}
+              >
+                ×
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form className="row inline-form" onSubmit={add}>
+        <Field label="Add a tag" error={tagError} className="grow">
+          <Input
+            value={tag}
+            onChange={(e) => setTag(e.target.value)}
+            placeholder="e.g. vip"
+            disabled={!canWrite}
+          />
+        </Field>
+        <Button type="submit" write disabled={!tag.trim()}>
+          Add
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+export function NotesCard({ customer, path, onChange }: CardProps) {
+  const format = useFormat();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const { canWrite } = useSession();
+  const add = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      onChange(await api.post<Customer>(`${path}/notes`, { text }));
+      setText('');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Notes">
+      <form className="stack" onSubmit={add}>
+        <Field label="New note" error={fieldError(error, 'text') ?? formError(error, ['text'])}>
+          <Textarea value={text} onChange={(e) => setText(e.target.value)} disabled={!canWrite} rows={3} />
+        </Field>
+        <div className="form-actions">
+          <Button type="submit" busy={busy} write disabled={!text.trim()}>
+            Add note
+          </Button>
+        </div>
+      </form>
+      <ul className="plain-list">
+        {customer.notes.map((note) => (
+          <li key={note.id} className="note">
+            <p>{note.text}</p>
+            <span className="cell-sub">{format.dateTime(note.created_at)}</span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function WinbackCard({
+  customer,
+  path,
+  onSent,
+}: {
+  customer: Customer;
+  path: string;
+  onSent(): void;
+}) {
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [offer, setOffer] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const close = () => {
+    setOpen(false);
+    setError(undefined);
+  };
+  const send = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await api.post<{ customer: Customer; message: MailMessage }>(
+        `${path}/winback`,
+        offer.trim() ? { offer: offer.trim() } : {},
+      );
+      toast.show(`Win-back e-mail queued for ${result.message.to}`);
+      setOffer('');
+      close();
+      onSent();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const general = formError(error, ['offer']);
+  return (
+    <Card title="Win back">
+      <p className="muted">
+        {customer.lapsed
+          ? `${customer.name} has not booked in a while. Send a friendly note with an offer.`
+          : 'Available once a customer has gone quiet (Settings › Business: win-back period).'}
+      </p>
+      <Button write disabled={!customer.lapsed} onClick={() => setOpen(true)}>
+        Send win-back e-mail
+      </Button>
+      <Dialog open={open} onClose={close} title={`Win back ${customer.name}`}>
+        <form className="stack" onSubmit={send} noValidate>
+          {general && (
+            <div className="notice notice-error" role="alert">
+              {general}
+            </div>
+          )}
+          <p className="muted">The message uses your win-back template (Settings › Business).</p>
+          <Field
+            label="Offer"
+            hint="Optional, e.g. 15 % off your next clean"
+            error={fieldError(error, 'offer')}
+          >
+            <Input value={offer} onChange={(e) => setOffer(e.target.value)} autoFocus />
+          </Field>
+          <div className="form-actions">
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" variant="primary" busy={busy} write>
+              Queue e-mail
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Card>
+  );
+}

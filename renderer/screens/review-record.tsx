@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import type { Review } from '../../shared/schemas/review';
+import { api } from '../lib/api';
+import { zonedLocalToIso } from '../lib/format';
+import { useSession } from '../lib/session';
+import { Button, Dialog, Field, fieldError, formError, Input, Textarea } from '../ui';
+
+interface Draft {
+  rating: number;
+  comment: string;
+  customer_email: string;
+  customer_name: string;
+  job_number: string;
+  source: string;
+  received_at: string;
+}
+
+const EMPTY: Draft = {
+  rating: 5,
+  comment: '',
+  customer_email: '',
+  customer_name: '',
+  job_number: '',
+  source: 'manual',
+  received_at: '',
+};
+
+const PARAMS = [
+  'rating',
+  'comment',
+  'customer_email',
+  'customer_name',
+  'job_number',
+  'source',
+  'received_at',
+];
+
+/** Five radio buttons drawn as stars: arrow keys move the rating, as in any radio group. */
+function RatingInput({ value, onChange }: { value: number; onChange(value: number): void }) {
+  return (
+    <fieldset className="rating-input">
+      <legend>Rating</legend>
+      {[1, 2, 3, 4, 5].map((stars) => (
+        <label key={stars} className={stars <= value ? 'on' : undefined}>
+          <input
+            type="radio"
+            name="rating"
+            value={stars}
+            checked={value === stars}
+            data-autofocus={value === stars || undefined}
+            onChange={() => onChange(stars)}
+            className="sr-only"
+          />
+          <span aria-hidden="true">★</span>
+          <span className="sr-only">
+            {stars} star{stars > 1 ? 's' : ''}
+          </span>
+        </label>
+      ))}
+      <span className="cell-sub">{value} of 5</span>
+    </fieldset>
+  );
+}
+
+/** A review a customer gave in person, by phone or on a site Shopdesk does not read. */
+export function RecordReviewDialog({
+  open,
+  onClose,
+  onRecorded,
+}: {
+  open: boolean;
+  onClose(): void;
+  onRecorded(review: Review): void;
+}) {
+  const { session } = useSession();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const set =
+    (field: Exclude<keyof Draft, 'rating'>) =>
+    (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setDraft({ ...draft, [field]: e.target.value });
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const review = await api.post<Review>('/reviews', {
+        rating: draft.rating,
+        ...(draft.comment.trim() && { comment: draft.comment.trim() }),
+        ...(draft.customer_email.trim() && { customer_email: draft.customer_email.trim() }),
+        ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
+        ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
+        ...(draft.source.trim() && { source: draft.source.trim() }),
+        ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
+      });
+      setDraft(EMPTY);
+      onRecorded(review);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const general = formError(error, PARAMS);
+  return (
+    <Dialog open={open} onClose={onClose} title="Record a review" wide>
+      <form onSubmit={submit} noValidate className="stack" aria-label="Record a review">
+        {general && (
+          <div className="notice notice-error" role="alert">
+            {general}
+          </div>
+        )}
+        <RatingInput value={draft.rating} onChange={(rating) => setDraft({ ...draft, rating })} />
+        <Field label="What they said" hint="Optional" error={fieldError(error, 'comment')}>
+          <Textarea value={draft.comment} onChange={set('comment')} rows={3} />
+        </Field>
+        <div className="form-grid">
+          <Field
+            label="Customer e-mail"
+            hint="Optional; a new e-mail adds the customer"
+            error={fieldError(error, 'customer_email')}
+          >
+            <Input type="email" value={draft.customer_email} onChange={set('customer_email')} />
+          </Field>
+          <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
+            <Input value={draft.customer_name} onChange={set('customer_name')} />
+          </Field>
+          <Field
+            label="Job"
+            hint="Optional, e.g. J-0012; it names the customer too"
+            error={fieldError(error, 'job_number')}
+          >
+            <Input value={draft.job_number} onChange={set('job_number')} placeholder="J-0001" />
+          </Field>
+          <Field label="Source" hint="google, facebook, phone, …" error={fieldError(error, 'source')}>
+            <Input value={draft.source} onChange={set('source')} />
+          </Field>
+          <Field label="Received" hint="Leave empty for now" error={fieldError(error, 'received_at')}>
+            <Input type="datetime-local" value={draft.received_at} onChange={set('received_at')} />
+          </Field>
+        </div>
+        <div className="form-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy} write>
+            Record review
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../../renderer/lib/format';
+import { screenshot } from './browser';
+import { portalOk, type UiContext } from './context';
+
+/** A day after today in the account's zone (America/Toronto), as datetime-local values. */
+function slot(days: number, from: string, to: string) {
+  const day = addDays(todayIn('America/Toronto'), days);
+  return { start: `${day}T${from}`, end: `${day}T${to}` };
+}
+
+/** Bookings, jobs and the team, from the screens an owner uses for them. */
+export function schedulingFlows(ui: UiContext) {
+  describe('bookings, jobs and the team', () => {
+    it('creates a booking, confirms it with a job, and the job shows in the jobs list', async () => {
+      const { page, server } = ui;
+      await page.goto(`${server.url}/#/bookings`);
+      await page.getByRole('button', { name: 'New booking' }).click();
+      const dialog = page.getByRole('dialog');
+      const when = slot(2, '10:00', '12:30');
+      await dialog.getByLabel('Customer e-mail').fill('nina@example.com');
+      await dialog.getByLabel('Customer name').fill('Nina Park');
+      await dialog.getByLabel('Service').fill('Oven and fridge clean');
+      await dialog.getByLabel('Starts').fill(when.end);
+      await dialog.getByLabel('Ends').fill(when.start);
+      await dialog.getByRole('button', { name: 'Add booking' }).click();
+      const ends = dialog.getByLabel('Ends');
+      await dialog.locator('.field-error').waitFor();
+      expect(await ends.getAttribute('aria-invalid')).toBe('true');
+
+      await dialog.getByLabel('Starts').fill(when.start);
+      await ends.fill(when.end);
+      await dialog.getByRole('button', { name: 'Add booking' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const row = page.getByRole('row', { name: /Oven and fridge clean/ });
+      await row.waitFor();
+      await screenshot(page, 'bookings');
+
+      await row.getByRole('button', { name: /^Confirm/ }).click();
+      const confirm = page.getByRole('dialog');
+      expect(await confirm.getByLabel('Create a job on the calendar for it').isChecked()).toBe(true);
+      await confirm.getByLabel('Team').fill('Sam, Riley');
+      await screenshot(page, 'booking-confirm');
+      await confirm.getByRole('button', { name: 'Confirm booking' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+      await row.waitFor({ state: 'detached' });
+
+      const bookings = await portalOk(ui, 'GET', '/bookings?status=confirmed');
+      const booking = bookings.data.find((b: { service: string }) => b.service === 'Oven and fridge clean');
+      expect(booking.job_id).toMatch(/^job_/);
+      const job = await portalOk(ui, 'GET', `/jobs/${booking.job_id}`);
+      expect(job.status).toBe('scheduled');
+      expect([...job.assignees].sort()).toEqual(['Riley', 'Sam']);
+
+      await page.goto(`${server.url}/#/jobs`);
+      await page.getByRole('button', { name: 'List' }).click();
+      const listed = page.getByRole('row', { name: new RegExp(job.job_number) });
+      await listed.getByText('Oven and fridge clean').waitFor();
+      expect(await listed.textContent()).toContain(job.assignees.join(', '));
+    });
+
+    it('reschedules a job and marks it complete from its page', async () => {
+      const { page, server } = ui;
+      const jobs = await portalOk(ui, 'GET', '/jobs?status=scheduled&assignee=Riley');
+      const job = jobs.data[0];
+      await page.goto(`${server.url}/#/jobs/${job.job_number}`);
+      await page.getByRole('button', { name: 'Reschedule or edit' }).click();
+      const dialog = page.getByRole('dialog');
+      const when = slot(3, '08:00', '09:45');
+      await dialog.getByLabel('Title').fill('Oven, fridge and freezer clean');
+      await dialog.getByLabel('Starts').fill(when.start);
+      await dialog.getByLabel('Ends').fill(when.end);
+      await dialog.getByLabel('Team').fill('Riley');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('heading', { name: /Oven, fridge and freezer clean/ }).waitFor();
+      const moved = await portalOk(ui, 'GET', `/jobs/${job.job_number}`);
+      expect(moved.assignees).toEqual(['Riley']);
+      expect(moved.scheduled_start > job.scheduled_start).toBe(true);
+      await screenshot(page, 'job-detail');
+
+      await page.getByRole('button', { name: 'Mark complete' }).click();
+      await page.locator('.badge', { hasText: 'Completed' }).waitFor();
+      expect((await portalOk(ui, 'GET', `/jobs/${job.job_number}`)).status).toBe('completed');
+      await page.getByRole('link', { name: 'Invoice this job' }).waitFor();
+    });
+
+    it('cancels a pending booking', async () => {
+      const { page, server } = ui;
+      const when = slot(4, '14:00', '15:00');
+      const booking = await portalOk(ui, 'POST', '/bookings', {
+        customer_email: 'maya@example.com',
+        service: 'Window touch-up',
+        start: new Date(`${when.start}:00-05:00`).toISOString(),
+        end: new Date(`${when.end}:00-05:00`).toISOString(),
+      });
+      await page.goto(`${server.url}/#/bookings`);
+      const row = page.getByRole('row', { name: /Window touch-up/ });
+      await row.getByRole('button', { name: /^Cancel/ }).click();
+      await row.waitFor({ state: 'detached' });
+      expect((await portalOk(ui, 'GET', `/bookings/${booking.id}`)).status).toBe('cancelled');
+    });
+
+    it('adds and removes team members, and says why one with open jobs stays', async () => {
+      const { page, server } = ui;
+      await page.goto(`${server.url}/#/team`);
+      const form = page.getByRole('form', { name: 'Add a team member' });
+      await form.getByLabel('Add someone').fill('Casey');
+      await form.getByRole('button', { name: 'Add member' }).click();
+      const members = page.getByRole('table', { name: 'Team members' });
+      await members.getByRole('row', { name: /Casey/ }).waitFor();
+      await screenshot(page, 'team');
+
+      await page.getByRole('button', { name: 'Remove Casey' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click();
+      await members.getByRole('row', { name: /Casey/ }).waitFor({ state: 'detached' });
+      const team = await portalOk(ui, 'GET', '/team');
+      expect(team.data.map((m: { name: string }) => m.name)).not.toContain('Casey');
+
+      const sam = team.data.find((m: { name: string }) => m.name === 'Sam');
+      expect(sam.open_jobs).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Remove Sam' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+      const refusal = dialog.getByTestId('remove-member-error');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('Sam cannot be removed yet.');
+      expect(await refusal.textContent()).toMatch(/open job/);
+      await screenshot(page, 'team-remove-refused');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect((await portalOk(ui, 'GET', '/team')).data.map((m: { name: string }) => m.name)).toContain('Sam');
+    });
+  });
+}
