@@ -312,6 +312,35 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null;
 }
 
+/**
+ * Overview rollups (migration 0004), kept by triggers on payments, invoices, jobs, customers and
+ * quotes: sums per account and 15-minute UTC slot ('YYYY-MM-DDTHH:MM:00Z', minutes 00/15/30/45).
+ * Never written by application code.
+ */
+export interface OverviewSlotsTable {
+  account_id: string;
+  slot: string;
+  payments_cents: number;
+  payments: number;
+  /** Invoices with status paid, counted at their paid_at. */
+  invoices_paid: number;
+  /** Sum over those invoices of days from issue_date to the UTC date of paid_at. */
+  invoice_days_to_pay: number;
+  jobs_completed: number;
+  new_customers: number;
+  /** Quotes accepted or converted, counted at their decision time. */
+  quotes_accepted: number;
+  quotes_declined: number;
+}
+
+/** Overview rollup of non-void invoices per account and issue_date (migration 0004). */
+export interface OverviewDaysTable {
+  account_id: string;
+  day: string;
+  invoiced_cents: number;
+  invoices: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   counters: CountersTable;
@@ -339,4 +368,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  overview_slots: OverviewSlotsTable;
+  overview_days: OverviewDaysTable;
 }

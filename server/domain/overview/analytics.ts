@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { fromCents } from '../../../shared/money';
 import {
   ANALYTICS_MAX_DAYS,
@@ -10,7 +9,8 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
-import { addMonths, bucketIndex, checkRange, monthStart, period, today, weekStart } from './periods';
+import { addMonths, checkRange, monthStart, period, today, weekStart } from './periods';
+import { sumRanges, total } from './rollups';
 
 type Interval = AnalyticsQuery['interval'];
 
@@ -34,89 +34,22 @@ export function buckets(interval: Interval, from: string, to: string): Bucket[] 
   return out;
 }
 
-/** Per-bucket sums and counts of one measure, keyed by bucket index. */
-type Totals = Map<number, { sum: number; count: number }>;
-
-function toTotals(rows: Array<{ bucket: number; sum: number | null; count: number }>): Totals {
-  return new Map(rows.map((r) => [Number(r.bucket), { sum: Number(r.sum ?? 0), count: Number(r.count) }]));
-}
-
+/** Per-bucket figures from the rollups: instants bound the slot sums, local dates the invoiced ones. */
 async function measure(db: Queryable, accountId: string, dayBounds: string[], instantBounds: string[]) {
-  const first = instantBounds[0]!;
-  const end = instantBounds[instantBounds.length - 1]!;
-  const decidedAt = sql<string>`coalesce(accepted_at, converted_at, declined_at)`;
-  const [revenue, invoiced, jobs, customers, quotes] = await Promise.all([
-    db
-      .selectFrom('payments')
-      .select([
-        bucketIndex('paid_at', instantBounds).as('bucket'),
-        sql<number>`sum(amount_cents)`.as('sum'),
-        sql<number>`count(*)`.as('count'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('paid_at', '>=', first)
-      .where('paid_at', '<', end)
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('invoices')
-      .select([
-        bucketIndex('issue_date', dayBounds).as('bucket'),
-        sql<number>`sum(total_cents)`.as('sum'),
-        sql<number>`count(*)`.as('count'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('issue_date', '>=', dayBounds[0]!)
-      .where('issue_date', '<', dayBounds[dayBounds.length - 1]!)
-      .where('status', '!=', 'void')
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('jobs')
-      .select([
-        bucketIndex('completed_at', instantBounds).as('bucket'),
-        sql<null>`null`.as('sum'),
-        sql<number>`count(*)`.as('count'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'completed')
-      .where('completed_at', '>=', first)
-      .where('completed_at', '<', end)
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('customers')
-      .select([
-        bucketIndex('created_at', instantBounds).as('bucket'),
-        sql<null>`null`.as('sum'),
-        sql<number>`count(*)`.as('count'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('created_at', '>=', first)
-      .where('created_at', '<', end)
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('quotes')
-      .select([
-        bucketIndex(decidedAt, instantBounds).as('bucket'),
-        sql<number>`sum(case when status in ('accepted', 'converted') then 1 else 0 end)`.as('sum'),
-        sql<number>`count(*)`.as('count'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('status', 'in', ['accepted', 'converted', 'declined'])
-      .where(decidedAt, '>=', first)
-      .where(decidedAt, '<', end)
-      .groupBy('bucket')
-      .execute(),
+  const [slots, days] = await Promise.all([
+    sumRanges(db, 'overview_slots', accountId, instantBounds, {
+      revenue: total('payments_cents'),
+      jobs: total('jobs_completed'),
+      customers: total('new_customers'),
+      accepted: total('quotes_accepted'),
+      declined: total('quotes_declined'),
+    }),
+    sumRanges(db, 'overview_days', accountId, dayBounds, {
+      invoiced: total('invoiced_cents'),
+      invoices: total('invoices'),
+    }),
   ]);
-  return {
-    revenue: toTotals(revenue),
-    invoiced: toTotals(invoiced),
-    jobs: toTotals(jobs),
-    customers: toTotals(customers),
-    quotes: toTotals(quotes),
-  };
+  return slots.map((slot, i) => ({ ...slot, ...days[i]! }));
 }
 
 /** Default: the last 12 months through today. */
@@ -141,19 +74,19 @@ export async function getAnalytics(
   const totals = await measure(ctx.db, accountId, dayBounds, instantBounds);
 
   const series: AnalyticsBucket[] = list.map((bucket, i) => {
-    const get = (m: Totals) => m.get(i) ?? { sum: 0, count: 0 };
-    const quotes = get(totals.quotes);
+    const t = totals[i]!;
+    const decided = t.accepted + t.declined;
     return {
       start: bucket.start,
       end: bucket.end,
-      revenue: fromCents(get(totals.revenue).sum),
-      invoiced: fromCents(get(totals.invoiced).sum),
-      invoices: get(totals.invoiced).count,
-      jobs_completed: get(totals.jobs).count,
-      new_customers: get(totals.customers).count,
-      quotes_accepted: quotes.sum,
-      quotes_decided: quotes.count,
-      quote_acceptance_rate: quotes.count ? Math.round((quotes.sum / quotes.count) * 10_000) / 10_000 : null,
+      revenue: fromCents(t.revenue),
+      invoiced: fromCents(t.invoiced),
+      invoices: t.invoices,
+      jobs_completed: t.jobs,
+      new_customers: t.customers,
+      quotes_accepted: t.accepted,
+      quotes_decided: decided,
+      quote_acceptance_rate: decided ? Math.round((t.accepted / decided) * 10_000) / 10_000 : null,
     };
   });
   return { object: 'analytics', currency: config.currency, interval: query.interval, from, to, series };

@@ -12,6 +12,7 @@ import type { Queryable } from '../../db/database';
 import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
 import { bucketIndex, checkRange, localDateSql, period, spanDays, today } from './periods';
+import { sumRanges, total } from './rollups';
 
 const DEFAULT_DAYS = 30;
 const PERIODS = BENCHMARK_BASELINE_PERIODS + 1;
@@ -43,11 +44,16 @@ function round(value: number, places: number): number {
   return Math.round(value * factor) / factor;
 }
 
-/** Rows of (bucket, numerator, denominator) to a per-period ratio; null where the denominator is 0. */
-function ratios(rows: Array<{ bucket: number; num: number | null; den: number }>): PerPeriod {
+/** A ratio; null where the denominator is 0. */
+function ratio(num: number, den: number): number | null {
+  return den > 0 ? num / den : null;
+}
+
+/** Rows of (bucket, numerator, denominator) to a per-period ratio. */
+function perPeriod(rows: Array<{ bucket: number; num: number | null; den: number }>): PerPeriod {
   return Array.from({ length: PERIODS }, (_, i) => {
     const row = rows.find((r) => Number(r.bucket) === i);
-    return row && Number(row.den) > 0 ? Number(row.num ?? 0) / Number(row.den) : null;
+    return row ? ratio(Number(row.num ?? 0), Number(row.den)) : null;
   });
 }
 
@@ -61,49 +67,21 @@ async function measure(
   const first = instants[0]!;
   const end = instants[instants.length - 1]!;
   const bucket = (value: string | RawBuilder<unknown>) => bucketIndex(value, instants).as('bucket');
-  const decidedAt = sql<string>`coalesce(accepted_at, converted_at, declined_at)`;
-  const paidOn = localDateSql('paid_at', timeZone, new Date(first), new Date(end));
+  // Slots hold days to the UTC date of payment; a slot lies within one local date, so each
+  // paid invoice shifts by that slot's local date minus its UTC date.
+  const localShift = sql<number>`julianday(${localDateSql('slot', timeZone, new Date(first), new Date(end))}) - julianday(substr(slot, 1, 10))`;
 
-  const [invoices, paid, quotes, reviews, firstReview, repeat] = await Promise.all([
-    db
-      .selectFrom('invoices')
-      .select([
-        bucketIndex('issue_date', days.bounds).as('bucket'),
-        sql<number>`sum(total_cents)`.as('num'),
-        sql<number>`count(*)`.as('den'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('issue_date', '>=', days.bounds[0]!)
-      .where('issue_date', '<', days.bounds[days.bounds.length - 1]!)
-      .where('status', '!=', 'void')
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('invoices')
-      .select([
-        bucket('paid_at'),
-        sql<number>`sum(julianday(${paidOn}) - julianday(issue_date))`.as('num'),
-        sql<number>`count(*)`.as('den'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'paid')
-      .where('paid_at', '>=', first)
-      .where('paid_at', '<', end)
-      .groupBy('bucket')
-      .execute(),
-    db
-      .selectFrom('quotes')
-      .select([
-        bucket(decidedAt),
-        sql<number>`sum(case when status in ('accepted', 'converted') then 1 else 0 end)`.as('num'),
-        sql<number>`count(*)`.as('den'),
-      ])
-      .where('account_id', '=', accountId)
-      .where('status', 'in', ['accepted', 'converted', 'declined'])
-      .where(decidedAt, '>=', first)
-      .where(decidedAt, '<', end)
-      .groupBy('bucket')
-      .execute(),
+  const [invoices, slots, reviews, firstReview, repeat] = await Promise.all([
+    sumRanges(db, 'overview_days', accountId, days.bounds, {
+      cents: total('invoiced_cents'),
+      count: total('invoices'),
+    }),
+    sumRanges(db, 'overview_slots', accountId, instants, {
+      paid: total('invoices_paid'),
+      payDays: sql<number>`sum(CASE WHEN invoices_paid = 0 THEN 0 ELSE invoice_days_to_pay + invoices_paid * ${localShift} END)`,
+      accepted: total('quotes_accepted'),
+      declined: total('quotes_declined'),
+    }),
     db
       .selectFrom('reviews')
       .select([bucket('received_at'), sql<number>`sum(rating)`.as('num'), sql<number>`count(*)`.as('den')])
@@ -146,11 +124,14 @@ async function measure(
     return Number(row?.den ?? 0) / weeks;
   });
   return {
-    average_invoice: ratios(invoices).map((v) => (v === null ? null : fromCents(Math.round(v)))),
-    days_to_pay: ratios(paid),
-    quote_acceptance_rate: ratios(quotes),
-    repeat_customer_rate: ratios(repeat.rows),
-    average_rating: ratios(reviews),
+    average_invoice: invoices.map((d) => {
+      const average = ratio(d.cents, d.count);
+      return average === null ? null : fromCents(Math.round(average));
+    }),
+    days_to_pay: slots.map((s) => ratio(s.payDays, s.paid)),
+    quote_acceptance_rate: slots.map((s) => ratio(s.accepted, s.accepted + s.declined)),
+    repeat_customer_rate: perPeriod(repeat.rows),
+    average_rating: perPeriod(reviews),
     review_velocity: velocity,
   };
 }

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
-import { addMonths, bucketIndex, monthEnd, monthStart, period, today } from './periods';
+import { addMonths, period, today } from './periods';
+import { sumRanges, total } from './rollups';
 
 /** The dashboard lists at most this many jobs per list; a busier week is what the calendar is for. */
 const JOB_LIST_LIMIT = 100;
@@ -130,23 +131,21 @@ async function receivables(db: Queryable, accountId: string, todayDate: string) 
   };
 }
 
-async function revenueByMonth(db: Queryable, accountId: string, todayDate: string, timeZone: string) {
-  const months = Array.from({ length: REVENUE_MONTHS }, (_, i) =>
+/**
+ * Money in and new customers for each of the last months, oldest first, this month last; all are
+ * sums of the overview rollups.
+ */
+async function months(db: Queryable, accountId: string, todayDate: string, timeZone: string) {
+  const starts = Array.from({ length: REVENUE_MONTHS }, (_, i) =>
     addMonths(todayDate, i - (REVENUE_MONTHS - 1)),
   );
-  const bounds = [...months, addMonths(todayDate, 1)].map((m) => period(m, m, timeZone).start);
-  const rows = await db
-    .selectFrom('payments')
-    .select([bucketIndex('paid_at', bounds).as('bucket'), sql<number>`sum(amount_cents)`.as('cents')])
-    .where('account_id', '=', accountId)
-    .where('paid_at', '>=', bounds[0]!)
-    .where('paid_at', '<', bounds[bounds.length - 1]!)
-    .groupBy('bucket')
-    .execute();
-  return months.map((month, i) => ({
-    month: month.slice(0, 7),
-    revenue: fromCents(Number(rows.find((r) => Number(r.bucket) === i)?.cents ?? 0)),
-  }));
+  const bounds = [...starts, addMonths(todayDate, 1)].map((m) => period(m, m, timeZone).start);
+  const sums = await sumRanges(db, 'overview_slots', accountId, bounds, {
+    cents: total('payments_cents'),
+    payments: total('payments'),
+    customers: total('new_customers'),
+  });
+  return sums.map((sum, i) => ({ month: starts[i]!.slice(0, 7), ...sum }));
 }
 
 /** The owner's first screen: today's work, money in and owed, open quotes, new customers and reviews. */
@@ -156,43 +155,28 @@ export async function getDashboard(ctx: AppContext, accountId: string): Promise<
   const todayDate = today(ctx, timeZone);
   const day = period(todayDate, todayDate, timeZone);
   const week = period(addDays(todayDate, 1), addDays(todayDate, 7), timeZone);
-  const month = period(monthStart(todayDate), monthEnd(todayDate), timeZone);
   const db = ctx.db;
 
-  const [jobsToday, jobsUpcoming, money, revenue, quotes, newCustomers, rating, reviews, series] =
-    await Promise.all([
-      jobsStarting(db, accountId, day.start, day.end),
-      jobsStarting(db, accountId, week.start, week.end),
-      receivables(db, accountId, todayDate),
-      db
-        .selectFrom('payments')
-        .select([sql<number>`coalesce(sum(amount_cents), 0)`.as('cents'), sql<number>`count(*)`.as('count')])
-        .where('account_id', '=', accountId)
-        .where('paid_at', '>=', month.start)
-        .where('paid_at', '<', month.end)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('quotes')
-        .select([sql<number>`coalesce(sum(total_cents), 0)`.as('cents'), sql<number>`count(*)`.as('count')])
-        .where('account_id', '=', accountId)
-        .where('status', '=', 'sent')
-        .where('valid_until', '>=', todayDate)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('customers')
-        .select(sql<number>`count(*)`.as('count'))
-        .where('account_id', '=', accountId)
-        .where('created_at', '>=', month.start)
-        .where('created_at', '<', month.end)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('reviews')
-        .select([sql<number | null>`avg(rating)`.as('average'), sql<number>`count(*)`.as('count')])
-        .where('account_id', '=', accountId)
-        .executeTakeFirstOrThrow(),
-      recentReviews(db, accountId, RECENT_REVIEWS),
-      revenueByMonth(db, accountId, todayDate, timeZone),
-    ]);
+  const [jobsToday, jobsUpcoming, money, quotes, rating, reviews, series] = await Promise.all([
+    jobsStarting(db, accountId, day.start, day.end),
+    jobsStarting(db, accountId, week.start, week.end),
+    receivables(db, accountId, todayDate),
+    db
+      .selectFrom('quotes')
+      .select([sql<number>`coalesce(sum(total_cents), 0)`.as('cents'), sql<number>`count(*)`.as('count')])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'sent')
+      .where('valid_until', '>=', todayDate)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('reviews')
+      .select([sql<number | null>`avg(rating)`.as('average'), sql<number>`count(*)`.as('count')])
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow(),
+    recentReviews(db, accountId, RECENT_REVIEWS),
+    months(db, accountId, todayDate, timeZone),
+  ]);
+  const thisMonth = series[series.length - 1]!;
 
   return {
     object: 'dashboard',
@@ -201,13 +185,13 @@ export async function getDashboard(ctx: AppContext, accountId: string): Promise<
     today: todayDate,
     jobs_today: jobsToday,
     jobs_upcoming: jobsUpcoming,
-    revenue_this_month: { amount: fromCents(Number(revenue.cents)), count: Number(revenue.count) },
+    revenue_this_month: { amount: fromCents(thisMonth.cents), count: thisMonth.payments },
     ...money,
     open_quotes: { amount: fromCents(Number(quotes.cents)), count: Number(quotes.count) },
-    new_customers_this_month: Number(newCustomers.count),
+    new_customers_this_month: thisMonth.customers,
     average_rating: rating.average === null ? null : Math.round(Number(rating.average) * 100) / 100,
     review_count: Number(rating.count),
     recent_reviews: reviews,
-    revenue_by_month: series,
+    revenue_by_month: series.map((m) => ({ month: m.month, revenue: fromCents(m.cents) })),
   };
 }
