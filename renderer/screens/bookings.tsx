@@ -122,7 +122,7 @@ export function Bookings() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="bookings"
+            noun={['booking', 'bookings']}
           />
         </>
       )}

@@ -69,12 +69,13 @@ export function ListFooter({
   hasMore: boolean;
   loading: boolean;
   onMore(): void;
-  noun: string;
+  /** The thing listed, singular and plural: ['invoice', 'invoices']. */
+  noun: [string, string];
 }) {
   return (
     <div className="list-footer">
       <span>
-        Showing {count.toLocaleString()} {noun}
+        Showing {count.toLocaleString()} {count === 1 ? noun[0] : noun[1]}
         {hasMore ? '' : count > 0 ? ' — that is all' : ''}
       </span>
       {hasMore && (

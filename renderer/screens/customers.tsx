@@ -151,7 +151,7 @@ export function Customers() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="customers"
+            noun={['customer', 'customers']}
           />
         </>
       )}

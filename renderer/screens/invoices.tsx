@@ -121,7 +121,7 @@ export function Invoices() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="invoices"
+            noun={['invoice', 'invoices']}
           />
         </>
       )}

@@ -193,7 +193,7 @@ function JobList() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="jobs"
+            noun={['job', 'jobs']}
           />
         </>
       )}

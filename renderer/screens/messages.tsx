@@ -167,7 +167,7 @@ export function Messages() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="e-mails"
+            noun={['e-mail', 'e-mails']}
           />
         </>
       )}

@@ -116,7 +116,7 @@ export function Quotes() {
             hasMore={list.hasMore}
             loading={list.loading}
             onMore={list.loadMore}
-            noun="quotes"
+            noun={['quote', 'quotes']}
           />
         </>
       )}

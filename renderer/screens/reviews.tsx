@@ -118,7 +118,7 @@ export function Reviews() {
           hasMore={list.hasMore}
           loading={list.loading}
           onMore={list.loadMore}
-          noun="reviews"
+          noun={['review', 'reviews']}
         />
       </Card>
       <RecordReviewDialog

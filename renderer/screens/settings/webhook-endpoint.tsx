@@ -199,7 +199,7 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
             hasMore={deliveries.hasMore}
             loading={deliveries.loading}
             onMore={deliveries.loadMore}
-            noun="deliveries"
+            noun={['delivery', 'deliveries']}
           />
         )}
       </Card>
