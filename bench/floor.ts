@@ -12,6 +12,20 @@ import { newId } from '../server/lib/ids';
  * limit, validation, zod serialisation or error envelope. What the real route costs above this is
  * the price of the framework layers.
  */
+/**
+ * The real list routes' customer page query (portal customers, v1 clients), compiled by the same
+ * code, so a floor runs exactly the SQL the route runs. Parameters: account id, [cursor id,] limit.
+ */
+export function customerPageStatements(db: SQLite.Database) {
+  const compiler = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+  const compile = (before: boolean) => {
+    let q = selectCustomers(compiler).where('c.account_id', '=', 'account');
+    if (before) q = q.where('c.id', '<', 'cursor');
+    return db.prepare(q.orderBy('c.id', 'desc').limit(1).compile().sql);
+  };
+  return { first: compile(false), before: compile(true) };
+}
+
 export async function startBareFloor(
   dataDir: string,
   accountId: string,
@@ -22,15 +36,7 @@ export async function startBareFloor(
   db.pragma('busy_timeout = 5000');
 
   const account = db.prepare('select * from accounts where id = ?');
-  // The real route's page query, compiled by the same code, so both run the same SQL.
-  const compiler = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
-  const pageQuery = (before: boolean) => {
-    let q = selectCustomers(compiler).where('c.account_id', '=', accountId);
-    if (before) q = q.where('c.id', '<', 'cursor');
-    return db.prepare(q.orderBy('c.id', 'desc').limit(26).compile().sql);
-  };
-  const firstPage = pageQuery(false);
-  const pageBefore = pageQuery(true);
+  const pages = customerPageStatements(db);
 
   const customerByEmail = db.prepare('select * from customers where account_id = ? and email_lower = ?');
   const counter = db.prepare(
@@ -84,7 +90,7 @@ export async function startBareFloor(
   app.get('/customers', (request) => {
     const before = (request.query as { before?: string }).before;
     account.get(accountId);
-    return before ? pageBefore.all(accountId, before, 26) : firstPage.all(accountId, 26);
+    return before ? pages.before.all(accountId, before, 26) : pages.first.all(accountId, 26);
   });
   app.post('/invoices', (request) => createInvoice(request.body as BareInvoiceBody));
   await app.listen({ host: '127.0.0.1', port: 0 });

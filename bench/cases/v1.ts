@@ -6,54 +6,26 @@ import { createKey } from '../../server/domain/api-keys';
 import { encodeCursor } from '../../server/domain/pagination';
 import { RateLimiter } from '../../server/http/rate-limiter';
 import { v1Guard } from '../../server/http/v1/guard';
+import { customerPageStatements } from '../floor';
 import { assertHealthy, type BenchCase, fmt, load } from '../harness';
 
 const PAGE = 100;
 const GUARD_ITERATIONS = 5_000;
 
 /**
- * The floor for a page of 100 clients: the statements listCustomers runs for one page, prepared
+ * The floor for a page of 100 clients: the statement listCustomers runs for one page, prepared
  * once on a connection of its own, with no auth, limits, validation or serialisation. (The shared
  * floor in bench/floor.ts serves pages of 25.)
  */
 async function startPageFloor(file: string, accountId: string) {
   const db = new SQLite(file, { readonly: true });
   const account = db.prepare('select * from accounts where id = ?');
-  const firstPage = db.prepare('select * from customers where account_id = ? order by id desc limit ?');
-  const pageBefore = db.prepare(
-    'select * from customers where account_id = ? and id < ? order by id desc limit ?',
-  );
-  const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+  const pages = customerPageStatements(db);
   const app = Fastify({ logger: false });
   app.get('/clients', (request) => {
     const before = (request.query as { before?: string }).before;
     account.get(accountId);
-    const rows = (
-      before ? pageBefore.all(accountId, before, PAGE + 1) : firstPage.all(accountId, PAGE + 1)
-    ) as Array<{ id: string }>;
-    const ids = rows.map((r) => r.id);
-    const inIds = marks(ids.length);
-    return {
-      rows,
-      tags: db
-        .prepare(`select customer_id, tag from customer_tags where customer_id in (${inIds}) order by tag`)
-        .all(...ids),
-      notes: db
-        .prepare(
-          `select id, customer_id, text, created_at from customer_notes where customer_id in (${inIds}) order by id desc`,
-        )
-        .all(...ids),
-      paid: db
-        .prepare(
-          `select customer_id, sum(amount_paid_cents) as paid from invoices where customer_id in (${inIds}) group by customer_id`,
-        )
-        .all(...ids),
-      lastJobs: db
-        .prepare(
-          `select customer_id, max(completed_at) as last from jobs where customer_id in (${inIds}) and status = 'completed' group by customer_id`,
-        )
-        .all(...ids),
-    };
+    return before ? pages.before.all(accountId, before, PAGE + 1) : pages.first.all(accountId, PAGE + 1);
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
