@@ -1,22 +1,12 @@
+import type { PORTAL_EVENT_TYPES } from '../../shared/schemas/event';
 import type { Tx } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fanOutEvent } from './webhook-fanout';
 
-/** Every event type either interface can deliver (spec part 6). */
-export const EVENT_TYPES = [
-  'booking.created',
-  'job.completed',
-  'invoice.paid',
-  'invoice.payment_recorded',
-  'review.received',
-  'customer.created',
-  'quote.accepted',
-  'quote.declined',
-  'webhook.test',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Every event type either interface can deliver (spec part 6): the portal's list holds them all. */
+export type EventType = (typeof PORTAL_EVENT_TYPES)[number];
 
 export interface EventBody {
   id: string;
