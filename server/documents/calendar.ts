@@ -2,6 +2,7 @@ import ical, { ICalEventStatus } from 'ical-generator';
 import { fromCents } from '../../shared/money';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
+import { jobsStartingBetween } from '../domain/scheduled-jobs';
 import { toIso } from '../lib/clock';
 import { buildVtimezone, ZonedInstant } from './vtimezone';
 
@@ -32,28 +33,11 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
   const to = toIso(new Date(toMs));
 
   const [jobs, bookings] = await Promise.all([
-    ctx.db
-      .selectFrom('jobs as j')
-      .innerJoin('customers as c', 'c.id', 'j.customer_id')
-      .select([
-        'j.id',
-        'j.number',
-        'j.title',
-        'j.status',
-        'j.scheduled_start',
-        'j.scheduled_end',
-        'j.address',
-        'j.price_cents',
-        'j.created_at',
-        'j.updated_at',
-        'c.name as customer_name',
-      ])
-      .where('j.account_id', '=', accountId)
-      .where('j.status', 'in', ['scheduled', 'in_progress', 'completed'])
-      .where('j.scheduled_start', '>=', from)
-      .where('j.scheduled_start', '<', to)
-      .orderBy('j.scheduled_start')
-      .execute(),
+    jobsStartingBetween(ctx.db, accountId, {
+      start: from,
+      end: to,
+      statuses: ['scheduled', 'in_progress', 'completed'],
+    }),
     ctx.db
       .selectFrom('bookings as b')
       .innerJoin('customers as c', 'c.id', 'b.customer_id')
@@ -78,19 +62,6 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
       .orderBy('b.start')
       .execute(),
   ]);
-  const assignees = jobs.length
-    ? await ctx.db
-        .selectFrom('job_assignees as a')
-        .innerJoin('team_members as m', 'm.id', 'a.member_id')
-        .select(['a.job_id', 'm.name'])
-        .where(
-          'a.job_id',
-          'in',
-          jobs.map((j) => j.id),
-        )
-        .orderBy('m.name')
-        .execute()
-    : [];
 
   const money = new Intl.NumberFormat(config.locale, { style: 'currency', currency: config.currency });
   const calendar = ical({
@@ -105,7 +76,7 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
 
   for (const job of jobs) {
     const start = new Date(job.scheduled_start!);
-    const names = assignees.filter((a) => a.job_id === job.id).map((a) => a.name);
+    const names = job.assignees.map((a) => a.name);
     calendar.createEvent({
       id: `${job.id}@shopdesk`,
       timezone: timeZone,

@@ -15,6 +15,7 @@ import { newId } from '../lib/ids';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { applyJobAction, boundToInstant, insertJob, type JobAction, rescheduleBookedJob } from './jobs';
+import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
 
 export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
@@ -99,12 +100,7 @@ export async function getBooking(ctx: AppContext, accountId: string, id: string)
   return presentBooking(ctx.db, await getRow(ctx.db, accountId, id));
 }
 
-export type BookingListFilters = BookingListQuery & {
-  customer_id?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  updated_since?: string | undefined;
-};
+export type BookingListFilters = BookingListQuery & OwnerFilters & TimeFilters;
 
 export async function listBookings(
   ctx: AppContext,
@@ -122,22 +118,8 @@ export async function listBookings(
       if (query.status) q = q.where('b.status', '=', query.status);
       if (from) q = q.where('b.start', '>=', from);
       if (to) q = q.where('b.start', '<', to);
-      if (query.customer_id) q = q.where('b.customer_id', '=', query.customer_id);
-      if (query.customer_email) {
-        const email = query.customer_email.toLowerCase();
-        q = q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('customers as c')
-              .select('c.id')
-              .whereRef('c.id', '=', 'b.customer_id')
-              .where('c.email_lower', '=', email),
-          ),
-        );
-      }
-      if (query.created_after) q = q.where('b.created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('b.created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('b.updated_at', '>=', query.updated_since);
+      q = whereOwnerFilters(q, 'b', query);
+      q = whereTimeFilters(q, 'b', query);
       return q.orderBy('b.id', 'desc').limit(limit).execute();
     },
     (rows) => presentBookings(ctx.db, rows),

@@ -15,6 +15,7 @@ import { conflict, invalidState, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { recordEvent } from './events';
+import { type TimeFilters, whereTimeFilters } from './list-filters';
 import { fillTemplate, queueMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
@@ -89,7 +90,7 @@ async function lapseCutoff(db: Queryable, ctx: AppContext, accountId: string): P
 export async function listCustomers(
   ctx: AppContext,
   accountId: string,
-  query: CustomerListQuery & { created_after?: string; created_before?: string; updated_since?: string },
+  query: CustomerListQuery & TimeFilters,
 ): Promise<Page<Customer>> {
   const cutoff = query.lapsed === undefined ? undefined : await lapseCutoff(ctx.db, ctx, accountId);
   return keysetPage(
@@ -120,9 +121,7 @@ export async function listCustomers(
           ),
         );
       }
-      if (query.created_after) q = q.where('c.created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('c.created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('c.updated_at', '>=', query.updated_since);
+      q = whereTimeFilters(q, 'c', query);
       if (cutoff !== undefined) {
         const completed = (since?: string) =>
           sql<SqlBool>`exists (select 1 from jobs j where j.customer_id = c.id and j.status = 'completed'${

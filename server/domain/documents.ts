@@ -1,9 +1,21 @@
-import { type DocumentTotals, fromCents, type LineInput, type TaxInput } from '../../shared/money';
-import type { DocumentCustomer, LineItem, Tax } from '../../shared/schemas/document';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  computeTotals,
+  type DocumentTotals,
+  fromCents,
+  type LineInput,
+  type TaxInput,
+} from '../../shared/money';
+import type { StoredConfig } from '../../shared/schemas/config';
+import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../../shared/schemas/document';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
+import type { Database } from '../db/schema';
 import { dateInZone } from '../lib/clock';
-import { validationError } from '../lib/errors';
+import { notFound, validationError } from '../lib/errors';
+import { getAccount } from './accounts';
+import { findOrCreateCustomer } from './customers';
+import type { Filterable } from './list-filters';
 
 /**
  * What quotes and invoices have in common: their lines and taxes (document_lines and
@@ -16,15 +28,84 @@ export interface DocumentBody {
   taxes: Tax[];
 }
 
-/** A path or API argument names a document by id (inv_…, quo_…) or by number (INV-0001, Q-0001). */
-export function refColumn(ref: string, idPrefix: 'inv' | 'quo'): 'id' | 'number' {
-  return ref.startsWith(`${idPrefix}_`) ? 'id' : 'number';
+const DOCUMENT_TABLES = {
+  invoices: { idPrefix: 'inv', noun: 'invoice' },
+  quotes: { idPrefix: 'quo', noun: 'quote' },
+} as const;
+
+/**
+ * An account's invoice or quote row, named by id (inv_…, quo_…) or by number (INV-0001,
+ * Q-0001) as paths and API arguments do; 404 when the account has none.
+ */
+export async function findDocumentRow<T extends keyof typeof DOCUMENT_TABLES>(
+  db: Queryable,
+  table: T,
+  accountId: string,
+  ref: string,
+): Promise<Database[T]> {
+  const { idPrefix, noun } = DOCUMENT_TABLES[table];
+  const row = await db
+    .selectFrom(table as keyof typeof DOCUMENT_TABLES)
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where(ref.startsWith(`${idPrefix}_`) ? 'id' : 'number', '=', ref)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No ${noun} ${ref}`);
+  return row as Database[T];
 }
 
 /** Replaces the lines and taxes of a document with freshly computed ones. */
 export async function saveDocumentBody(tx: Tx, documentId: string, totals: DocumentTotals): Promise<void> {
   await deleteDocumentBody(tx, documentId);
   await insertDocumentBody(tx, documentId, totals);
+}
+
+/** The columns a draft's shared update fields change; the document adds its term (due_date, valid_until). */
+export interface DraftChanges {
+  customer_id?: string;
+  subtotal_cents?: number;
+  tax_total_cents?: number;
+  total_cents?: number;
+  notes?: string | null;
+  issue_date?: string;
+}
+
+/**
+ * Applies the shared fields of a draft update inside the caller's transaction: a new customer
+ * (created if the e-mail is new) and new lines or taxes (saved, with totals recomputed from
+ * the lines and taxes the patch leaves as they were).
+ */
+export async function applyDraftFields(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  documentId: string,
+  patch: DocumentUpdateFields,
+): Promise<DraftChanges> {
+  const changes: DraftChanges = {};
+  if (patch.customer_email !== undefined) {
+    const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      email: patch.customer_email,
+      name: patch.customer_name,
+    });
+    changes.customer_id = customer.id;
+  }
+  if (patch.items !== undefined || patch.taxes !== undefined) {
+    const current = bodyInputs((await loadDocumentBodies(tx, [documentId])).get(documentId)!);
+    const totals = computeTotals(patch.items ?? current.items, patch.taxes ?? current.taxes);
+    await saveDocumentBody(tx, documentId, totals);
+    changes.subtotal_cents = totals.subtotal_cents;
+    changes.tax_total_cents = totals.tax_total_cents;
+    changes.total_cents = totals.total_cents;
+  }
+  if (patch.notes !== undefined) changes.notes = patch.notes || null;
+  if (patch.issue_date !== undefined) changes.issue_date = patch.issue_date;
+  return changes;
+}
+
+/** The sign-off of the e-mails that carry a document. */
+export function mailSignature(config: StoredConfig): string {
+  return [config.business_name, config.business_email, config.business_phone].filter(Boolean).join('\n');
 }
 
 /** Writes the lines and taxes of a document that has none yet. */
@@ -151,6 +232,12 @@ export function todayFor(ctx: AppContext, timeZone: string): string {
   return dateInZone(ctx.clock.now(), timeZone);
 }
 
+/** todayFor an account's own time zone, for reads that compute overdue or expired. */
+export async function accountToday(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
+  const { config } = await getAccount(db, accountId);
+  return todayFor(ctx, config.timezone);
+}
+
 /** The end of a document's term (due date, validity) may not come before its issue date. */
 export function requireDateOrder(
   dates: { issue: string; end: string },
@@ -168,6 +255,19 @@ export function formatMoney(cents: number, currency: string, locale: string): st
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards taken literally (use ESCAPE '\'). */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Narrows a document list to those whose number, customer name or customer e-mail contains
+ * `text`, case-insensitively. The query names the document table `alias` and joins customers as c.
+ */
+export function whereDocumentSearch<Q extends Filterable<Q>>(query: Q, alias: 'i' | 'q', text: string): Q {
+  const pattern = containsPattern(text);
+  const contains = (column: RawBuilder<unknown>) => sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+  const number = sql`lower(${sql.ref(`${alias}.number`)})`;
+  return query.where(
+    sql<SqlBool>`(${contains(number)} or ${contains(sql`lower(c.name)`)} or ${contains(sql.ref('c.email_lower'))})`,
+  );
 }

@@ -15,36 +15,33 @@ import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
 import { addDays, isoNow, toIso } from '../lib/clock';
-import { invalidState, notFound, validationError } from '../lib/errors';
+import { invalidState, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { formatNumber, nextCounter } from './counters';
 import { findOrCreateCustomer } from './customers';
 import {
+  accountToday,
+  applyDraftFields,
   bodyFromTotals,
-  bodyInputs,
-  containsPattern,
   type DocumentBody,
   deleteDocumentBody,
+  findDocumentRow,
   formatMoney,
   insertDocumentBody,
   loadDocumentBodies,
   loadDocumentCustomers,
-  refColumn,
+  mailSignature,
   requireDateOrder,
-  saveDocumentBody,
   todayFor,
+  whereDocumentSearch,
 } from './documents';
 import { recordEvent } from './events';
+import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { queueMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
-export type InvoiceQuery = InvoiceListQuery & {
-  customer_id?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  updated_since?: string | undefined;
-};
+export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
 
 /**
  * Overdue is computed on read, never stored (contract part 4): an invoice is overdue when it is
@@ -136,20 +133,12 @@ async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: stri
   );
 }
 
-async function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
-  const row = await db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where(refColumn(ref, 'inv'), '=', ref)
-    .executeTakeFirst();
-  if (!row) throw notFound(`No invoice ${ref}`);
-  return row;
+function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
+  return findDocumentRow(db, 'invoices', accountId, ref);
 }
 
 async function presentOne(db: Queryable, ctx: AppContext, row: InvoicesTable): Promise<Invoice> {
-  const { config } = await getAccount(db, row.account_id);
-  const [invoice] = await presentInvoices(db, [row], todayFor(ctx, config.timezone));
+  const [invoice] = await presentInvoices(db, [row], await accountToday(db, ctx, row.account_id));
   return invoice!;
 }
 
@@ -171,8 +160,7 @@ export async function listInvoices(
   accountId: string,
   query: InvoiceQuery,
 ): Promise<Page<Invoice>> {
-  const { config } = await getAccount(ctx.db, accountId);
-  const today = todayFor(ctx, config.timezone);
+  const today = await accountToday(ctx.db, ctx, accountId);
   return keysetPage(
     query,
     'inv',
@@ -196,21 +184,9 @@ export async function listInvoices(
         default:
           q = q.where('i.status', '=', query.status);
       }
-      if (query.customer_id) q = q.where('i.customer_id', '=', query.customer_id);
-      if (query.customer_email) q = q.where('c.email_lower', '=', query.customer_email.toLowerCase());
-      if (query.q) {
-        const pattern = containsPattern(query.q);
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(i.number)`, 'like', sql`${pattern} escape '\\'`),
-            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
-            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
-          ]),
-        );
-      }
-      if (query.created_after) q = q.where('i.created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('i.created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('i.updated_at', '>=', query.updated_since);
+      q = whereOwnerFilters(q, 'i', query);
+      if (query.q) q = whereDocumentSearch(q, 'i', query.q);
+      q = whereTimeFilters(q, 'i', query);
       return q.orderBy('i.id', 'desc').limit(limit).execute();
     },
     (rows) => presentInvoices(ctx.db, rows, today),
@@ -295,24 +271,10 @@ export async function updateInvoice(
         `Invoice ${row.number} is ${row.status}; only a draft can be changed. Void it and create a new one.`,
       );
     }
-    const changes: Partial<InvoicesTable> = { updated_at: isoNow(ctx.clock) };
-    if (patch.customer_email !== undefined) {
-      const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-        email: patch.customer_email,
-        name: patch.customer_name,
-      });
-      changes.customer_id = customer.id;
-    }
-    if (patch.items !== undefined || patch.taxes !== undefined) {
-      const current = bodyInputs((await loadDocumentBodies(tx, [row.id])).get(row.id)!);
-      const totals = computeTotals(patch.items ?? current.items, patch.taxes ?? current.taxes);
-      await saveDocumentBody(tx, row.id, totals);
-      changes.subtotal_cents = totals.subtotal_cents;
-      changes.tax_total_cents = totals.tax_total_cents;
-      changes.total_cents = totals.total_cents;
-    }
-    if (patch.notes !== undefined) changes.notes = patch.notes || null;
-    if (patch.issue_date !== undefined) changes.issue_date = patch.issue_date;
+    const changes: Partial<InvoicesTable> = {
+      updated_at: isoNow(ctx.clock),
+      ...(await applyDraftFields(tx, ctx, accountId, row.id, patch)),
+    };
     if (patch.due_date !== undefined) changes.due_date = patch.due_date;
     requireDateOrder(
       { issue: changes.issue_date ?? row.issue_date, end: changes.due_date ?? row.due_date },
@@ -330,16 +292,13 @@ function invoiceMail(invoice: Invoice, config: StoredConfig, balanceCents: numbe
     invoice.amount_paid > 0
       ? `Invoice ${invoice.number} has a balance of ${money(balanceCents)} (of ${money(toCents(invoice.total))}), due ${invoice.due_date}.`
       : `Please find attached invoice ${invoice.number} for ${money(balanceCents)}, due ${invoice.due_date}.`;
-  const signature = [config.business_name, config.business_email, config.business_phone]
-    .filter(Boolean)
-    .join('\n');
   return {
     subject: `Invoice ${invoice.number} from ${config.business_name}`,
     body: [
       `Hi ${invoice.customer.name},`,
       amountLine,
       invoice.notes,
-      `Thank you for your business.\n${signature}`,
+      `Thank you for your business.\n${mailSignature(config)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),

@@ -19,6 +19,7 @@ import { getAccount } from './accounts';
 import { formatNumber, nextCounter } from './counters';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
+import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
 import { ensureMembers } from './team';
 
@@ -183,12 +184,7 @@ export async function createJob(ctx: AppContext, accountId: string, input: JobCr
   return ctx.db.transaction().execute((tx) => insertJob(tx, ctx, accountId, input));
 }
 
-export type JobListFilters = JobListQuery & {
-  customer_id?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  updated_since?: string | undefined;
-};
+export type JobListFilters = JobListQuery & OwnerFilters & TimeFilters;
 
 /** A list bound as a UTC timestamp: a date means that day in the account's zone (`to` includes the day). */
 export async function boundToInstant(
@@ -218,19 +214,7 @@ export async function listJobs(
       if (query.status) q = q.where('j.status', '=', query.status);
       if (from) q = q.where('j.scheduled_start', '>=', from);
       if (to) q = q.where('j.scheduled_start', '<', to);
-      if (query.customer_id) q = q.where('j.customer_id', '=', query.customer_id);
-      if (query.customer_email) {
-        const email = query.customer_email.toLowerCase();
-        q = q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('customers as c')
-              .select('c.id')
-              .whereRef('c.id', '=', 'j.customer_id')
-              .where('c.email_lower', '=', email),
-          ),
-        );
-      }
+      q = whereOwnerFilters(q, 'j', query);
       if (query.assignee) {
         const name = query.assignee.toLowerCase();
         q = q.where((eb) =>
@@ -244,9 +228,7 @@ export async function listJobs(
           ),
         );
       }
-      if (query.created_after) q = q.where('j.created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('j.created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('j.updated_at', '>=', query.updated_since);
+      q = whereTimeFilters(q, 'j', query);
       return q.orderBy('j.id', 'desc').limit(limit).execute();
     },
     (rows) => presentJobs(ctx.db, rows),

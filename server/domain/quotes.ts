@@ -13,34 +13,32 @@ import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
 import { addDays, isoNow } from '../lib/clock';
-import { invalidState, notFound } from '../lib/errors';
+import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { formatNumber, nextCounter } from './counters';
 import { findOrCreateCustomer } from './customers';
 import {
-  bodyInputs,
-  containsPattern,
+  accountToday,
+  applyDraftFields,
   deleteDocumentBody,
+  findDocumentRow,
   formatMoney,
   loadDocumentBodies,
   loadDocumentCustomers,
-  refColumn,
+  mailSignature,
   requireDateOrder,
   saveDocumentBody,
   todayFor,
+  whereDocumentSearch,
 } from './documents';
 import { recordEvent } from './events';
 import { insertJob } from './jobs';
+import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { queueMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
-export type QuoteQuery = QuoteListQuery & {
-  customer_id?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  updated_since?: string | undefined;
-};
+export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
 
 /** Job titles are shorter than line descriptions. */
 const JOB_TITLE_MAX = 200;
@@ -102,20 +100,12 @@ async function presentQuotes(db: Queryable, rows: QuotesTable[], today: string):
   });
 }
 
-async function findRow(db: Queryable, accountId: string, ref: string): Promise<QuotesTable> {
-  const row = await db
-    .selectFrom('quotes')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where(refColumn(ref, 'quo'), '=', ref)
-    .executeTakeFirst();
-  if (!row) throw notFound(`No quote ${ref}`);
-  return row;
+function findRow(db: Queryable, accountId: string, ref: string): Promise<QuotesTable> {
+  return findDocumentRow(db, 'quotes', accountId, ref);
 }
 
 async function presentOne(db: Queryable, ctx: AppContext, row: QuotesTable): Promise<Quote> {
-  const { config } = await getAccount(db, row.account_id);
-  const [quote] = await presentQuotes(db, [row], todayFor(ctx, config.timezone));
+  const [quote] = await presentQuotes(db, [row], await accountToday(db, ctx, row.account_id));
   return quote!;
 }
 
@@ -137,8 +127,7 @@ export async function listQuotes(
   accountId: string,
   query: QuoteQuery,
 ): Promise<Page<Quote>> {
-  const { config } = await getAccount(ctx.db, accountId);
-  const today = todayFor(ctx, config.timezone);
+  const today = await accountToday(ctx.db, ctx, accountId);
   return keysetPage(
     query,
     'quo',
@@ -161,21 +150,9 @@ export async function listQuotes(
         default:
           q = q.where('q.status', '=', query.status);
       }
-      if (query.customer_id) q = q.where('q.customer_id', '=', query.customer_id);
-      if (query.customer_email) q = q.where('c.email_lower', '=', query.customer_email.toLowerCase());
-      if (query.q) {
-        const pattern = containsPattern(query.q);
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(q.number)`, 'like', sql`${pattern} escape '\\'`),
-            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
-            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
-          ]),
-        );
-      }
-      if (query.created_after) q = q.where('q.created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('q.created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('q.updated_at', '>=', query.updated_since);
+      q = whereOwnerFilters(q, 'q', query);
+      if (query.q) q = whereDocumentSearch(q, 'q', query.q);
+      q = whereTimeFilters(q, 'q', query);
       return q.orderBy('q.id', 'desc').limit(limit).execute();
     },
     (rows) => presentQuotes(ctx.db, rows, today),
@@ -234,24 +211,10 @@ export async function updateQuote(
         `Quote ${row.number} is ${row.status}; only a draft can be changed. Create a new quote instead.`,
       );
     }
-    const changes: Partial<QuotesTable> = { updated_at: isoNow(ctx.clock) };
-    if (patch.customer_email !== undefined) {
-      const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-        email: patch.customer_email,
-        name: patch.customer_name,
-      });
-      changes.customer_id = customer.id;
-    }
-    if (patch.items !== undefined || patch.taxes !== undefined) {
-      const current = bodyInputs((await loadDocumentBodies(tx, [row.id])).get(row.id)!);
-      const totals = computeTotals(patch.items ?? current.items, patch.taxes ?? current.taxes);
-      await saveDocumentBody(tx, row.id, totals);
-      changes.subtotal_cents = totals.subtotal_cents;
-      changes.tax_total_cents = totals.tax_total_cents;
-      changes.total_cents = totals.total_cents;
-    }
-    if (patch.notes !== undefined) changes.notes = patch.notes || null;
-    if (patch.issue_date !== undefined) changes.issue_date = patch.issue_date;
+    const changes: Partial<QuotesTable> = {
+      updated_at: isoNow(ctx.clock),
+      ...(await applyDraftFields(tx, ctx, accountId, row.id, patch)),
+    };
     if (patch.valid_until !== undefined) changes.valid_until = patch.valid_until;
     requireDateOrder(
       { issue: changes.issue_date ?? row.issue_date, end: changes.valid_until ?? row.valid_until },
@@ -264,16 +227,13 @@ export async function updateQuote(
 }
 
 function quoteMail(quote: Quote, config: StoredConfig, totalCents: number) {
-  const signature = [config.business_name, config.business_email, config.business_phone]
-    .filter(Boolean)
-    .join('\n');
   return {
     subject: `Quote ${quote.number} from ${config.business_name}`,
     body: [
       `Hi ${quote.customer.name},`,
       `Please find attached quote ${quote.number} for ${formatMoney(totalCents, quote.currency, config.locale)}, valid until ${quote.valid_until}.`,
       quote.notes,
-      `Reply to this e-mail to accept it or ask us anything.\n${signature}`,
+      `Reply to this e-mail to accept it or ask us anything.\n${mailSignature(config)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),

@@ -17,6 +17,7 @@ import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { boundToInstant } from './jobs';
+import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
 
 const NEEDS_RESPONSE_MAX_RATING = 2;
@@ -66,12 +67,7 @@ export async function getReview(ctx: AppContext, accountId: string, id: string):
   return review!;
 }
 
-export type ReviewListFilters = ReviewListQuery & {
-  customer_id?: string | undefined;
-  created_after?: string | undefined;
-  created_before?: string | undefined;
-  updated_since?: string | undefined;
-};
+export type ReviewListFilters = ReviewListQuery & Pick<OwnerFilters, 'customer_id'> & TimeFilters;
 
 export async function listReviews(
   ctx: AppContext,
@@ -90,10 +86,8 @@ export async function listReviews(
       if (query.source) q = q.where('source', '=', query.source);
       if (from) q = q.where('received_at', '>=', from);
       if (to) q = q.where('received_at', '<', to);
-      if (query.customer_id) q = q.where('customer_id', '=', query.customer_id);
-      if (query.created_after) q = q.where('created_at', '>=', query.created_after);
-      if (query.created_before) q = q.where('created_at', '<', query.created_before);
-      if (query.updated_since) q = q.where('updated_at', '>=', query.updated_since);
+      q = whereOwnerFilters(q, 'reviews', query);
+      q = whereTimeFilters(q, 'reviews', query);
       return q.orderBy('id', 'desc').limit(limit).execute();
     },
     (rows) => presentReviews(ctx.db, rows),

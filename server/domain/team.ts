@@ -8,6 +8,7 @@ import { conflict, invalidState, notFound, validationError } from '../lib/errors
 import { newId } from '../lib/ids';
 import { daysBetween, isoWeekday, startOfDay } from '../lib/time-zone';
 import { getAccount } from './accounts';
+import { jobsStartingBetween, NOT_CANCELLED } from './scheduled-jobs';
 
 export const MAX_SCHEDULE_DAYS = 62;
 const OPEN_STATUSES = ['unscheduled', 'scheduled', 'in_progress'] as const;
@@ -185,38 +186,8 @@ export async function teamSchedule(
       .where('account_id', '=', accountId)
       .orderBy(sql`lower(name)`)
       .execute(),
-    ctx.db
-      .selectFrom('jobs as j')
-      .innerJoin('customers as c', 'c.id', 'j.customer_id')
-      .select([
-        'j.id',
-        'j.number',
-        'j.title',
-        'j.address',
-        'j.scheduled_start',
-        'j.scheduled_end',
-        'j.status',
-        'c.name as customer_name',
-      ])
-      .where('j.account_id', '=', accountId)
-      .where('j.status', '!=', 'cancelled')
-      .where('j.scheduled_start', '>=', startIso)
-      .where('j.scheduled_start', '<', endIso)
-      .orderBy('j.scheduled_start')
-      .orderBy('j.id')
-      .execute(),
+    jobsStartingBetween(ctx.db, accountId, { start: startIso, end: endIso, statuses: NOT_CANCELLED }),
   ]);
-  const assignments = jobs.length
-    ? await ctx.db
-        .selectFrom('job_assignees')
-        .select(['job_id', 'member_id'])
-        .where(
-          'job_id',
-          'in',
-          jobs.map((j) => j.id),
-        )
-        .execute()
-    : [];
 
   const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
   const group = (member: { id: string; name: string } | null, ids: Set<string>): ScheduleGroup => {
@@ -243,15 +214,14 @@ export async function teamSchedule(
       })),
     };
   };
-  const assigned = new Set(assignments.map((a) => a.job_id));
   return {
     object: 'team_schedule',
     from,
     to,
     timezone: timeZone,
     members: members.map((m) =>
-      group(m, new Set(assignments.filter((a) => a.member_id === m.id).map((a) => a.job_id))),
+      group(m, new Set(jobs.filter((j) => j.assignees.some((a) => a.id === m.id)).map((j) => j.id))),
     ),
-    unassigned: group(null, new Set(jobs.filter((j) => !assigned.has(j.id)).map((j) => j.id))),
+    unassigned: group(null, new Set(jobs.filter((j) => j.assignees.length === 0).map((j) => j.id))),
   };
 }

@@ -5,7 +5,7 @@ import type { MailMessagesTable } from '../db/schema';
 import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
 import { senderAddress } from '../domain/mail-outbox';
 import { isoNow, toIso } from '../lib/clock';
-import { OutboxRunner } from './runner';
+import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
 
 export interface MailWorkerOptions {
@@ -27,12 +27,7 @@ interface MailJob {
   from: { name: string; address: string };
 }
 
-export interface MailWorker {
-  readonly inFlight: number;
-  /** Sends every message due now (by ctx.clock) and waits until the outcomes are recorded. */
-  runDue(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type MailWorker = OutboxWorker;
 
 interface SmtpError extends Error {
   response?: string;
@@ -171,17 +166,10 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     await record(job, error);
   }
 
-  const runner = new OutboxRunner<MailJob & { id: string }>(ctx, {
+  return new OutboxRunner<MailJob & { id: string }>(ctx, {
     concurrency: options.concurrency ?? 2,
     pollMs: options.pollMs ?? 1000,
     claim,
     run,
   });
-  return {
-    get inFlight() {
-      return runner.inFlight;
-    },
-    runDue: () => runner.runDue(),
-    stop: () => runner.stop(),
-  };
 }

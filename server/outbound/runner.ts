@@ -11,12 +11,21 @@ export interface OutboxRunnerOptions<Job extends { id: string }> {
   run(job: Job, signal: AbortSignal): Promise<void>;
 }
 
+/** A started outbox worker as its owner (server shutdown, tests) sees it. */
+export interface OutboxWorker {
+  readonly inFlight: number;
+  /** Runs everything due now (by ctx.clock) to completion and waits until the outcomes are recorded. */
+  runDue(): Promise<void>;
+  /** Stops claiming, aborts jobs in flight (they give their claims back) and waits for them. */
+  stop(): Promise<void>;
+}
+
 /**
  * Drives an outbox table: wakes on ctx.signals 'outbox' and 'online' and on a timer, claims due
  * jobs up to the concurrency bound and runs them without ever holding a transaction open across
  * network calls. While ctx.connectivity.online is false it claims nothing.
  */
-export class OutboxRunner<Job extends { id: string }> {
+export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
   private readonly running = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private readonly timer: NodeJS.Timeout;

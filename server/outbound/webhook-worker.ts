@@ -3,7 +3,7 @@ import type { WebhookInterface } from '../db/schema';
 import { scheduleOf } from '../domain/webhook-fanout';
 import { isoNow, toIso } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { OutboxRunner } from './runner';
+import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, retryDelayMs } from './schedule';
 import { deliveryHeaders } from './signing';
 
@@ -43,12 +43,7 @@ interface AttemptOutcome {
   durationMs: number;
 }
 
-export interface WebhookWorker {
-  readonly inFlight: number;
-  /** Sends every delivery due now (by ctx.clock) and waits until they are recorded: tests await this. */
-  runDue(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type WebhookWorker = OutboxWorker;
 
 export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -254,19 +249,12 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
     else await record(job, outcome);
   }
 
-  const runner = new OutboxRunner<DeliveryJob>(ctx, {
+  return new OutboxRunner<DeliveryJob>(ctx, {
     concurrency: options.concurrency ?? 8,
     pollMs: options.pollMs ?? 500,
     claim,
     run,
   });
-  return {
-    get inFlight() {
-      return runner.inFlight;
-    },
-    runDue: () => runner.runDue(),
-    stop: () => runner.stop(),
-  };
 }
 
 async function readPrefix(response: Response, maxBytes: number): Promise<string> {

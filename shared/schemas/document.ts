@@ -71,6 +71,16 @@ export const DocumentCustomer = z
   .meta({ id: 'DocumentCustomer' });
 export type DocumentCustomer = z.infer<typeof DocumentCustomer>;
 
+/** What a quote or invoice shows of its customer, lines and totals (in this order). */
+export const documentContentFields = {
+  customer: DocumentCustomer,
+  items: z.array(LineItem),
+  taxes: z.array(Tax),
+  subtotal: Money,
+  tax_total: Money,
+  total: Money,
+};
+
 /** Fields of a quote or invoice creation body other than its term (due_days / valid_days). */
 export const documentCreateFields = {
   customer_name: z.string().trim().min(1).max(200).optional().meta({
@@ -102,6 +112,31 @@ export const documentUpdateFields = {
   taxes: Taxes.optional(),
   notes: z.string().trim().max(5000).nullable().optional(),
   issue_date: z.iso.date().optional(),
+};
+export type DocumentUpdateFields = {
+  [K in keyof typeof documentUpdateFields]?: z.output<(typeof documentUpdateFields)[K]>;
+};
+
+/** customer_name only names the customer that customer_email creates, so an update body may not send it alone. */
+export function withCustomerNameRule<
+  Body extends z.ZodType<{ customer_name?: string | undefined; customer_email?: string | undefined }>,
+>(body: Body): Body {
+  return body.refine((patch) => patch.customer_name === undefined || patch.customer_email !== undefined, {
+    message: 'customer_name only names a new customer given with customer_email',
+    path: ['customer_name'],
+  });
+}
+
+/** Filters of quote and invoice lists besides their status. */
+export const documentListFilters = {
+  customer_email: Email.optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Matches number, customer name or e-mail.' }),
 };
 
 export const DeletedDocument = z

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { DateOnly, Email, ListQuery, Money, PositiveMoney, Timestamp } from './common';
-import { DocumentCustomer, documentCreateFields, documentUpdateFields, LineItem, Tax } from './document';
+import { DateOnly, ListQuery, Money, PositiveMoney, Timestamp } from './common';
+import {
+  documentContentFields,
+  documentCreateFields,
+  documentListFilters,
+  documentUpdateFields,
+  withCustomerNameRule,
+} from './document';
 
 export const StoredInvoiceStatus = z.enum(['draft', 'sent', 'partially_paid', 'paid', 'void']);
 export type StoredInvoiceStatus = z.infer<typeof StoredInvoiceStatus>;
@@ -28,12 +34,7 @@ export const Invoice = z
     object: z.literal('invoice'),
     number: z.string().meta({ example: 'INV-0001' }),
     status: InvoiceStatus,
-    customer: DocumentCustomer,
-    items: z.array(LineItem),
-    taxes: z.array(Tax),
-    subtotal: Money,
-    tax_total: Money,
-    total: Money,
+    ...documentContentFields,
     amount_paid: Money,
     balance: Money,
     currency: z.string().meta({ example: 'CAD' }),
@@ -64,13 +65,9 @@ export const InvoiceCreate = z
   .meta({ id: 'InvoiceCreate' });
 export type InvoiceCreate = z.infer<typeof InvoiceCreate>;
 
-export const InvoiceUpdate = z
-  .strictObject({ ...documentUpdateFields, due_date: DateOnly.optional() })
-  .refine((patch) => patch.customer_name === undefined || patch.customer_email !== undefined, {
-    message: 'customer_name only names a new customer given with customer_email',
-    path: ['customer_name'],
-  })
-  .meta({ id: 'InvoiceUpdate' });
+export const InvoiceUpdate = withCustomerNameRule(
+  z.strictObject({ ...documentUpdateFields, due_date: DateOnly.optional() }),
+).meta({ id: 'InvoiceUpdate' });
 export type InvoiceUpdate = z.infer<typeof InvoiceUpdate>;
 
 export const PaymentCreate = z
@@ -90,13 +87,6 @@ export const InvoiceListQuery = ListQuery.extend({
   status: InvoiceStatus.optional().meta({
     description: 'overdue: open invoices past their due date; sent and partially_paid exclude those.',
   }),
-  customer_email: Email.optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({ description: 'Matches number, customer name or e-mail.' }),
+  ...documentListFilters,
 });
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { DateOnly, Email, ListQuery, Money, Timestamp } from './common';
-import { DocumentCustomer, documentCreateFields, documentUpdateFields, LineItem, Tax } from './document';
+import { DateOnly, ListQuery, Timestamp } from './common';
+import {
+  documentContentFields,
+  documentCreateFields,
+  documentListFilters,
+  documentUpdateFields,
+  withCustomerNameRule,
+} from './document';
 
 export const StoredQuoteStatus = z.enum(['draft', 'sent', 'accepted', 'declined', 'converted']);
 export type StoredQuoteStatus = z.infer<typeof StoredQuoteStatus>;
@@ -17,12 +23,7 @@ export const Quote = z
     object: z.literal('quote'),
     number: z.string().meta({ example: 'Q-0001' }),
     status: QuoteStatus,
-    customer: DocumentCustomer,
-    items: z.array(LineItem),
-    taxes: z.array(Tax),
-    subtotal: Money,
-    tax_total: Money,
-    total: Money,
+    ...documentContentFields,
     currency: z.string().meta({ example: 'CAD' }),
     issue_date: DateOnly,
     valid_until: DateOnly,
@@ -48,26 +49,15 @@ export const QuoteCreate = z
   .meta({ id: 'QuoteCreate' });
 export type QuoteCreate = z.infer<typeof QuoteCreate>;
 
-export const QuoteUpdate = z
-  .strictObject({ ...documentUpdateFields, valid_until: DateOnly.optional() })
-  .refine((patch) => patch.customer_name === undefined || patch.customer_email !== undefined, {
-    message: 'customer_name only names a new customer given with customer_email',
-    path: ['customer_name'],
-  })
-  .meta({ id: 'QuoteUpdate' });
+export const QuoteUpdate = withCustomerNameRule(
+  z.strictObject({ ...documentUpdateFields, valid_until: DateOnly.optional() }),
+).meta({ id: 'QuoteUpdate' });
 export type QuoteUpdate = z.infer<typeof QuoteUpdate>;
 
 export const QuoteListQuery = ListQuery.extend({
   status: QuoteStatus.optional().meta({
     description: 'expired: sent quotes past valid_until; sent excludes those.',
   }),
-  customer_email: Email.optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({ description: 'Matches number, customer name or e-mail.' }),
+  ...documentListFilters,
 });
 export type QuoteListQuery = z.infer<typeof QuoteListQuery>;

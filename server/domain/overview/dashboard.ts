@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
+import { jobsStartingBetween, NOT_CANCELLED } from '../scheduled-jobs';
 import { addMonths, period, today } from './periods';
 import { sumRanges, total } from './rollups';
 
@@ -19,43 +20,12 @@ async function jobsStarting(
   start: string,
   end: string,
 ): Promise<DashboardJob[]> {
-  const rows = await db
-    .selectFrom('jobs as j')
-    .innerJoin('customers as c', 'c.id', 'j.customer_id')
-    .select([
-      'j.id',
-      'j.number',
-      'j.title',
-      'j.status',
-      'j.scheduled_start',
-      'j.scheduled_end',
-      'j.address',
-      'j.price_cents',
-      'c.id as customer_id',
-      'c.name as customer_name',
-      'c.email as customer_email',
-    ])
-    .where('j.account_id', '=', accountId)
-    .where('j.scheduled_start', '>=', start)
-    .where('j.scheduled_start', '<', end)
-    .where('j.status', '!=', 'cancelled')
-    .orderBy('j.scheduled_start')
-    .orderBy('j.id')
-    .limit(JOB_LIST_LIMIT)
-    .execute();
-  const assignees = rows.length
-    ? await db
-        .selectFrom('job_assignees as a')
-        .innerJoin('team_members as m', 'm.id', 'a.member_id')
-        .select(['a.job_id', 'm.name'])
-        .where(
-          'a.job_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .orderBy('m.name')
-        .execute()
-    : [];
+  const rows = await jobsStartingBetween(db, accountId, {
+    start,
+    end,
+    statuses: NOT_CANCELLED,
+    limit: JOB_LIST_LIMIT,
+  });
   return rows.map((row) => ({
     id: row.id,
     job_number: row.number,
@@ -66,7 +36,7 @@ async function jobsStarting(
     address: row.address,
     price: row.price_cents === null ? null : fromCents(row.price_cents),
     customer: { id: row.customer_id, name: row.customer_name, email: row.customer_email },
-    assignees: assignees.filter((a) => a.job_id === row.id).map((a) => a.name),
+    assignees: row.assignees.map((a) => a.name),
   }));
 }
 
