@@ -1,11 +1,11 @@
-import { labelEvery, niceTicks } from './scale';
+import { labelEvery } from './scale';
+import { ValueChart, valueScale } from './value-axis';
 
 export interface LineSeries {
   name: string;
   values: number[];
 }
 
-const WIDTH = 640;
 const PAD = { top: 12, right: 12, bottom: 26, left: 56 };
 
 /** One or two series over shared x labels; the first is shaded, points carry tooltips. */
@@ -22,26 +22,19 @@ export function LineChart({
   formatValue?(value: number): string;
   title: string;
 }) {
-  const ticks = niceTicks(Math.max(0, ...series.flatMap((s) => s.values)));
-  const top = ticks[ticks.length - 1] ?? 1;
-  const plotWidth = WIDTH - PAD.left - PAD.right;
-  const plotHeight = height - PAD.top - PAD.bottom;
+  const scale = valueScale(
+    series.flatMap((s) => s.values),
+    height,
+    PAD,
+  );
+  const { plotWidth, y } = scale;
   const x = (index: number) =>
     PAD.left + (labels.length <= 1 ? plotWidth / 2 : (plotWidth * index) / (labels.length - 1));
-  const y = (value: number) => PAD.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
   const every = labelEvery(labels.length, 10);
   const colors = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)'];
   return (
     <div>
-      <svg className="chart" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={title}>
-        {ticks.map((tick) => (
-          <g key={tick}>
-            <line className="grid-line" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text x={PAD.left - 8} y={y(tick) + 4} textAnchor="end">
-              {formatValue(tick)}
-            </text>
-          </g>
-        ))}
+      <ValueChart title={title} height={height} pad={PAD} scale={scale} formatValue={formatValue}>
         {labels.map(
           (label, index) =>
             index % every === 0 && (
@@ -77,7 +70,7 @@ export function LineChart({
             </g>
           );
         })}
-      </svg>
+      </ValueChart>
       {series.length > 1 && (
         <div className="legend">
           {series.map((s, index) => (

@@ -115,26 +115,10 @@ export function todayIn(timeZone: string, now = new Date()): string {
 export function zonedLocalToIso(local: string, timeZone: string): string {
   const asUtc = new Date(`${local}:00Z`);
   const offsetAt = (instant: Date) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(instant);
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    const wall = Date.UTC(
-      get('year'),
-      get('month') - 1,
-      get('day'),
-      get('hour'),
-      get('minute'),
-      get('second'),
+    const wall = wallClock(instant, timeZone);
+    return (
+      Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - instant.getTime()
     );
-    return wall - instant.getTime();
   };
   let instant = new Date(asUtc.getTime() - offsetAt(asUtc));
   // A second pass settles times near a daylight-saving change, where the first guess used the other offset.
@@ -144,7 +128,14 @@ export function zonedLocalToIso(local: string, timeZone: string): string {
 
 /** A UTC timestamp as the wall-clock value of <input type="datetime-local"> in a time zone. */
 export function isoToZonedLocal(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  const wall = wallClock(new Date(iso), timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${wall.year}-${two(wall.month)}-${two(wall.day)}T${two(wall.hour)}:${two(wall.minute)}`;
+}
+
+/** The calendar date and clock time an instant shows in a time zone, as numbers. */
+function wallClock(instant: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -152,7 +143,15 @@ export function isoToZonedLocal(iso: string, timeZone: string): string {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
-  }).formatToParts(new Date(iso));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+    second: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
 }

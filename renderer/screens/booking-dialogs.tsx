@@ -3,8 +3,11 @@ import type { Booking } from '../../shared/schemas/booking';
 import { api } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { useFormat, useSession } from '../lib/session';
-import { Button, Checkbox, Dialog, Field, fieldError, formError, Input, Textarea } from '../ui';
-import { parseNames } from './jobs';
+import { useDraft } from '../lib/use-draft';
+import { useSubmit } from '../lib/use-submit';
+import { Checkbox, Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
+import { CustomerEmailFields, customerByEmail } from './customer-fields';
+import { parseNames, ScheduleFields, TeamField } from './job-fields';
 
 interface BookingDraft {
   customer_email: string;
@@ -39,20 +42,14 @@ export function NewBookingDialog({
   onCreated(booking: Booking): void;
 }) {
   const { session } = useSession();
-  const [draft, setDraft] = useState<BookingDraft>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const set = (field: keyof BookingDraft) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setDraft({ ...draft, [field]: e.target.value });
+  const { draft, setDraft, set } = useDraft(EMPTY);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const booking = await api.post<Booking>('/bookings', {
-        customer_email: draft.customer_email.trim(),
-        ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
+        ...customerByEmail(draft),
         service: draft.service,
         // Empty times go as empty strings so the server names the missing field.
         start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
@@ -62,29 +59,21 @@ export function NewBookingDialog({
       });
       setDraft(EMPTY);
       onCreated(booking);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const general = formError(error, BOOKING_PARAMS);
   return (
     <Dialog open={open} onClose={onClose} title="New booking" wide>
       <form onSubmit={submit} noValidate className="stack" aria-label="New booking">
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={BOOKING_PARAMS} />
         <div className="form-grid">
-          <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>
-            <Input type="email" value={draft.customer_email} onChange={set('customer_email')} autoFocus />
-          </Field>
-          <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
-            <Input value={draft.customer_name} onChange={set('customer_name')} />
-          </Field>
+          <CustomerEmailFields
+            email={draft.customer_email}
+            name={draft.customer_name}
+            set={set}
+            error={error}
+            autoFocus
+          />
           <Field label="Service" error={fieldError(error, 'service')} className="span-2">
             <Input
               value={draft.service}
@@ -92,12 +81,14 @@ export function NewBookingDialog({
               placeholder="e.g. Deep clean, 2 bedrooms"
             />
           </Field>
-          <Field label="Starts" hint={session.timezone} error={fieldError(error, 'start')}>
-            <Input type="datetime-local" value={draft.start} onChange={set('start')} />
-          </Field>
-          <Field label="Ends" error={fieldError(error, 'end')}>
-            <Input type="datetime-local" value={draft.end} onChange={set('end')} />
-          </Field>
+          <ScheduleFields
+            start={draft.start}
+            end={draft.end}
+            set={set}
+            error={error}
+            startHint={session.timezone}
+            params={['start', 'end']}
+          />
           <Field
             label="Source"
             hint="Where it came from: phone, walk-in, …"
@@ -109,12 +100,7 @@ export function NewBookingDialog({
             <Textarea value={draft.notes} onChange={set('notes')} rows={2} />
           </Field>
         </div>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Add booking
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Add booking" busy={busy} />
       </form>
     </Dialog>
   );
@@ -134,8 +120,7 @@ export function ConfirmBookingDialog({
   const [createJob, setCreateJob] = useState(true);
   const [assignees, setAssignees] = useState('');
   const [address, setAddress] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, setError, run } = useSubmit();
 
   useEffect(() => {
     if (booking) {
@@ -144,37 +129,26 @@ export function ConfirmBookingDialog({
       setAddress('');
       setError(undefined);
     }
-  }, [booking]);
+  }, [booking, setError]);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!booking) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const confirmed = await api.post<Booking>(`/bookings/${encodeURIComponent(booking.id)}/confirm`, {
         create_job: createJob,
         ...(createJob && { assignees: parseNames(assignees) }),
         ...(createJob && address.trim() && { address: address.trim() }),
       });
       onConfirmed(confirmed);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const general = formError(error, ['assignees', 'address']);
   return (
     <Dialog open={Boolean(booking)} onClose={onClose} title="Confirm booking">
       {booking && (
         <form onSubmit={submit} noValidate className="stack" aria-label="Confirm booking">
-          {general && (
-            <div className="notice notice-error" role="alert">
-              {general}
-            </div>
-          )}
+          <FormAlert error={error} params={['assignees', 'address']} />
           <p>
             <strong>{booking.service}</strong> for {booking.customer.name}
             <br />
@@ -189,29 +163,18 @@ export function ConfirmBookingDialog({
           />
           {createJob && (
             <>
-              <Field
-                label="Team"
-                hint="Names, separated by commas; new names join the team"
-                error={fieldError(error, 'assignees')}
-              >
-                <Input
-                  value={assignees}
-                  onChange={(e) => setAssignees(e.target.value)}
-                  placeholder="Sam, Alex"
-                  data-autofocus
-                />
-              </Field>
+              <TeamField
+                value={assignees}
+                onChange={(e) => setAssignees(e.target.value)}
+                error={error}
+                data-autofocus
+              />
               <Field label="Address" hint="Optional" error={fieldError(error, 'address')}>
                 <Input value={address} onChange={(e) => setAddress(e.target.value)} />
               </Field>
             </>
           )}
-          <div className="form-actions">
-            <Button onClick={onClose}>Not now</Button>
-            <Button type="submit" variant="primary" busy={busy} write>
-              Confirm booking
-            </Button>
-          </div>
+          <FormActions onCancel={onClose} cancelLabel="Not now" submitLabel="Confirm booking" busy={busy} />
         </form>
       )}
     </Dialog>

@@ -1,22 +1,14 @@
 import { useState } from 'react';
 import type { Booking, BookingStatus } from '../../shared/schemas/booking';
-import { api, type ListPage } from '../lib/api';
+import { api } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { usePagedList } from '../lib/use-resource';
-import {
-  Button,
-  EmptyState,
-  ErrorNotice,
-  PageHeader,
-  SkeletonRows,
-  StatusBadge,
-  Table,
-  Toolbar,
-  useToast,
-} from '../ui';
+import { useCursorList } from '../lib/use-cursor-list';
+import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
 import { ConfirmBookingDialog, NewBookingDialog } from './booking-dialogs';
-import { ListFooter, Segmented } from './common';
+import { Segmented } from './common';
+import { PagedTable } from './paged-table';
+import { useBusyAction } from './use-busy-action';
 
 type Action = 'cancel' | 'complete' | 'no_show';
 
@@ -39,27 +31,17 @@ export function Bookings() {
   const format = useFormat();
   const toast = useToast();
   const [status, setStatus] = useState<BookingStatus | 'all'>('pending');
-  const [busy, setBusy] = useState<string>();
+  const { busy, perform } = useBusyAction<string>();
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<Booking>();
-  const query = { status: status === 'all' ? undefined : status };
-  const list = usePagedList(
-    (cursor) => api.get<ListPage<Booking>>('/bookings', { ...query, cursor, limit: 50 }),
-    JSON.stringify(query),
-  );
+  const list = useCursorList<Booking>('/bookings', { status: status === 'all' ? undefined : status });
 
-  const act = async (booking: Booking, action: Action) => {
-    setBusy(`${booking.id}:${action}`);
-    try {
+  const act = (booking: Booking, action: Action) =>
+    perform(`${booking.id}:${action}`, async () => {
       await api.post<Booking>(`/bookings/${encodeURIComponent(booking.id)}/${action}`);
       toast.show(`${DONE[action]}: ${booking.service}`);
       list.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   return (
     <>
@@ -75,57 +57,41 @@ export function Bookings() {
       <Toolbar>
         <Segmented label="Status" value={status} onChange={setStatus} options={FILTERS} />
       </Toolbar>
-      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
-      {list.loading && list.items.length === 0 ? (
-        <div className="table-wrap">
-          <SkeletonRows rows={6} />
-        </div>
-      ) : list.items.length === 0 && !list.error ? (
-        <div className="table-wrap">
+      <PagedTable
+        list={list}
+        caption="Bookings"
+        rowKey={(b) => b.id}
+        noun={['booking', 'bookings']}
+        empty={
           <EmptyState title={status === 'pending' ? 'No bookings waiting' : 'No bookings here'} icon="◷">
             Bookings arrive through the v1 API (your website or booking widget), or add one taken by phone
             with New booking.
           </EmptyState>
-        </div>
-      ) : (
-        <>
-          <Table
-            caption="Bookings"
-            rows={list.items}
-            rowKey={(b) => b.id}
-            columns={[
-              {
-                header: 'Service',
-                cell: (b) => (
-                  <>
-                    <div className="cell-title">{b.service}</div>
-                    <div className="cell-sub">{b.notes}</div>
-                  </>
-                ),
-              },
-              {
-                header: 'Customer',
-                cell: (b) => <a href={href('customers', b.customer.email)}>{b.customer.name}</a>,
-              },
-              { header: 'When', cell: (b) => `${format.dateTime(b.start)} – ${format.time(b.end)}` },
-              { header: 'Source', cell: (b) => b.source ?? '—' },
-              { header: 'Status', cell: (b) => <StatusBadge status={b.status} /> },
-              {
-                header: <span className="sr-only">Actions</span>,
-                align: 'right',
-                cell: (b) => <BookingActions booking={b} busy={busy} onAct={act} onConfirm={setConfirming} />,
-              },
-            ]}
-          />
-          <ListFooter
-            count={list.items.length}
-            hasMore={list.hasMore}
-            loading={list.loading}
-            onMore={list.loadMore}
-            noun={['booking', 'bookings']}
-          />
-        </>
-      )}
+        }
+        columns={[
+          {
+            header: 'Service',
+            cell: (b) => (
+              <>
+                <div className="cell-title">{b.service}</div>
+                <div className="cell-sub">{b.notes}</div>
+              </>
+            ),
+          },
+          {
+            header: 'Customer',
+            cell: (b) => <a href={href('customers', b.customer.email)}>{b.customer.name}</a>,
+          },
+          { header: 'When', cell: (b) => `${format.dateTime(b.start)} – ${format.time(b.end)}` },
+          { header: 'Source', cell: (b) => b.source ?? '—' },
+          { header: 'Status', cell: (b) => <StatusBadge status={b.status} /> },
+          {
+            header: <span className="sr-only">Actions</span>,
+            align: 'right',
+            cell: (b) => <BookingActions booking={b} busy={busy} onAct={act} onConfirm={setConfirming} />,
+          },
+        ]}
+      />
       <NewBookingDialog
         open={creating}
         onClose={() => setCreating(false)}

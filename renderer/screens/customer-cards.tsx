@@ -2,7 +2,19 @@ import { useState } from 'react';
 import type { Customer, MailMessage } from '../../shared/schemas/customer';
 import { api } from '../lib/api';
 import { useFormat, useSession } from '../lib/session';
-import { Button, Card, Dialog, Field, fieldError, formError, Input, Textarea, useToast } from '../ui';
+import {
+  Button,
+  Card,
+  Dialog,
+  Field,
+  FormActions,
+  FormAlert,
+  fieldError,
+  formError,
+  Input,
+  Textarea,
+  useToast,
+} from '../ui';
 
 interface CardProps {
   customer: Customer;
@@ -157,7 +169,6 @@ export function WinbackCard({
       setBusy(false);
     }
   };
-  const general = formError(error, ['offer']);
   return (
     <Card title="Win back">
       <p className="muted">
@@ -170,11 +181,7 @@ export function WinbackCard({
       </Button>
       <Dialog open={open} onClose={close} title={`Win back ${customer.name}`}>
         <form className="stack" onSubmit={send} noValidate>
-          {general && (
-            <div className="notice notice-error" role="alert">
-              {general}
-            </div>
-          )}
+          <FormAlert error={error} params={['offer']} />
           <p className="muted">The message uses your win-back template (Settings › Business).</p>
           <Field
             label="Offer"
@@ -183,12 +190,7 @@ export function WinbackCard({
           >
             <Input value={offer} onChange={(e) => setOffer(e.target.value)} autoFocus />
           </Field>
-          <div className="form-actions">
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" variant="primary" busy={busy} write>
-              Queue e-mail
-            </Button>
-          </div>
+          <FormActions onCancel={close} submitLabel="Queue e-mail" busy={busy} />
         </form>
       </Dialog>
     </Card>

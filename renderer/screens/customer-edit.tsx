@@ -1,14 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Customer, CustomerUpdate } from '../../shared/schemas/customer';
 import { api } from '../lib/api';
-import { Button, Dialog, Field, fieldError, formError, Input, useToast } from '../ui';
-
-interface Draft {
-  name: string;
-  email: string;
-  phone: string;
-  address: string;
-}
+import { useDraft } from '../lib/use-draft';
+import { useSubmit } from '../lib/use-submit';
+import { Dialog, FormActions, FormAlert, useToast } from '../ui';
+import { CONTACT_PARAMS, CustomerContactFields, type ContactDraft as Draft } from './customer-fields';
 
 const toDraft = (c: Customer): Draft => ({
   name: c.name,
@@ -41,9 +37,8 @@ export function EditCustomerDialog({
   onSaved(customer: Customer): void;
 }) {
   const toast = useToast();
-  const [draft, setDraft] = useState(() => toDraft(customer));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { draft, setDraft, set } = useDraft(() => toDraft(customer));
+  const { busy, error, setError, run } = useSubmit();
 
   // Each opening starts from the customer as stored, not from an abandoned earlier edit.
   useEffect(() => {
@@ -51,10 +46,7 @@ export function EditCustomerDialog({
       setDraft(toDraft(customer));
       setError(undefined);
     }
-  }, [open, customer]);
-
-  const set = (field: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setDraft({ ...draft, [field]: e.target.value });
+  }, [open, customer, setDraft, setError]);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -63,50 +55,25 @@ export function EditCustomerDialog({
       onClose();
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const updated = await api.patch<Customer>(path, patch);
       toast.show(`${updated.name} saved`);
       onSaved(updated);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const general = formError(error, ['name', 'email', 'phone', 'address']);
   return (
     <Dialog open={open} onClose={onClose} title={`Edit ${customer.name}`}>
       <form onSubmit={submit} className="stack" noValidate aria-label="Customer details">
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
-        <Field label="Name" error={fieldError(error, 'name')}>
-          <Input value={draft.name} onChange={set('name')} autoFocus autoComplete="off" />
-        </Field>
-        <Field
-          label="E-mail"
-          hint="Invoices, quotes and jobs stay with the customer"
-          error={fieldError(error, 'email')}
-        >
-          <Input type="email" value={draft.email} onChange={set('email')} autoComplete="off" />
-        </Field>
-        <Field label="Phone" hint="Leave empty to remove" error={fieldError(error, 'phone')}>
-          <Input type="tel" value={draft.phone} onChange={set('phone')} />
-        </Field>
-        <Field label="Address" hint="Leave empty to remove" error={fieldError(error, 'address')}>
-          <Input value={draft.address} onChange={set('address')} />
-        </Field>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Save changes
-          </Button>
-        </div>
+        <FormAlert error={error} params={CONTACT_PARAMS} />
+        <CustomerContactFields
+          draft={draft}
+          set={set}
+          error={error}
+          emailHint="Invoices, quotes and jobs stay with the customer"
+          optionalHint="Leave empty to remove"
+        />
+        <FormActions onCancel={onClose} submitLabel="Save changes" busy={busy} />
       </form>
     </Dialog>
   );

@@ -1,25 +1,26 @@
 import { useState } from 'react';
 import type { Customer, CustomerCreate } from '../../shared/schemas/customer';
-import { api, type ListPage } from '../lib/api';
+import { api } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { usePagedList } from '../lib/use-resource';
+import { useCursorList } from '../lib/use-cursor-list';
+import { useDraft } from '../lib/use-draft';
+import { useSubmit } from '../lib/use-submit';
 import {
   Button,
   Dialog,
   EmptyState,
-  ErrorNotice,
-  Field,
-  fieldError,
-  formError,
+  FormActions,
+  FormAlert,
   Input,
   PageHeader,
-  SkeletonRows,
-  Table,
   Toolbar,
   useToast,
 } from '../ui';
-import { ListFooter, Segmented, useDebounced } from './common';
+import { Segmented, useDebounced } from './common';
+import { CONTACT_PARAMS, type ContactDraft, CustomerContactFields } from './customer-fields';
+import { PagedTable } from './paged-table';
+import { SearchField } from './search-field';
 
 type LapsedFilter = 'all' | 'lapsed' | 'active';
 
@@ -36,10 +37,7 @@ export function Customers() {
     tag: tagFilter || undefined,
     lapsed: lapsed === 'all' ? undefined : lapsed === 'lapsed' ? 'true' : 'false',
   };
-  const list = usePagedList(
-    (cursor) => api.get<ListPage<Customer>>('/customers', { ...query, cursor, limit: 50 }),
-    JSON.stringify(query),
-  );
+  const list = useCursorList<Customer>('/customers', query);
   const filtered = Boolean(query.q || query.tag || query.lapsed);
 
   return (
@@ -54,16 +52,13 @@ export function Customers() {
         }
       />
       <Toolbar>
-        <div className="field search">
-          <label htmlFor="customer-search">Search</label>
-          <Input
-            id="customer-search"
-            type="search"
-            placeholder="Name, e-mail or phone"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <SearchField
+          id="customer-search"
+          label="Search"
+          placeholder="Name, e-mail or phone"
+          value={search}
+          onChange={setSearch}
+        />
         <div className="field">
           <label htmlFor="customer-tag">Tag</label>
           <Input
@@ -84,13 +79,14 @@ export function Customers() {
           ]}
         />
       </Toolbar>
-      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
-      {list.loading && list.items.length === 0 ? (
-        <div className="table-wrap">
-          <SkeletonRows rows={8} />
-        </div>
-      ) : list.items.length === 0 && !list.error ? (
-        <div className="table-wrap">
+      <PagedTable
+        list={list}
+        caption="Customers"
+        rowKey={(c) => c.id}
+        rowHref={(c) => href('customers', c.email)}
+        noun={['customer', 'customers']}
+        skeletonRows={8}
+        empty={
           <EmptyState
             title={filtered ? 'No customers match' : 'No customers yet'}
             icon="☺"
@@ -106,55 +102,39 @@ export function Customers() {
               ? 'Try another search, or clear the filters.'
               : 'Customers also appear here when you create an invoice, quote or job for a new e-mail.'}
           </EmptyState>
-        </div>
-      ) : (
-        <>
-          <Table
-            caption="Customers"
-            rows={list.items}
-            rowKey={(c) => c.id}
-            rowHref={(c) => href('customers', c.email)}
-            columns={[
-              {
-                header: 'Customer',
-                cell: (c) => (
-                  <>
-                    <div className="cell-title">{c.name}</div>
-                    <div className="cell-sub">{c.email}</div>
-                  </>
-                ),
-              },
-              { header: 'Phone', cell: (c) => c.phone ?? <span className="muted">—</span> },
-              {
-                header: 'Tags',
-                cell: (c) => (
-                  <span className="tag-list">
-                    {c.tags.map((t) => (
-                      <span className="tag" key={t}>
-                        {t}
-                      </span>
-                    ))}
-                    {c.lapsed && <span className="badge badge-warning">Lapsed</span>}
+        }
+        columns={[
+          {
+            header: 'Customer',
+            cell: (c) => (
+              <>
+                <div className="cell-title">{c.name}</div>
+                <div className="cell-sub">{c.email}</div>
+              </>
+            ),
+          },
+          { header: 'Phone', cell: (c) => c.phone ?? <span className="muted">—</span> },
+          {
+            header: 'Tags',
+            cell: (c) => (
+              <span className="tag-list">
+                {c.tags.map((t) => (
+                  <span className="tag" key={t}>
+                    {t}
                   </span>
-                ),
-              },
-              {
-                header: 'Last job',
-                cell: (c) =>
-                  c.last_job_at ? format.relative(c.last_job_at) : <span className="muted">Never</span>,
-              },
-              { header: 'Lifetime value', align: 'right', cell: (c) => format.money(c.lifetime_value) },
-            ]}
-          />
-          <ListFooter
-            count={list.items.length}
-            hasMore={list.hasMore}
-            loading={list.loading}
-            onMore={list.loadMore}
-            noun={['customer', 'customers']}
-          />
-        </>
-      )}
+                ))}
+                {c.lapsed && <span className="badge badge-warning">Lapsed</span>}
+              </span>
+            ),
+          },
+          {
+            header: 'Last job',
+            cell: (c) =>
+              c.last_job_at ? format.relative(c.last_job_at) : <span className="muted">Never</span>,
+          },
+          { header: 'Lifetime value', align: 'right', cell: (c) => format.money(c.lifetime_value) },
+        ]}
+      />
       <NewCustomerDialog
         open={creating}
         onClose={() => setCreating(false)}
@@ -164,7 +144,7 @@ export function Customers() {
   );
 }
 
-const EMPTY: CustomerCreate = { name: '', email: '', phone: '', address: '' };
+const EMPTY: ContactDraft = { name: '', email: '', phone: '', address: '' };
 
 export function NewCustomerDialog({
   open,
@@ -176,61 +156,32 @@ export function NewCustomerDialog({
   onCreated(customer: Customer): void;
 }) {
   const toast = useToast();
-  const [form, setForm] = useState<CustomerCreate>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const set = (field: keyof CustomerCreate) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm({ ...form, [field]: e.target.value });
+  const { draft: form, setDraft: setForm, set } = useDraft(EMPTY);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const customer = await api.post<Customer>('/customers', {
+    return run(async () => {
+      const body: CustomerCreate = {
         name: form.name,
         email: form.email,
         ...(form.phone ? { phone: form.phone } : {}),
         ...(form.address ? { address: form.address } : {}),
-      });
+      };
+      const customer = await api.post<Customer>('/customers', body);
       toast.show(`${customer.name} added`);
       setForm(EMPTY);
       onClose();
       onCreated(customer);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const general = formError(error, ['name', 'email', 'phone', 'address']);
   return (
     <Dialog open={open} onClose={onClose} title="New customer">
       <form onSubmit={submit} className="stack" noValidate>
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
-        <Field label="Name" error={fieldError(error, 'name')}>
-          <Input value={form.name} onChange={set('name')} required autoFocus autoComplete="off" />
-        </Field>
-        <Field label="E-mail" error={fieldError(error, 'email')}>
-          <Input type="email" value={form.email} onChange={set('email')} required autoComplete="off" />
-        </Field>
-        <Field label="Phone" hint="Optional" error={fieldError(error, 'phone')}>
-          <Input type="tel" value={form.phone ?? ''} onChange={set('phone')} />
-        </Field>
-        <Field label="Address" hint="Optional" error={fieldError(error, 'address')}>
-          <Input value={form.address ?? ''} onChange={set('address')} />
-        </Field>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Add customer
-          </Button>
-        </div>
+        <FormAlert error={error} params={CONTACT_PARAMS} />
+        <CustomerContactFields draft={form} set={set} error={error} required optionalHint="Optional" />
+        <FormActions onCancel={onClose} submitLabel="Add customer" busy={busy} />
       </form>
     </Dialog>
   );

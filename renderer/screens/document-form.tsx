@@ -13,7 +13,7 @@ import type { Quote } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
-import { Button, Card, Field, fieldError, formError, Input, Textarea } from '../ui';
+import { Button, Card, Field, FormAlert, fieldError, Input, Textarea } from '../ui';
 import { Loaded } from './common';
 
 interface LineDraft {
@@ -222,7 +222,6 @@ function DocumentEditor({
     ['description', 'quantity', 'unit_price'].map((f) => `items[${i}].${f}`),
   );
   const taxParams = taxes.flatMap((_, i) => ['name', 'rate'].map((f) => `taxes[${i}].${f}`));
-  const general = formError(error, [...fieldParams, ...itemParams, ...taxParams]);
 
   return (
     <form
@@ -233,11 +232,7 @@ function DocumentEditor({
         editing ? `Edit ${kind} ${editing.number}` : kind === 'invoice' ? 'New invoice' : 'New quote'
       }
     >
-      {general && (
-        <div className="notice notice-error" role="alert">
-          {general}
-        </div>
-      )}
+      <FormAlert error={error} params={[...fieldParams, ...itemParams, ...taxParams]} />
       <Card title="Customer">
         <div className="form-grid">
           <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>

@@ -2,22 +2,22 @@ import type { LineItem, Tax } from '../../shared/schemas/document';
 import { useFormat } from '../lib/session';
 import { Card } from '../ui';
 
-/** The lines, taxes and totals of a saved quote or invoice, as the server computed them. */
-export function DocumentLines({
-  items,
-  taxes,
-  subtotal,
-  taxTotal,
-  total,
-  currency,
-  extra = [],
-}: {
+/** What a saved quote or invoice carries for its lines and totals. */
+interface SavedDocument {
   items: LineItem[];
   taxes: Tax[];
   subtotal: number;
-  taxTotal: number;
+  tax_total: number;
   total: number;
   currency: string;
+}
+
+/** The lines, taxes and totals of a saved quote or invoice, as the server computed them. */
+export function DocumentLines({
+  document: { items, taxes, subtotal, tax_total: taxTotal, total, currency },
+  extra = [],
+}: {
+  document: SavedDocument;
   extra?: Array<{ label: string; value: number; strong?: boolean; testId?: string }>;
 }) {
   const format = useFormat();

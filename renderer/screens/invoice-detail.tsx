@@ -1,29 +1,30 @@
 import { useState } from 'react';
 import type { Invoice } from '../../shared/schemas/invoice';
-import { api, portalUrl } from '../lib/api';
+import { api } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
-import { href, navigate } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
+import { useSubmit } from '../lib/use-submit';
 import {
   Button,
   Card,
+  ConfirmDialog,
   Details,
   Dialog,
   EmptyState,
   Field,
+  FormActions,
+  FormAlert,
   fieldError,
-  formError,
   Input,
-  LinkButton,
-  PageHeader,
   Select,
-  StatusBadge,
   Table,
   useToast,
 } from '../ui';
 import { Loaded } from './common';
+import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { DocumentLines } from './document-view';
+import { useBusyAction } from './use-busy-action';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
 
@@ -35,33 +36,15 @@ export function InvoiceDetail({ number }: { number: string }) {
   const [paying, setPaying] = useState(false);
   const [confirmVoid, setConfirmVoid] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [busy, setBusy] = useState<string>();
-
-  const remove = async () => {
-    setBusy('delete');
-    try {
-      await api.delete(path);
-      toast.show(`Draft ${number} deleted`);
-      navigate('#/invoices');
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-      setBusy(undefined);
-      setConfirmDelete(false);
-    }
-  };
+  const { busy, perform } = useBusyAction<'send' | 'paid' | 'void'>();
 
   const act = async (action: 'send' | 'paid' | 'void', message: (i: Invoice) => string) => {
-    setBusy(action);
-    try {
+    await perform(action, async () => {
       const updated = await api.post<Invoice>(`${path}/${action}`);
       invoice.set(updated);
       toast.show(message(updated));
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-      setConfirmVoid(false);
-    }
+    });
+    setConfirmVoid(false);
   };
 
   return (
@@ -73,73 +56,46 @@ export function InvoiceDetail({ number }: { number: string }) {
           inv.payments.length === 0;
         return (
           <>
-            <PageHeader
-              back={{ href: '#/invoices', label: 'Invoices' }}
-              title={
-                <span className="row">
-                  Invoice {inv.number} <StatusBadge status={inv.status} />
-                </span>
-              }
-              subtitle={
-                <>
-                  <a href={href('customers', inv.customer.email)}>{inv.customer.name}</a> ·{' '}
-                  {inv.customer.email}
-                </>
-              }
-              actions={
-                <>
-                  <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
-                    PDF
-                  </LinkButton>
-                  {inv.status === 'draft' && (
-                    <>
-                      <Button variant="ghost" write onClick={() => setConfirmDelete(true)}>
-                        Delete draft
-                      </Button>
-                      <LinkButton href={href('invoices', inv.number, 'edit')}>Edit</LinkButton>
-                    </>
-                  )}
-                  {canVoid && (
-                    <Button variant="danger" write onClick={() => setConfirmVoid(true)}>
-                      Void
-                    </Button>
-                  )}
-                  {open && (
-                    <Button
-                      write
-                      busy={busy === 'send'}
-                      onClick={() => act('send', (i) => `Invoice ${i.number} queued to ${i.customer.email}`)}
-                    >
-                      {inv.sent_at ? 'Send again' : 'Send'}
-                    </Button>
-                  )}
-                  {open && (
-                    <Button write onClick={() => setPaying(true)}>
-                      Record payment
-                    </Button>
-                  )}
-                  {open && (
-                    <Button
-                      variant="primary"
-                      write
-                      busy={busy === 'paid'}
-                      onClick={() => act('paid', (i) => `Invoice ${i.number} marked paid`)}
-                    >
-                      Mark paid
-                    </Button>
-                  )}
-                </>
-              }
-            />
+            <DocumentHeader
+              collection="invoices"
+              doc={inv}
+              path={path}
+              onDelete={() => setConfirmDelete(true)}
+            >
+              {canVoid && (
+                <Button variant="danger" write onClick={() => setConfirmVoid(true)}>
+                  Void
+                </Button>
+              )}
+              {open && (
+                <Button
+                  write
+                  busy={busy === 'send'}
+                  onClick={() => act('send', (i) => `Invoice ${i.number} queued to ${i.customer.email}`)}
+                >
+                  {inv.sent_at ? 'Send again' : 'Send'}
+                </Button>
+              )}
+              {open && (
+                <Button write onClick={() => setPaying(true)}>
+                  Record payment
+                </Button>
+              )}
+              {open && (
+                <Button
+                  variant="primary"
+                  write
+                  busy={busy === 'paid'}
+                  onClick={() => act('paid', (i) => `Invoice ${i.number} marked paid`)}
+                >
+                  Mark paid
+                </Button>
+              )}
+            </DocumentHeader>
             <div className="grid grid-3">
               <div className="stack">
                 <DocumentLines
-                  items={inv.items}
-                  taxes={inv.taxes}
-                  subtotal={inv.subtotal}
-                  taxTotal={inv.tax_total}
-                  total={inv.total}
-                  currency={inv.currency}
+                  document={inv}
                   extra={[
                     { label: 'Paid', value: inv.amount_paid, testId: 'doc-paid' },
                     { label: 'Balance due', value: inv.balance, strong: true, testId: 'doc-balance' },
@@ -191,41 +147,25 @@ export function InvoiceDetail({ number }: { number: string }) {
                 setPaying(false);
               }}
             />
-            <Dialog
+            <ConfirmDialog
               open={confirmVoid}
               onClose={() => setConfirmVoid(false)}
               title={`Void invoice ${inv.number}?`}
-              footer={
-                <>
-                  <Button onClick={() => setConfirmVoid(false)}>Keep it</Button>
-                  <Button
-                    variant="danger"
-                    write
-                    busy={busy === 'void'}
-                    onClick={() => act('void', (i) => `Invoice ${i.number} voided`)}
-                  >
-                    Void invoice
-                  </Button>
-                </>
-              }
+              confirmLabel="Void invoice"
+              busy={busy === 'void'}
+              onConfirm={() => act('void', (i) => `Invoice ${i.number} voided`)}
             >
               <p>The invoice stays on record as void and can no longer be paid. This cannot be undone.</p>
-            </Dialog>
-            <Dialog
+            </ConfirmDialog>
+            <DeleteDraftDialog
               open={confirmDelete}
               onClose={() => setConfirmDelete(false)}
-              title={`Delete draft ${inv.number}?`}
-              footer={
-                <>
-                  <Button onClick={() => setConfirmDelete(false)}>Keep it</Button>
-                  <Button variant="danger" write busy={busy === 'delete'} onClick={remove}>
-                    Delete draft
-                  </Button>
-                </>
-              }
+              collection="invoices"
+              number={inv.number}
+              path={path}
             >
               <p>The draft was never sent, so it goes away completely. Sent invoices are voided instead.</p>
-            </Dialog>
+            </DeleteDraftDialog>
           </>
         );
       }}
@@ -253,14 +193,11 @@ function PaymentDialog({
   const [amount, setAmount] = useState('');
   const [method, setMethod] = useState('card');
   const [paidAt, setPaidAt] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const updated = await api.post<Invoice>(`${path}/payment`, {
         amount: Number(amount.replace(',', '.')),
         method,
@@ -269,21 +206,12 @@ function PaymentDialog({
       setAmount('');
       setPaidAt('');
       onRecorded(updated);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const general = formError(error, ['amount', 'method', 'paid_at']);
   return (
     <Dialog open={open} onClose={onClose} title={`Record a payment on ${invoice.number}`}>
       <form className="stack" onSubmit={submit} noValidate>
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={['amount', 'method', 'paid_at']} />
         <Field
           label="Amount"
           hint={`Balance due: ${format.money(invoice.balance, invoice.currency)}`}
@@ -309,12 +237,7 @@ function PaymentDialog({
         <Field label="Paid on" hint="Leave empty for now" error={fieldError(error, 'paid_at')}>
           <Input type="datetime-local" value={paidAt} onChange={(e) => setPaidAt(e.target.value)} />
         </Field>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Record payment
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Record payment" busy={busy} />
       </form>
     </Dialog>
   );

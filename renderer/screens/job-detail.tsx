@@ -7,8 +7,8 @@ import { useResource } from '../lib/use-resource';
 import {
   Button,
   Card,
+  ConfirmDialog,
   Details,
-  Dialog,
   LinkButton,
   PageHeader,
   StatusBadge,
@@ -153,24 +153,19 @@ export function JobDetail({ number }: { number: string }) {
                 toast.show(`Job ${updated.job_number} saved`);
               }}
             />
-            <Dialog
+            <ConfirmDialog
               open={confirmCancel}
               onClose={() => setConfirmCancel(false)}
               title={`Cancel ${j.job_number}?`}
-              footer={
-                <>
-                  <Button onClick={() => setConfirmCancel(false)}>Keep it</Button>
-                  <Button variant="danger" write busy={busy === 'cancel'} onClick={() => act('cancel')}>
-                    Cancel job
-                  </Button>
-                </>
-              }
+              confirmLabel="Cancel job"
+              busy={busy === 'cancel'}
+              onConfirm={() => act('cancel')}
             >
               <p>
                 The job leaves the calendar and the team schedule. It stays on {j.customer.name}’s history as
                 cancelled.
               </p>
-            </Dialog>
+            </ConfirmDialog>
           </>
         );
       }}

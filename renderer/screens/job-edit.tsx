@@ -1,19 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Job, JobUpdate } from '../../shared/schemas/job';
 import { api } from '../lib/api';
 import { isoToZonedLocal, zonedLocalToIso } from '../lib/format';
 import { useSession } from '../lib/session';
-import { Button, Dialog, Field, fieldError, formError, Input, Textarea } from '../ui';
-import { parseNames } from './jobs';
+import { useDraft } from '../lib/use-draft';
+import { useSubmit } from '../lib/use-submit';
+import { Dialog, Field, FormActions, FormAlert, fieldError, Input } from '../ui';
+import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 
-interface Draft {
+interface Draft extends JobPlanDraft {
   title: string;
-  start: string;
-  end: string;
-  assignees: string;
-  address: string;
-  price: string;
-  notes: string;
 }
 
 function toDraft(job: Job, timeZone: string): Draft {
@@ -59,79 +55,38 @@ export function JobEditDialog({
   onSaved(job: Job): void;
 }) {
   const { session } = useSession();
-  const [draft, setDraft] = useState(() => toDraft(job, session.timezone));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { draft, setDraft, set } = useDraft(() => toDraft(job, session.timezone));
+  const { busy, error, setError, run } = useSubmit();
 
   useEffect(() => {
     if (open) {
       setDraft(toDraft(job, session.timezone));
       setError(undefined);
     }
-  }, [open, job, session.timezone]);
+  }, [open, job, session.timezone, setDraft, setError]);
 
-  const set = (field: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setDraft({ ...draft, [field]: e.target.value });
-
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onSaved(await api.patch<Job>(path, toUpdate(draft, session.timezone)));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    return run(async () => onSaved(await api.patch<Job>(path, toUpdate(draft, session.timezone))));
   };
 
-  const general = formError(error, PARAMS);
   return (
     <Dialog open={open} onClose={onClose} title={`Edit ${job.job_number}`} wide>
       <form onSubmit={submit} noValidate className="stack" aria-label="Edit job">
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={PARAMS} />
         <div className="form-grid">
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} autoFocus />
           </Field>
-          <Field
-            label="Starts"
-            hint={`${session.timezone}; empty leaves it unscheduled`}
-            error={fieldError(error, 'scheduled_start')}
-          >
-            <Input type="datetime-local" value={draft.start} onChange={set('start')} />
-          </Field>
-          <Field label="Ends" error={fieldError(error, 'scheduled_end')}>
-            <Input type="datetime-local" value={draft.end} onChange={set('end')} />
-          </Field>
-          <Field
-            label="Team"
-            hint="Names, separated by commas; new names join the team"
-            error={fieldError(error, 'assignees')}
-          >
-            <Input value={draft.assignees} onChange={set('assignees')} placeholder="Sam, Alex" />
-          </Field>
-          <Field label="Price" error={fieldError(error, 'price')}>
-            <Input inputMode="decimal" value={draft.price} onChange={set('price')} placeholder="0.00" />
-          </Field>
-          <Field label="Address" error={fieldError(error, 'address')} className="span-2">
-            <Input value={draft.address} onChange={set('address')} />
-          </Field>
-          <Field label="Notes" error={fieldError(error, 'notes')} className="span-2">
-            <Textarea value={draft.notes} onChange={set('notes')} rows={3} />
-          </Field>
+          <JobPlanFields
+            draft={draft}
+            set={set}
+            error={error}
+            startHint={`${session.timezone}; empty leaves it unscheduled`}
+            notesRows={3}
+          />
         </div>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Save changes
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Save changes" busy={busy} />
       </form>
     </Dialog>
   );

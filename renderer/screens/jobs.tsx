@@ -4,25 +4,28 @@ import { api, type ListPage } from '../lib/api';
 import { addDays, mondayOf, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
-import { usePagedList, useResource } from '../lib/use-resource';
+import { useCursorList } from '../lib/use-cursor-list';
+import { useDraft } from '../lib/use-draft';
+import { useResource } from '../lib/use-resource';
+import { useSubmit } from '../lib/use-submit';
 import {
   Button,
   Dialog,
   EmptyState,
-  ErrorNotice,
   Field,
+  FormActions,
+  FormAlert,
   fieldError,
-  formError,
   Input,
   PageHeader,
-  SkeletonRows,
   StatusBadge,
-  Table,
-  Textarea,
   Toolbar,
   useToast,
 } from '../ui';
-import { ListFooter, Loaded, Segmented } from './common';
+import { Loaded, Segmented } from './common';
+import { CustomerEmailFields, customerByEmail } from './customer-fields';
+import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
+import { PagedTable } from './paged-table';
 
 type View = 'week' | 'list';
 
@@ -140,77 +143,49 @@ const STATUS_FILTERS: Array<{ value: JobStatus | 'all'; label: string }> = [
 function JobList() {
   const format = useFormat();
   const [status, setStatus] = useState<JobStatus | 'all'>('all');
-  const query = { status: status === 'all' ? undefined : status };
-  const list = usePagedList(
-    (cursor) => api.get<ListPage<Job>>('/jobs', { ...query, cursor, limit: 50 }),
-    JSON.stringify(query),
-  );
+  const list = useCursorList<Job>('/jobs', { status: status === 'all' ? undefined : status });
   return (
     <div className="stack">
       <Segmented label="Status" value={status} onChange={setStatus} options={STATUS_FILTERS} />
-      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
-      {list.loading && list.items.length === 0 ? (
-        <div className="table-wrap">
-          <SkeletonRows rows={6} />
-        </div>
-      ) : list.items.length === 0 && !list.error ? (
-        <div className="table-wrap">
-          <EmptyState title="No jobs here" icon="▦" />
-        </div>
-      ) : (
-        <>
-          <Table
-            caption="Jobs"
-            rows={list.items}
-            rowKey={(j) => j.id}
-            rowHref={(j) => href('jobs', j.job_number)}
-            columns={[
-              { header: 'Job', cell: (j) => <span className="cell-title">{j.job_number}</span> },
-              {
-                header: 'Title',
-                cell: (j) => (
-                  <>
-                    <div>{j.title}</div>
-                    <div className="cell-sub">{j.customer.name}</div>
-                  </>
-                ),
-              },
-              {
-                header: 'When',
-                cell: (j) => (j.scheduled_start ? format.dateTime(j.scheduled_start) : 'Unscheduled'),
-              },
-              { header: 'Team', cell: (j) => j.assignees.join(', ') || <span className="muted">—</span> },
-              { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
-              {
-                header: 'Price',
-                align: 'right',
-                cell: (j) => (j.price === null ? '—' : format.money(j.price)),
-              },
-            ]}
-          />
-          <ListFooter
-            count={list.items.length}
-            hasMore={list.hasMore}
-            loading={list.loading}
-            onMore={list.loadMore}
-            noun={['job', 'jobs']}
-          />
-        </>
-      )}
+      <PagedTable
+        list={list}
+        caption="Jobs"
+        rowKey={(j) => j.id}
+        rowHref={(j) => href('jobs', j.job_number)}
+        noun={['job', 'jobs']}
+        empty={<EmptyState title="No jobs here" icon="▦" />}
+        columns={[
+          { header: 'Job', cell: (j) => <span className="cell-title">{j.job_number}</span> },
+          {
+            header: 'Title',
+            cell: (j) => (
+              <>
+                <div>{j.title}</div>
+                <div className="cell-sub">{j.customer.name}</div>
+              </>
+            ),
+          },
+          {
+            header: 'When',
+            cell: (j) => (j.scheduled_start ? format.dateTime(j.scheduled_start) : 'Unscheduled'),
+          },
+          { header: 'Team', cell: (j) => j.assignees.join(', ') || <span className="muted">—</span> },
+          { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
+          {
+            header: 'Price',
+            align: 'right',
+            cell: (j) => (j.price === null ? '—' : format.money(j.price)),
+          },
+        ]}
+      />
     </div>
   );
 }
 
-interface JobDraft {
+interface JobDraft extends JobPlanDraft {
   customer_email: string;
   customer_name: string;
   title: string;
-  start: string;
-  end: string;
-  assignees: string;
-  address: string;
-  price: string;
-  notes: string;
 }
 
 const EMPTY_JOB: JobDraft = {
@@ -225,31 +200,17 @@ const EMPTY_JOB: JobDraft = {
   notes: '',
 };
 
-/** Team member names typed as "Sam, Alex". */
-export function parseNames(text: string): string[] {
-  return text
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-}
-
 function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { session } = useSession();
   const toast = useToast();
-  const [draft, setDraft] = useState<JobDraft>(EMPTY_JOB);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const set = (field: keyof JobDraft) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setDraft({ ...draft, [field]: e.target.value });
+  const { draft, setDraft, set } = useDraft(EMPTY_JOB);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const job = await api.post<Job>('/jobs/create', {
-        customer_email: draft.customer_email.trim(),
-        ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
+        ...customerByEmail(draft),
         title: draft.title,
         ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
         ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
@@ -262,11 +223,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
       setDraft(EMPTY_JOB);
       onClose();
       navigate(href('jobs', job.job_number));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const fields = [
     'customer_email',
@@ -279,54 +236,24 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
     'price',
     'notes',
   ];
-  const general = formError(error, fields);
   return (
     <Dialog open={open} onClose={onClose} title="New job" wide>
       <form onSubmit={submit} noValidate className="stack">
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={fields} />
         <div className="form-grid">
-          <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>
-            <Input type="email" value={draft.customer_email} onChange={set('customer_email')} autoFocus />
-          </Field>
-          <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
-            <Input value={draft.customer_name} onChange={set('customer_name')} />
-          </Field>
+          <CustomerEmailFields
+            email={draft.customer_email}
+            name={draft.customer_name}
+            set={set}
+            error={error}
+            autoFocus
+          />
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} placeholder="e.g. Spring clean-up" />
           </Field>
-          <Field label="Starts" hint={session.timezone} error={fieldError(error, 'scheduled_start')}>
-            <Input type="datetime-local" value={draft.start} onChange={set('start')} />
-          </Field>
-          <Field label="Ends" error={fieldError(error, 'scheduled_end')}>
-            <Input type="datetime-local" value={draft.end} onChange={set('end')} />
-          </Field>
-          <Field
-            label="Team"
-            hint="Names, separated by commas; new names join the team"
-            error={fieldError(error, 'assignees')}
-          >
-            <Input value={draft.assignees} onChange={set('assignees')} placeholder="Sam, Alex" />
-          </Field>
-          <Field label="Price" error={fieldError(error, 'price')}>
-            <Input inputMode="decimal" value={draft.price} onChange={set('price')} placeholder="0.00" />
-          </Field>
-          <Field label="Address" error={fieldError(error, 'address')} className="span-2">
-            <Input value={draft.address} onChange={set('address')} />
-          </Field>
-          <Field label="Notes" error={fieldError(error, 'notes')} className="span-2">
-            <Textarea value={draft.notes} onChange={set('notes')} rows={2} />
-          </Field>
+          <JobPlanFields draft={draft} set={set} error={error} startHint={session.timezone} notesRows={2} />
         </div>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Create job
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Create job" busy={busy} />
       </form>
     </Dialog>
   );

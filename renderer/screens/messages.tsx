@@ -1,22 +1,14 @@
 import { useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { api, type ListPage } from '../lib/api';
+import { api } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { usePagedList } from '../lib/use-resource';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorNotice,
-  PageHeader,
-  SkeletonRows,
-  StatusBadge,
-  Table,
-  Toolbar,
-  useToast,
-} from '../ui';
-import { ListFooter, Segmented } from './common';
+import { useCursorList } from '../lib/use-cursor-list';
+import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
+import { Segmented } from './common';
+import { MessageKindBadge } from './message-kind';
+import { PagedTable } from './paged-table';
+import { useBusyAction } from './use-busy-action';
 
 type Status = OutboxMessage['status'];
 
@@ -26,12 +18,6 @@ const FILTERS: Array<{ value: Status | 'all'; label: string }> = [
   { value: 'failed', label: 'Failed' },
   { value: 'sent', label: 'Sent' },
 ];
-
-const KINDS: Record<OutboxMessage['kind'], string> = {
-  invoice: 'Invoice',
-  quote: 'Quote',
-  winback: 'Win-back',
-};
 
 /** Why a message is where it is, in words, with the way out when there is one. */
 function Reason({ message }: { message: OutboxMessage }) {
@@ -72,25 +58,15 @@ export function Messages() {
   const format = useFormat();
   const toast = useToast();
   const [status, setStatus] = useState<Status | 'all'>('all');
-  const [busy, setBusy] = useState<string>();
-  const query = { status: status === 'all' ? undefined : status };
-  const list = usePagedList(
-    (cursor) => api.get<ListPage<OutboxMessage>>('/messages', { ...query, cursor, limit: 50 }),
-    JSON.stringify(query),
-  );
+  const { busy, perform } = useBusyAction<string>();
+  const list = useCursorList<OutboxMessage>('/messages', { status: status === 'all' ? undefined : status });
 
-  const retry = async (message: OutboxMessage) => {
-    setBusy(message.id);
-    try {
+  const retry = (message: OutboxMessage) =>
+    perform(message.id, async () => {
       await api.post<OutboxMessage>(`/messages/${encodeURIComponent(message.id)}/retry`);
       toast.show(`“${message.subject}” is queued again`);
       list.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   return (
     <>
@@ -102,75 +78,57 @@ export function Messages() {
       <Toolbar>
         <Segmented label="Status" value={status} onChange={setStatus} options={FILTERS} />
       </Toolbar>
-      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
-      {list.loading && list.items.length === 0 ? (
-        <div className="table-wrap">
-          <SkeletonRows rows={6} />
-        </div>
-      ) : list.items.length === 0 && !list.error ? (
-        <div className="table-wrap">
+      <PagedTable
+        list={list}
+        caption="Messages"
+        rowKey={(m) => m.id}
+        noun={['e-mail', 'e-mails']}
+        empty={
           <EmptyState title={status === 'all' ? 'No e-mails yet' : 'No e-mails here'} icon="✉">
             Sending an invoice or a quote, or a win-back note, puts an e-mail here.
           </EmptyState>
-        </div>
-      ) : (
-        <>
-          <Table
-            caption="Messages"
-            rows={list.items}
-            rowKey={(m) => m.id}
-            columns={[
-              {
-                header: 'E-mail',
-                cell: (m) => (
-                  <>
-                    <div className="cell-title">{m.subject}</div>
-                    <div className="cell-sub">
-                      to {m.to} · {format.dateTime(m.created_at)}
-                    </div>
-                  </>
-                ),
-              },
-              {
-                header: 'Kind',
-                cell: (m) => (
-                  <Badge tone={m.kind === 'winback' ? 'accent' : 'neutral'}>{KINDS[m.kind]}</Badge>
-                ),
-              },
-              {
-                header: 'Status',
-                cell: (m) => (
-                  <StatusBadge status={m.status === 'queued' && m.waiting_reason ? 'waiting' : m.status} />
-                ),
-              },
-              { header: 'Details', cell: (m) => <Reason message={m} /> },
-              {
-                header: <span className="sr-only">Actions</span>,
-                align: 'right',
-                cell: (m) =>
-                  m.status === 'failed' && (
-                    <Button
-                      size="sm"
-                      write
-                      busy={busy === m.id}
-                      onClick={() => retry(m)}
-                      aria-label={`Retry: ${m.subject}`}
-                    >
-                      Retry
-                    </Button>
-                  ),
-              },
-            ]}
-          />
-          <ListFooter
-            count={list.items.length}
-            hasMore={list.hasMore}
-            loading={list.loading}
-            onMore={list.loadMore}
-            noun={['e-mail', 'e-mails']}
-          />
-        </>
-      )}
+        }
+        columns={[
+          {
+            header: 'E-mail',
+            cell: (m) => (
+              <>
+                <div className="cell-title">{m.subject}</div>
+                <div className="cell-sub">
+                  to {m.to} · {format.dateTime(m.created_at)}
+                </div>
+              </>
+            ),
+          },
+          {
+            header: 'Kind',
+            cell: (m) => <MessageKindBadge kind={m.kind} />,
+          },
+          {
+            header: 'Status',
+            cell: (m) => (
+              <StatusBadge status={m.status === 'queued' && m.waiting_reason ? 'waiting' : m.status} />
+            ),
+          },
+          { header: 'Details', cell: (m) => <Reason message={m} /> },
+          {
+            header: <span className="sr-only">Actions</span>,
+            align: 'right',
+            cell: (m) =>
+              m.status === 'failed' && (
+                <Button
+                  size="sm"
+                  write
+                  busy={busy === m.id}
+                  onClick={() => retry(m)}
+                  aria-label={`Retry: ${m.subject}`}
+                >
+                  Retry
+                </Button>
+              ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import type { Quote } from '../../shared/schemas/quote';
-import { api, portalUrl } from '../lib/api';
-import { href, navigate } from '../lib/router';
+import { api } from '../lib/api';
+import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
-import { Button, Card, Details, Dialog, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
+import { Button, Card, Details, Notice, useToast } from '../ui';
 import { Loaded } from './common';
+import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { DocumentLines } from './document-view';
+import { useBusyAction } from './use-busy-action';
 
 type Action = 'send' | 'accept' | 'decline' | 'convert';
 
@@ -22,34 +24,15 @@ export function QuoteDetail({ number }: { number: string }) {
   const toast = useToast();
   const path = `/quotes/${encodeURIComponent(number)}`;
   const quote = useResource(() => api.get<Quote>(path), path);
-  const [busy, setBusy] = useState<Action | 'delete'>();
+  const { busy, perform } = useBusyAction<Action>();
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const remove = async () => {
-    setBusy('delete');
-    try {
-      await api.delete(path);
-      toast.show(`Draft ${number} deleted`);
-      navigate('#/quotes');
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-      setBusy(undefined);
-      setConfirmDelete(false);
-    }
-  };
-
-  const act = async (action: Action) => {
-    setBusy(action);
-    try {
+  const act = (action: Action) =>
+    perform(action, async () => {
       const updated = await api.post<Quote>(`${path}/${action}`);
       quote.set(updated);
       toast.show(DONE[action](updated));
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   return (
     <Loaded resource={quote}>
@@ -58,54 +41,28 @@ export function QuoteDetail({ number }: { number: string }) {
         const awaiting = q.status === 'sent' || q.status === 'expired';
         return (
           <>
-            <PageHeader
-              back={{ href: '#/quotes', label: 'Quotes' }}
-              title={
-                <span className="row">
-                  Quote {q.number} <StatusBadge status={q.status} />
-                </span>
-              }
-              subtitle={
+            <DocumentHeader collection="quotes" doc={q} path={path} onDelete={() => setConfirmDelete(true)}>
+              {(draft || q.status === 'sent') && (
+                <Button write busy={busy === 'send'} onClick={() => act('send')}>
+                  {q.sent_at ? 'Send again' : 'Send'}
+                </Button>
+              )}
+              {awaiting && (
                 <>
-                  <a href={href('customers', q.customer.email)}>{q.customer.name}</a> · {q.customer.email}
+                  <Button variant="danger" write busy={busy === 'decline'} onClick={() => act('decline')}>
+                    Declined
+                  </Button>
+                  <Button write busy={busy === 'accept'} onClick={() => act('accept')}>
+                    Accepted
+                  </Button>
                 </>
-              }
-              actions={
-                <>
-                  <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
-                    PDF
-                  </LinkButton>
-                  {draft && (
-                    <>
-                      <Button variant="ghost" write onClick={() => setConfirmDelete(true)}>
-                        Delete draft
-                      </Button>
-                      <LinkButton href={href('quotes', q.number, 'edit')}>Edit</LinkButton>
-                    </>
-                  )}
-                  {(draft || q.status === 'sent') && (
-                    <Button write busy={busy === 'send'} onClick={() => act('send')}>
-                      {q.sent_at ? 'Send again' : 'Send'}
-                    </Button>
-                  )}
-                  {awaiting && (
-                    <>
-                      <Button variant="danger" write busy={busy === 'decline'} onClick={() => act('decline')}>
-                        Declined
-                      </Button>
-                      <Button write busy={busy === 'accept'} onClick={() => act('accept')}>
-                        Accepted
-                      </Button>
-                    </>
-                  )}
-                  {q.status === 'accepted' && (
-                    <Button variant="primary" write busy={busy === 'convert'} onClick={() => act('convert')}>
-                      Convert to job
-                    </Button>
-                  )}
-                </>
-              }
-            />
+              )}
+              {q.status === 'accepted' && (
+                <Button variant="primary" write busy={busy === 'convert'} onClick={() => act('convert')}>
+                  Convert to job
+                </Button>
+              )}
+            </DocumentHeader>
             {q.status === 'converted' && q.job_id && (
               <Notice tone="success">
                 This quote became a job.{' '}
@@ -125,14 +82,7 @@ export function QuoteDetail({ number }: { number: string }) {
               </Notice>
             )}
             <div className="grid grid-3">
-              <DocumentLines
-                items={q.items}
-                taxes={q.taxes}
-                subtotal={q.subtotal}
-                taxTotal={q.tax_total}
-                total={q.total}
-                currency={q.currency}
-              />
+              <DocumentLines document={q} />
               <Card title="Details">
                 <Details
                   items={[
@@ -147,21 +97,15 @@ export function QuoteDetail({ number }: { number: string }) {
                 />
               </Card>
             </div>
-            <Dialog
+            <DeleteDraftDialog
               open={confirmDelete}
               onClose={() => setConfirmDelete(false)}
-              title={`Delete draft ${q.number}?`}
-              footer={
-                <>
-                  <Button onClick={() => setConfirmDelete(false)}>Keep it</Button>
-                  <Button variant="danger" write busy={busy === 'delete'} onClick={remove}>
-                    Delete draft
-                  </Button>
-                </>
-              }
+              collection="quotes"
+              number={q.number}
+              path={path}
             >
               <p>The draft was never sent, so it goes away completely.</p>
-            </Dialog>
+            </DeleteDraftDialog>
           </>
         );
       }}

@@ -1,9 +1,11 @@
-import { useState } from 'react';
 import type { Review } from '../../shared/schemas/review';
 import { api } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { useSession } from '../lib/session';
-import { Button, Dialog, Field, fieldError, formError, Input, Textarea } from '../ui';
+import { useDraft } from '../lib/use-draft';
+import { useSubmit } from '../lib/use-submit';
+import { Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
+import { CustomerEmailFields } from './customer-fields';
 
 interface Draft {
   rating: number;
@@ -73,19 +75,12 @@ export function RecordReviewDialog({
   onRecorded(review: Review): void;
 }) {
   const { session } = useSession();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const set =
-    (field: Exclude<keyof Draft, 'rating'>) =>
-    (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      setDraft({ ...draft, [field]: e.target.value });
+  const { draft, setDraft, set } = useDraft(EMPTY);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const review = await api.post<Review>('/reviews', {
         rating: draft.rating,
         ...(draft.comment.trim() && { comment: draft.comment.trim() }),
@@ -97,37 +92,25 @@ export function RecordReviewDialog({
       });
       setDraft(EMPTY);
       onRecorded(review);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const general = formError(error, PARAMS);
   return (
     <Dialog open={open} onClose={onClose} title="Record a review" wide>
       <form onSubmit={submit} noValidate className="stack" aria-label="Record a review">
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={PARAMS} />
         <RatingInput value={draft.rating} onChange={(rating) => setDraft({ ...draft, rating })} />
         <Field label="What they said" hint="Optional" error={fieldError(error, 'comment')}>
           <Textarea value={draft.comment} onChange={set('comment')} rows={3} />
         </Field>
         <div className="form-grid">
-          <Field
-            label="Customer e-mail"
-            hint="Optional; a new e-mail adds the customer"
-            error={fieldError(error, 'customer_email')}
-          >
-            <Input type="email" value={draft.customer_email} onChange={set('customer_email')} />
-          </Field>
-          <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
-            <Input value={draft.customer_name} onChange={set('customer_name')} />
-          </Field>
+          <CustomerEmailFields
+            email={draft.customer_email}
+            name={draft.customer_name}
+            set={set}
+            error={error}
+            emailHint="Optional; a new e-mail adds the customer"
+          />
           <Field
             label="Job"
             hint="Optional, e.g. J-0012; it names the customer too"
@@ -142,12 +125,7 @@ export function RecordReviewDialog({
             <Input type="datetime-local" value={draft.received_at} onChange={set('received_at')} />
           </Field>
         </div>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Record review
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Record review" busy={busy} />
       </form>
     </Dialog>
   );

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import type { Review, ReviewDashboard, ReviewVelocity } from '../../shared/schemas/review';
 import { BarChart } from '../charts/bar-chart';
-import { api, type ListPage } from '../lib/api';
+import { api } from '../lib/api';
 import { useFormat } from '../lib/session';
-import { usePagedList, useResource } from '../lib/use-resource';
+import { useCursorList } from '../lib/use-cursor-list';
+import { useResource } from '../lib/use-resource';
 import { Button, Card, EmptyState, ErrorNotice, PageHeader, Stat, useToast } from '../ui';
 import { ListFooter, Loaded, Stars } from './common';
+import { ReviewItem } from './review-item';
 import { RecordReviewDialog } from './review-record';
 
 export function Reviews() {
@@ -14,10 +16,7 @@ export function Reviews() {
   const [recording, setRecording] = useState(false);
   const dashboard = useResource(() => api.get<ReviewDashboard>('/reviews/dashboard'), 'reviews-dashboard');
   const velocity = useResource(() => api.get<ReviewVelocity>('/reviews/velocity', { weeks: 12 }), 'velocity');
-  const list = usePagedList(
-    (cursor) => api.get<ListPage<Review>>('/reviews', { cursor, limit: 25 }),
-    'reviews',
-  );
+  const list = useCursorList<Review>('/reviews', {}, 25);
   return (
     <>
       <PageHeader
@@ -100,16 +99,11 @@ export function Reviews() {
         ) : (
           <ul className="review-list">
             {list.items.map((review) => (
-              <li key={review.id}>
-                <div className="spread">
-                  <span>
-                    <Stars rating={review.rating} /> <strong>{review.customer?.name ?? 'Anonymous'}</strong>
-                    {review.source && <span className="cell-sub"> · {review.source}</span>}
-                  </span>
-                  <span className="cell-sub">{format.dateTime(review.received_at)}</span>
-                </div>
-                {review.comment && <p className="quote-text">“{review.comment}”</p>}
-              </li>
+              <ReviewItem
+                key={review.id}
+                review={review}
+                customerName={review.customer?.name ?? 'Anonymous'}
+              />
             ))}
           </ul>
         )}

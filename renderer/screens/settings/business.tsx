@@ -3,7 +3,7 @@ import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
-import { Button, Card, Field, fieldError, formError, Input, Textarea, useToast } from '../../ui';
+import { Button, Card, Field, FormAlert, fieldError, Input, Textarea, useToast } from '../../ui';
 import { Loaded } from '../common';
 import { SmtpSettings } from './smtp';
 
@@ -141,15 +141,10 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
     }
   };
   const taxParams = draft.taxes.flatMap((_, i) => [`default_taxes[${i}].name`, `default_taxes[${i}].rate`]);
-  const general = formError(error, [...PARAMS, ...taxParams]);
 
   return (
     <form className="stack" onSubmit={submit} noValidate>
-      {general && (
-        <div className="notice notice-error" role="alert">
-          {general}
-        </div>
-      )}
+      <FormAlert error={error} params={[...PARAMS, ...taxParams]} />
       <Card title="Business">
         <div className="form-grid">
           {field('business_name', 'Business name')}

@@ -8,6 +8,7 @@ import {
   Button,
   Card,
   Checkbox,
+  ConfirmDialog,
   Dialog,
   EmptyState,
   ErrorNotice,
@@ -223,34 +224,24 @@ export function IntegrationSettings() {
               integrations.reload();
             }}
           />
-          <Dialog
+          <ConfirmDialog
             open={Boolean(confirmRevoke)}
             onClose={() => setConfirmRevoke(undefined)}
             title="Revoke this key?"
-            footer={
-              <>
-                <Button onClick={() => setConfirmRevoke(undefined)}>Keep it</Button>
-                <Button
-                  variant="danger"
-                  write
-                  busy={busy === 'revoke'}
-                  onClick={async () => {
-                    const key = confirmRevoke!;
-                    await run('revoke', () => api.delete<ApiKey>(`/keys/${encodeURIComponent(key.id)}`));
-                    setConfirmRevoke(undefined);
-                    toast.show('Key revoked');
-                  }}
-                >
-                  Revoke key
-                </Button>
-              </>
-            }
+            confirmLabel="Revoke key"
+            busy={busy === 'revoke'}
+            onConfirm={async () => {
+              const key = confirmRevoke!;
+              await run('revoke', () => api.delete<ApiKey>(`/keys/${encodeURIComponent(key.id)}`));
+              setConfirmRevoke(undefined);
+              toast.show('Key revoked');
+            }}
           >
             <p>
               Anything using <code>{confirmRevoke?.redacted}</code> stops working at once, including a rotated
               key's old secret.
             </p>
-          </Dialog>
+          </ConfirmDialog>
         </div>
       )}
     </Loaded>

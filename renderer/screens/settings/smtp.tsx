@@ -8,8 +8,8 @@ import {
   Card,
   Checkbox,
   Field,
+  FormAlert,
   fieldError,
-  formError,
   Input,
   Notice,
   useToast,
@@ -87,7 +87,6 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
   };
 
   const params = ['smtp', 'smtp.host', 'smtp.port', 'smtp.secure', 'smtp.user', 'smtp.password', 'smtp.from'];
-  const general = formError(error, params.slice(1));
   return (
     <Card
       title={
@@ -107,11 +106,7 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
             Add a From address (or a business e-mail above): without one, e-mails keep waiting.
           </Notice>
         )}
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={params.slice(1)} />
         <div className="form-grid">
           <Field label="SMTP server" hint="e.g. smtp.fastmail.com" error={fieldError(error, 'smtp.host')}>
             <Input value={draft.host} onChange={set('host')} disabled={!canWrite} autoComplete="off" />

@@ -4,14 +4,15 @@ import type {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
 } from '../../../shared/schemas/webhook';
-import { api, type ListPage } from '../../lib/api';
+import { api } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useFormat } from '../../lib/session';
-import { usePagedList } from '../../lib/use-resource';
+import { useCursorList } from '../../lib/use-cursor-list';
 import {
   Badge,
   Button,
   Card,
+  ConfirmDialog,
   Dialog,
   EmptyState,
   ErrorNotice,
@@ -34,10 +35,7 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
   const toast = useToast();
   const format = useFormat();
   const path = `/webhooks/${encodeURIComponent(endpoint.id)}`;
-  const deliveries = usePagedList(
-    (cursor) => api.get<ListPage<WebhookDelivery>>(`${path}/deliveries`, { cursor, limit: 25 }),
-    path,
-  );
+  const deliveries = useCursorList<WebhookDelivery>(`${path}/deliveries`, {}, 25);
   const [busy, setBusy] = useState<Busy>();
   const [open, setOpen] = useState<string>();
   const [confirm, setConfirm] = useState<'delete' | 'rotate'>();
@@ -203,24 +201,19 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
           />
         )}
       </Card>
-      <Dialog
+      <ConfirmDialog
         open={confirm === 'delete'}
         onClose={() => setConfirm(undefined)}
         title="Delete this endpoint?"
-        footer={
-          <>
-            <Button onClick={() => setConfirm(undefined)}>Keep it</Button>
-            <Button variant="danger" write busy={busy === 'delete'} onClick={remove}>
-              Delete endpoint
-            </Button>
-          </>
-        }
+        confirmLabel="Delete endpoint"
+        busy={busy === 'delete'}
+        onConfirm={remove}
       >
         <p>
           <span className="mono">{endpoint.url}</span> stops receiving events. Its waiting deliveries and its
           delivery history are deleted with it.
         </p>
-      </Dialog>
+      </ConfirmDialog>
       <Dialog
         open={confirm === 'rotate'}
         onClose={() => setConfirm(undefined)}

@@ -10,8 +10,9 @@ import {
   Dialog,
   EmptyState,
   Field,
+  FormActions,
+  FormAlert,
   fieldError,
-  formError,
   Input,
   Table,
 } from '../../ui';
@@ -173,15 +174,10 @@ function NewEndpointDialog({
       setBusy(false);
     }
   };
-  const general = formError(error, ['url', 'description']);
   return (
     <Dialog open={open} onClose={onClose} title="Add a webhook endpoint">
       <form className="stack" onSubmit={submit} noValidate>
-        {general && (
-          <div className="notice notice-error" role="alert">
-            {general}
-          </div>
-        )}
+        <FormAlert error={error} params={['url', 'description']} />
         <Field label="URL" hint="http or https; it receives every event" error={fieldError(error, 'url')}>
           <Input
             type="url"
@@ -194,12 +190,7 @@ function NewEndpointDialog({
         <Field label="Description" hint="Optional" error={fieldError(error, 'description')}>
           <Input value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-        <div className="form-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} write>
-            Add endpoint
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel="Add endpoint" busy={busy} />
       </form>
     </Dialog>
   );

@@ -1,0 +1,89 @@
+import type { FieldChange } from '../lib/use-draft';
+import { Field, fieldError, Input } from '../ui';
+
+/** The request fields naming that customer: the e-mail always, the name only when one was typed. */
+export function customerByEmail(draft: { customer_email: string; customer_name: string }) {
+  return {
+    customer_email: draft.customer_email.trim(),
+    ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
+  };
+}
+
+/** A customer named by e-mail, as jobs, bookings and reviews do; the name only counts for a new one. */
+export function CustomerEmailFields({
+  email,
+  name,
+  set,
+  error,
+  emailHint,
+  autoFocus,
+}: {
+  email: string;
+  name: string;
+  set(field: 'customer_email' | 'customer_name'): FieldChange;
+  error: unknown;
+  emailHint?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <>
+      <Field label="Customer e-mail" hint={emailHint} error={fieldError(error, 'customer_email')}>
+        <Input type="email" value={email} onChange={set('customer_email')} autoFocus={autoFocus} />
+      </Field>
+      <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
+        <Input value={name} onChange={set('customer_name')} />
+      </Field>
+    </>
+  );
+}
+
+export interface ContactDraft {
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+}
+
+export const CONTACT_PARAMS = ['name', 'email', 'phone', 'address'];
+
+/** A customer's own details, for adding one and for editing one. */
+export function CustomerContactFields({
+  draft,
+  set,
+  error,
+  required,
+  emailHint,
+  optionalHint,
+}: {
+  draft: ContactDraft;
+  set(field: keyof ContactDraft): FieldChange;
+  error: unknown;
+  /** Adding needs name and e-mail; editing sends only what changed. */
+  required?: boolean;
+  emailHint?: string;
+  /** What leaving phone or address empty means here. */
+  optionalHint: string;
+}) {
+  return (
+    <>
+      <Field label="Name" error={fieldError(error, 'name')}>
+        <Input value={draft.name} onChange={set('name')} required={required} autoFocus autoComplete="off" />
+      </Field>
+      <Field label="E-mail" hint={emailHint} error={fieldError(error, 'email')}>
+        <Input
+          type="email"
+          value={draft.email}
+          onChange={set('email')}
+          required={required}
+          autoComplete="off"
+        />
+      </Field>
+      <Field label="Phone" hint={optionalHint} error={fieldError(error, 'phone')}>
+        <Input type="tel" value={draft.phone} onChange={set('phone')} />
+      </Field>
+      <Field label="Address" hint={optionalHint} error={fieldError(error, 'address')}>
+        <Input value={draft.address} onChange={set('address')} />
+      </Field>
+    </>
+  );
+}

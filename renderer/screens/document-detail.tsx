@@ -1,0 +1,111 @@
+import { type ReactNode, useState } from 'react';
+import { api, portalUrl } from '../lib/api';
+import { href, navigate } from '../lib/router';
+import { Button, ConfirmDialog, LinkButton, PageHeader, StatusBadge, useToast } from '../ui';
+
+interface HeadedDocument {
+  number: string;
+  status: string;
+  customer: { name: string; email: string };
+}
+
+const NAMES = {
+  invoices: { one: 'Invoice', many: 'Invoices' },
+  quotes: { one: 'Quote', many: 'Quotes' },
+} as const;
+
+/**
+ * The head of an invoice or quote page: number, status, customer, the PDF, and for a draft the way
+ * to edit or delete it; `children` are the actions only this kind of document has.
+ */
+export function DocumentHeader({
+  collection,
+  doc,
+  path,
+  onDelete,
+  children,
+}: {
+  collection: 'invoices' | 'quotes';
+  doc: HeadedDocument;
+  /** The document's portal API path, which the PDF hangs off. */
+  path: string;
+  onDelete(): void;
+  children: ReactNode;
+}) {
+  const names = NAMES[collection];
+  return (
+    <PageHeader
+      back={{ href: `#/${collection}`, label: names.many }}
+      title={
+        <span className="row">
+          {names.one} {doc.number} <StatusBadge status={doc.status} />
+        </span>
+      }
+      subtitle={
+        <>
+          <a href={href('customers', doc.customer.email)}>{doc.customer.name}</a> · {doc.customer.email}
+        </>
+      }
+      actions={
+        <>
+          <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
+            PDF
+          </LinkButton>
+          {doc.status === 'draft' && (
+            <>
+              <Button variant="ghost" write onClick={onDelete}>
+                Delete draft
+              </Button>
+              <LinkButton href={href(collection, doc.number, 'edit')}>Edit</LinkButton>
+            </>
+          )}
+          {children}
+        </>
+      }
+    />
+  );
+}
+
+/** Asks before deleting a draft; once it is gone the page goes back to the list. */
+export function DeleteDraftDialog({
+  open,
+  onClose,
+  collection,
+  number,
+  path,
+  children,
+}: {
+  open: boolean;
+  onClose(): void;
+  collection: 'invoices' | 'quotes';
+  number: string;
+  path: string;
+  children: ReactNode;
+}) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await api.delete(path);
+      toast.show(`Draft ${number} deleted`);
+      navigate(`#/${collection}`);
+    } catch (failure) {
+      toast.show((failure as Error).message, 'error');
+      setBusy(false);
+      onClose();
+    }
+  };
+  return (
+    <ConfirmDialog
+      open={open}
+      onClose={onClose}
+      title={`Delete draft ${number}?`}
+      confirmLabel="Delete draft"
+      onConfirm={remove}
+      busy={busy}
+    >
+      {children}
+    </ConfirmDialog>
+  );
+}

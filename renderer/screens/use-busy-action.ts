@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { useToast } from '../ui';
+
+/**
+ * One click-triggered write at a time, named by `key` so only its button spins; a failure is
+ * told in a toast, since there is no form to show it in.
+ */
+export function useBusyAction<K extends string>() {
+  const toast = useToast();
+  const [busy, setBusy] = useState<K>();
+  const perform = async (key: K, action: () => Promise<void>) => {
+    setBusy(key);
+    try {
+      await action();
+    } catch (failure) {
+      toast.show((failure as Error).message, 'error');
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return { busy, perform };
+}
