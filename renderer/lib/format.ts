@@ -1,5 +1,9 @@
 /** Numbers, money and dates in the account's locale, currency and time zone (Intl only). */
 
+import { addDays, dateInZone, wallTime, zonedToUtc } from '../../shared/time-zone';
+
+export { addDays };
+
 export interface Formatters {
   money(amount: number, currency?: string): string;
   compactMoney(amount: number): string;
@@ -85,13 +89,6 @@ export function createFormatters(locale: string, currency: string, timeZone: str
   };
 }
 
-/** YYYY-MM-DD arithmetic on calendar days (UTC-anchored so no daylight-saving shift can move a day). */
-export function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 /** The Monday on or before a day. */
 export function mondayOf(day: string): string {
   const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
@@ -100,12 +97,7 @@ export function mondayOf(day: string): string {
 
 /** Today in a time zone, as YYYY-MM-DD. */
 export function todayIn(timeZone: string, now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return dateInZone(now, timeZone);
 }
 
 /**
@@ -113,45 +105,15 @@ export function todayIn(timeZone: string, now = new Date()): string {
  * read in the account's time zone, as a UTC ISO timestamp.
  */
 export function zonedLocalToIso(local: string, timeZone: string): string {
-  const asUtc = new Date(`${local}:00Z`);
-  const offsetAt = (instant: Date) => {
-    const wall = wallClock(instant, timeZone);
-    return (
-      Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - instant.getTime()
-    );
-  };
-  let instant = new Date(asUtc.getTime() - offsetAt(asUtc));
-  // A second pass settles times near a daylight-saving change, where the first guess used the other offset.
-  instant = new Date(asUtc.getTime() - offsetAt(instant));
-  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const [date, time] = local.split('T') as [string, string];
+  return zonedToUtc(date, time, timeZone)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** A UTC timestamp as the wall-clock value of <input type="datetime-local"> in a time zone. */
 export function isoToZonedLocal(iso: string, timeZone: string): string {
-  const wall = wallClock(new Date(iso), timeZone);
+  const wall = wallTime(new Date(iso), timeZone);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${wall.year}-${two(wall.month)}-${two(wall.day)}T${two(wall.hour)}:${two(wall.minute)}`;
-}
-
-/** The calendar date and clock time an instant shows in a time zone, as numbers. */
-function wallClock(instant: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-  };
 }

@@ -1,4 +1,4 @@
-import { offsetMinutes, wallTime } from '../lib/time-zone';
+import { offsetMinutes, wallTime } from '../../shared/time-zone';
 
 const DAY_MS = 86_400_000;
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { fromCents } from '../../shared/money';
 import { type CustomerHistory, type CustomerWithHistory, HISTORY_LIMIT } from '../../shared/schemas/overview';
+import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
-import { dateInZone } from '../lib/clock';
 import { getAccount } from './accounts';
 import { getCustomerByEmail } from './customers';
 

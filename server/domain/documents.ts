@@ -8,10 +8,10 @@ import {
 } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../../shared/schemas/document';
+import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
-import { dateInZone } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';

@@ -11,10 +11,11 @@ import type {
   MarkPaid,
   PaymentCreate,
 } from '../../shared/schemas/invoice';
+import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
-import { addDays, isoNow, toIso } from '../lib/clock';
+import { isoNow, toIso } from '../lib/clock';
 import { invalidState, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';

@@ -8,13 +8,13 @@ import {
   type JobUpdate,
   scheduleProblem,
 } from '../../shared/schemas/job';
+import { addDays, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { JobsTable } from '../db/schema';
-import { addDays, isoNow, toIso } from '../lib/clock';
+import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
-import { startOfDay } from '../lib/time-zone';
 import { getAccount } from './accounts';
 import { formatNumber, nextCounter } from './counters';
 import { findOrCreateCustomer } from './customers';

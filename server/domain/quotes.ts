@@ -9,10 +9,11 @@ import type {
   QuoteStatus,
   QuoteUpdate,
 } from '../../shared/schemas/quote';
+import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
-import { addDays, isoNow } from '../lib/clock';
+import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';

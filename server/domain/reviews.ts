@@ -6,13 +6,13 @@ import {
   type ReviewUpdate,
   type ReviewVelocity,
 } from '../../shared/schemas/review';
+import { addDays, dateInZone, isoWeekday, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { ReviewsTable } from '../db/schema';
-import { addDays, dateInZone, isoNow, toIso } from '../lib/clock';
+import { isoNow, toIso } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
-import { isoWeekday, startOfDay } from '../lib/time-zone';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { offsetMinutes, startOfDay, zonedToUtc } from '../../shared/time-zone';
 import type { ApiError } from '../lib/errors';
-import { offsetMinutes, startOfDay, zonedToUtc } from '../lib/time-zone';
 import { MAX_SCHEDULE_DAYS, scheduleWindow } from './team';
 
 describe('schedule window', () => {

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { ScheduledJob, ScheduleGroup, TeamMember, TeamSchedule } from '../../shared/schemas/team';
+import { addDays, dateInZone, daysBetween, isoWeekday, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { TeamMembersTable } from '../db/schema';
-import { addDays, dateInZone, isoNow, toIso } from '../lib/clock';
+import { isoNow, toIso } from '../lib/clock';
 import { conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
-import { daysBetween, isoWeekday, startOfDay } from '../lib/time-zone';
 import { getAccount } from './accounts';
 import { jobsStartingBetween, NOT_CANCELLED } from './scheduled-jobs';
 

@@ -1,5 +1,3 @@
-import { wallTime } from './time-zone';
-
 /** The server's notion of "now". Tests pass their own so limits, schedules and due dates are controllable. */
 export interface Clock {
   now(): Date;
@@ -33,16 +31,4 @@ export function isoNow(clock: Clock): string {
 
 export function toIso(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** The calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
-export function dateInZone(instant: Date, timeZone: string): string {
-  const { year, month, day } = wallTime(instant, timeZone);
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
-
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database';
 import { compare } from '../../server/domain/overview/benchmark';
-import { addDays, dateInZone, manualClock, toIso } from '../../server/lib/clock';
+import { manualClock, toIso } from '../../server/lib/clock';
 import { type IdPrefix, newId } from '../../server/lib/ids';
-import { startOfDay } from '../../server/lib/time-zone';
 import { fromCents } from '../../shared/money';
 import type { AnalyticsBucket, BenchmarkFigure } from '../../shared/schemas/overview';
+import { addDays, dateInZone, startOfDay } from '../../shared/time-zone';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**

@@ -5,9 +5,9 @@ import {
   type AnalyticsBucket,
   type AnalyticsQuery,
 } from '../../../shared/schemas/overview';
+import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
 import { addMonths, checkRange, monthStart, period, today, weekStart } from './periods';
 import { sumRanges, total } from './rollups';

@@ -7,9 +7,9 @@ import {
   type BenchmarkFigure,
   type BenchmarkQuery,
 } from '../../../shared/schemas/overview';
+import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
 import { bucketIndex, checkRange, localDateSql, period, spanDays, today } from './periods';
 import { sumRanges, total } from './rollups';

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { fromCents } from '../../../shared/money';
 import type { Dashboard, DashboardJob, ReviewSummary } from '../../../shared/schemas/overview';
+import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { addDays } from '../../lib/clock';
 import { getAccount } from '../accounts';
 import { jobsStartingBetween, NOT_CANCELLED } from '../scheduled-jobs';
 import { addMonths, period, today } from './periods';

@@ -1,8 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
+import {
+  addDays,
+  dateInZone,
+  daysBetween,
+  isoWeekday,
+  offsetMinutes,
+  startOfDay,
+} from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
-import { addDays, dateInZone, toIso } from '../../lib/clock';
+import { toIso } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
-import { daysBetween, isoWeekday, offsetMinutes, startOfDay } from '../../lib/time-zone';
 
 /**
  * Periods as the business sees them: calendar days in the account's time zone, turned into the

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ExportQuery } from '../../../shared/schemas/export';
+import { dateInZone } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import { exportAccount } from '../../documents/export';
-import { dateInZone } from '../../lib/clock';
 import { commonErrors, PortalParams } from '../schemas';
 
 export function portalExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -78,3 +78,16 @@ export function isoWeekday(date: string): number {
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
+
+/** The calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
+export function dateInZone(instant: Date, timeZone: string): string {
+  const { year, month, day } = wallTime(instant, timeZone);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** YYYY-MM-DD arithmetic on calendar days (UTC-anchored, so no daylight-saving change moves a day). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
