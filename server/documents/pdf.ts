@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
@@ -10,10 +11,15 @@ import { getInvoice } from '../domain/invoices';
 import { getQuote } from '../domain/quotes';
 
 /**
- * Invoices and quotes as PDFs a business would send: pdfkit with its built-in Helvetica, so the
- * text stays extractable (search, copy, accounting imports) and nothing depends on fonts
- * installed on the owner's machine.
+ * Invoices and quotes as PDFs a business would send. The text is set in DejaVu Sans, shipped with
+ * the app and embedded (subset) in each PDF: the built-in PDF fonts only cover Western European
+ * letters, and customers are called Łukasz, Nguyễn or Σοφία. Text stays extractable (search,
+ * copy, accounting imports) and nothing depends on fonts installed on the owner's machine.
  */
+const fontFile = (name: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`);
+const FONT_FILES = { regular: fontFile('DejaVuSans.ttf'), bold: fontFile('DejaVuSans-Bold.ttf') };
+const REGULAR = 'Body';
+const BOLD = 'Body-Bold';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -23,45 +29,6 @@ const RULE = '#d9dee4';
 const SHADE = '#f2f4f7';
 const ACCENT = '#1f4e79';
 const MARGIN = 50;
-
-/** Code points the standard fonts' WinAnsi encoding holds above Latin-1 (pdfkit's own map). */
-const WIN_ANSI_EXTRA = new Set(
-  '\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2039\u203a\u20ac\u2122',
-);
-
-/** Latin letters that are not an accent on a base letter, so NFD cannot reduce them. */
-const LATIN_FALLBACK: Record<string, string> = {
-  Ł: 'L',
-  ł: 'l',
-  Đ: 'D',
-  đ: 'd',
-  Ħ: 'H',
-  ħ: 'h',
-  ı: 'i',
-  Ŧ: 'T',
-  ŧ: 't',
-  Ŋ: 'N',
-  ŋ: 'n',
-  ſ: 's',
-};
-
-/**
- * Text the built-in fonts can draw: Intl's narrow and thin spaces become no-break spaces, accents
- * outside Latin-1 fall back to their base letter, anything else to '?' rather than garbage glyphs.
- */
-function winAnsi(text: string): string {
-  let out = '';
-  for (const char of text.replace(/[\u2007\u2009\u202f]/g, '\u00a0')) {
-    const code = char.codePointAt(0)!;
-    if (code < 256 || WIN_ANSI_EXTRA.has(char)) {
-      out += char;
-      continue;
-    }
-    const base = LATIN_FALLBACK[char] ?? char.normalize('NFD')[0]!;
-    out += base.codePointAt(0)! < 256 ? base : '?';
-  }
-  return out;
-}
 
 /** North America and a few others print on Letter; everyone else on A4. */
 function paperFor(locale: string): 'LETTER' | 'A4' {
@@ -83,11 +50,11 @@ function formatters(config: StoredConfig, currency: string): Formatters {
   const quantity = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 4 });
   const percent = new Intl.NumberFormat(config.locale, { style: 'percent', maximumFractionDigits: 4 });
   return {
-    money: (amount) => winAnsi(formatMoney(toCents(amount), currency, config.locale)),
-    date: (date) => winAnsi(day.format(new Date(`${date}T00:00:00Z`))),
-    instantDate: (instant) => winAnsi(localDay.format(new Date(instant))),
-    quantity: (value) => winAnsi(quantity.format(value)),
-    percent: (rate) => winAnsi(percent.format(rate)),
+    money: (amount) => formatMoney(toCents(amount), currency, config.locale),
+    date: (date) => day.format(new Date(`${date}T00:00:00Z`)),
+    instantDate: (instant) => localDay.format(new Date(instant)),
+    quantity: (value) => quantity.format(value),
+    percent: (rate) => percent.format(rate),
   };
 }
 
@@ -107,24 +74,23 @@ interface Printable {
 function byline(config: StoredConfig): string[] {
   return [config.business_address, config.business_email, config.business_phone]
     .filter((v): v is string => Boolean(v))
-    .flatMap((v) => v.split('\n'))
-    .map(winAnsi);
+    .flatMap((v) => v.split('\n'));
 }
 
 function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
   const right = doc.page.width - MARGIN;
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18);
-  doc.text(winAnsi(config.business_name), MARGIN, MARGIN, { width: 300 });
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+  doc.fillColor(INK).font(BOLD).fontSize(18);
+  doc.text(config.business_name, MARGIN, MARGIN, { width: 300 });
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
   for (const line of byline(config)) doc.text(line, { width: 300 });
   const headerBottom = doc.y;
 
-  doc.font('Helvetica-Bold').fontSize(24).fillColor(ACCENT);
+  doc.font(BOLD).fontSize(24).fillColor(ACCENT);
   doc.text(p.kind, right - 220, MARGIN, { width: 220, align: 'right' });
-  doc.font('Helvetica').fontSize(11).fillColor(INK);
-  doc.text(winAnsi(p.number), right - 220, doc.y, { width: 220, align: 'right' });
+  doc.font(REGULAR).fontSize(11).fillColor(INK);
+  doc.text(p.number, right - 220, doc.y, { width: 220, align: 'right' });
   if (p.stamp) {
-    doc.font('Helvetica-Bold').fontSize(16).fillColor(p.stamp.color);
+    doc.font(BOLD).fontSize(16).fillColor(p.stamp.color);
     doc.text(p.stamp.text, right - 220, doc.y + 6, { width: 220, align: 'right' });
   }
   doc.y = Math.max(headerBottom, doc.y) + 24;
@@ -134,29 +100,29 @@ function drawParties(doc: Doc, p: Printable): void {
   const top = doc.y;
   const right = doc.page.width - MARGIN;
   doc
-    .font('Helvetica-Bold')
+    .font(BOLD)
     .fontSize(8)
     .fillColor(MUTED)
     .text(p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR', MARGIN, top);
   doc
-    .font('Helvetica-Bold')
+    .font(BOLD)
     .fontSize(11)
     .fillColor(INK)
-    .text(winAnsi(p.customer.name), MARGIN, doc.y + 2, { width: 260 });
-  doc.font('Helvetica').fontSize(9).fillColor(INK);
-  if (p.customer.address) doc.text(winAnsi(p.customer.address), { width: 260 });
-  doc.text(winAnsi(p.customer.email), { width: 260 });
+    .text(p.customer.name, MARGIN, doc.y + 2, { width: 260 });
+  doc.font(REGULAR).fontSize(9).fillColor(INK);
+  if (p.customer.address) doc.text(p.customer.address, { width: 260 });
+  doc.text(p.customer.email, { width: 260 });
   const leftBottom = doc.y;
 
   let y = top;
   for (const [label, value] of p.facts) {
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fontSize(9)
       .fillColor(MUTED)
       .text(label, right - 230, y, { width: 110 });
     doc
-      .font('Helvetica-Bold')
+      .font(BOLD)
       .fillColor(INK)
       .text(value, right - 120, y, { width: 120, align: 'right' });
     y += 15;
@@ -170,7 +136,7 @@ function tableHeader(doc: Doc): void {
   const width = doc.page.width - 2 * MARGIN;
   const y = doc.y;
   doc.rect(MARGIN, y, width, 20).fill(SHADE);
-  doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED);
+  doc.font(BOLD).fontSize(8).fillColor(MUTED);
   const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
   doc.text('DESCRIPTION', MARGIN + 8, y + 6, { width: descWidth - 16 });
   let x = MARGIN + descWidth;
@@ -195,12 +161,12 @@ function drawLines(doc: Doc, p: Printable, f: Formatters): void {
   const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
   tableHeader(doc);
   for (const item of p.document.items) {
-    doc.font('Helvetica').fontSize(10);
-    const description = winAnsi(item.description);
+    doc.font(REGULAR).fontSize(10);
+    const description = item.description;
     const height = doc.heightOfString(description, { width: descWidth - 16 }) + 10;
     if (ensureRoom(doc, height)) {
       tableHeader(doc);
-      doc.font('Helvetica').fontSize(10);
+      doc.font(REGULAR).fontSize(10);
     }
     const y = doc.y;
     doc.fillColor(INK).text(description, MARGIN + 8, y, { width: descWidth - 16 });
@@ -235,7 +201,7 @@ function drawTotals(doc: Doc, p: Printable): void {
         .stroke();
     }
     doc
-      .font(row.strong ? 'Helvetica-Bold' : 'Helvetica')
+      .font(row.strong ? BOLD : REGULAR)
       .fontSize(row.strong ? 11 : 10)
       .fillColor(INK);
     doc.text(row.label, right - 250, y + 1, { width: 150 });
@@ -248,13 +214,13 @@ function drawTotals(doc: Doc, p: Printable): void {
 function drawPayments(doc: Doc, p: Printable, f: Formatters): void {
   if (p.payments.length === 0) return;
   ensureRoom(doc, 40 + p.payments.length * 15);
-  doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('PAYMENTS RECEIVED', MARGIN, doc.y);
+  doc.font(BOLD).fontSize(8).fillColor(MUTED).text('PAYMENTS RECEIVED', MARGIN, doc.y);
   doc.y += 4;
   for (const payment of p.payments) {
     const y = doc.y;
-    doc.font('Helvetica').fontSize(9).fillColor(INK);
+    doc.font(REGULAR).fontSize(9).fillColor(INK);
     doc.text(f.instantDate(payment.paid_at), MARGIN, y, { width: 120 });
-    doc.text(winAnsi(payment.method ?? ''), MARGIN + 120, y, { width: 150 });
+    doc.text(payment.method ?? '', MARGIN + 120, y, { width: 150 });
     doc.text(f.money(payment.amount), MARGIN + 270, y, { width: 90, align: 'right' });
     doc.y = y + 15;
   }
@@ -264,19 +230,19 @@ function drawPayments(doc: Doc, p: Printable, f: Formatters): void {
 function drawNotes(doc: Doc, p: Printable): void {
   const width = doc.page.width - 2 * MARGIN;
   if (p.document.notes) {
-    const notes = winAnsi(p.document.notes);
-    doc.font('Helvetica').fontSize(9);
+    const notes = p.document.notes;
+    doc.font(REGULAR).fontSize(9);
     ensureRoom(doc, doc.heightOfString(notes, { width }) + 20);
-    doc.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('NOTES', MARGIN, doc.y);
+    doc.font(BOLD).fontSize(8).fillColor(MUTED).text('NOTES', MARGIN, doc.y);
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fontSize(9)
       .fillColor(INK)
       .text(notes, MARGIN, doc.y + 3, { width });
     doc.y += 12;
   }
   ensureRoom(doc, 20);
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(p.closing, MARGIN, doc.y, { width });
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(p.closing, MARGIN, doc.y, { width });
 }
 
 /** Page numbers go below the bottom margin, where pdfkit would otherwise start a new page. */
@@ -287,10 +253,10 @@ function drawFooters(doc: Doc, p: Printable): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc
-      .font('Helvetica')
+      .font(REGULAR)
       .fontSize(8)
       .fillColor(MUTED)
-      .text(`${winAnsi(p.number)}  ·  Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 35, {
+      .text(`${p.number}  ·  Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 35, {
         width: doc.page.width - 2 * MARGIN,
         align: 'center',
       });
@@ -311,6 +277,9 @@ function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Bu
       CreationDate: ctx.clock.now(),
     },
   });
+  doc.registerFont(REGULAR, FONT_FILES.regular);
+  doc.registerFont(BOLD, FONT_FILES.bold);
+  doc.font(REGULAR);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -330,7 +299,7 @@ function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Bu
 
 function taxRows(document: Invoice | Quote, f: Formatters) {
   return document.taxes.map((tax) => ({
-    label: `${winAnsi(tax.name)} (${f.percent(tax.rate)})`,
+    label: `${tax.name} (${f.percent(tax.rate)})`,
     value: f.money(tax.amount),
   }));
 }
@@ -384,7 +353,7 @@ export async function invoicePdfFile(
     stamp: INVOICE_STAMPS[invoice.status] ?? null,
     customer: { ...invoice.customer, address: await customerAddress(ctx, invoice.customer.id) },
     facts: [
-      ['Invoice number', winAnsi(invoice.number)],
+      ['Invoice number', invoice.number],
       ['Issue date', f.date(invoice.issue_date)],
       ['Due date', f.date(invoice.due_date)],
       ['Balance due', f.money(invoice.balance)],
@@ -418,7 +387,7 @@ export async function quotePdfFile(
     stamp: QUOTE_STAMPS[quote.status] ?? null,
     customer: { ...quote.customer, address: await customerAddress(ctx, quote.customer.id) },
     facts: [
-      ['Quote number', winAnsi(quote.number)],
+      ['Quote number', quote.number],
       ['Issue date', f.date(quote.issue_date)],
       ['Valid until', f.date(quote.valid_until)],
     ],

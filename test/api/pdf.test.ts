@@ -72,7 +72,7 @@ describe('GET /invoices/{number}/pdf', () => {
       'office@warmhomes.ca',
       'INVOICE',
       'INV-0001',
-      'Lukasz Nowak',
+      'Łukasz Nowak',
       'lukasz@example.com',
       'Furnace service',
       'Filter replacement',
@@ -128,6 +128,21 @@ describe('GET /invoices/{number}/pdf', () => {
     expect(all).toMatch(/55\s552,50\s\$/);
   });
 
+  it('prints names and lines in Vietnamese, Polish and Greek as written, not approximated', async () => {
+    const created = await shop.portal('POST', '/invoices/create', {
+      body: {
+        customer_name: 'Nguyễn Thị Hương',
+        customer_email: 'huong@example.com',
+        items: [{ description: 'Vệ sinh — Σοφία’s flat, Łódź', quantity: 1, unit_price: 80 }],
+        taxes: [],
+      },
+    });
+    const { bytes } = await fetchPdf(shop, `/invoices/${created.body.number}/pdf`);
+    const [page] = await pdfPages(bytes);
+    expect(page).toContain('Nguyễn Thị Hương');
+    expect(page).toContain('Vệ sinh — Σοφία’s flat, Łódź');
+  });
+
   it('answers 404 for an unknown invoice', async () => {
     const missing = await shop.portal('GET', '/invoices/INV-4040/pdf');
     expect(missing.status).toBe(404);
@@ -145,7 +160,7 @@ describe('GET /quotes/{number}/pdf', () => {
     for (const expected of [
       'QUOTE',
       quote.number,
-      'Lukasz Nowak',
+      'Łukasz Nowak',
       'Valid until Dec 12, 2026',
       'GST (5%) $11.90',
       'QST (9.975%) $23.74',
