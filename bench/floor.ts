@@ -1,5 +1,5 @@
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../server/db/schema';
@@ -34,6 +34,10 @@ export async function startBareFloor(
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Change capture's triggers call functions only the app's connection defines; the floor's
+  // account does not sync, so it reports itself as applying and the triggers stay quiet.
+  db.function('sync_applying', { deterministic: false }, () => 1);
+  db.function('sync_tick', { deterministic: false }, () => '');
 
   const account = db.prepare('select * from accounts where id = ?');
   const pages = customerPageStatements(db);

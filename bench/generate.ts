@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { createContext } from '../server/context';
 import { openDatabase } from '../server/db/database';
 import { createAccount } from '../server/domain/accounts';
@@ -17,12 +17,19 @@ export const DATA_VERSION = 'v2';
 /** "Now" for the generated history; the bench server's clock starts here. */
 export const DATA_NOW = '2026-06-15T15:00:00Z';
 
+/**
+ * BENCH_SCALE (e.g. 0.01) shrinks the account, in its own cache folder, so a case can be written
+ * and tried in seconds; published figures use the full size.
+ */
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const scaled = (n: number) => Math.max(1, Math.round(n * SCALE));
+
 export const SIZES = {
-  customers: 100_000,
-  invoices: 500_000,
-  jobs: 50_000,
-  quotes: 20_000,
-  reviews: 10_000,
+  customers: scaled(100_000),
+  invoices: scaled(500_000),
+  jobs: scaled(50_000),
+  quotes: scaled(20_000),
+  reviews: scaled(10_000),
   teamMembers: 6,
 };
 
@@ -309,7 +316,7 @@ const TABLES = [
 
 /** The cached data set, generated first when this version has none (or a half-written one). */
 export async function ensureBenchData(root: string, log: (line: string) => void): Promise<BenchData> {
-  const dataDir = path.join(root, DATA_VERSION);
+  const dataDir = path.join(root, SCALE === 1 ? DATA_VERSION : `${DATA_VERSION}-x${SCALE}`);
   const metaFile = path.join(dataDir, 'meta.json');
   if (existsSync(metaFile)) return JSON.parse(readFileSync(metaFile, 'utf8')) as BenchData;
   rmSync(dataDir, { recursive: true, force: true });

@@ -4,10 +4,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createKey } from '../server/domain/api-keys';
 import { startServer } from '../server/index';
-import type { Clock } from '../server/lib/clock';
 import { startBareFloor } from './floor';
-import { DATA_NOW, ensureBenchData } from './generate';
-import type { BenchCase, CaseContext, Row } from './harness';
+import { ensureBenchData } from './generate';
+import { type BenchCase, benchClock, type CaseContext, type Row } from './harness';
 
 /**
  * npm run bench [-- case-name …]: generates (or reuses) the data set, starts the real server on a
@@ -18,28 +17,6 @@ import type { BenchCase, CaseContext, Row } from './harness';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DATA_ROOT = path.join(here, '.data');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-/** Clock readings per simulated minute: requests read the clock at least twice, so a key stays under 100 a minute. */
-const READINGS_PER_MINUTE = 180;
-
-/**
- * The server's clock during the bench: real elapsed time from the data set's "now", plus one
- * minute for every READINGS_PER_MINUTE readings. The portal allows 100 requests a minute per key,
- * which a load test passes in a few milliseconds; moving the clock keeps every request inside
- * the limit while the limiter itself still runs on each one.
- */
-function benchClock(): Clock {
-  const origin = Date.parse(DATA_NOW);
-  const started = performance.now();
-  let readings = 0;
-  return {
-    now: () => {
-      readings++;
-      const skipped = Math.floor(readings / READINGS_PER_MINUTE) * 60_000;
-      return new Date(origin + Math.floor(performance.now() - started) + skipped);
-    },
-  };
-}
-
 function machine(): string {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
@@ -78,12 +55,15 @@ async function main() {
     port: 0,
     clock: benchClock(),
     logger: process.env.BENCH_LOG === '1',
+    // The data_safety case takes its backups when it means to; one at start would disturb every case.
+    backups: { schedule: false },
   });
   const bareFloor = await startBareFloor(workDir, data.accountId);
   const portalKey = (await createKey(server.ctx, data.accountId, { kind: 'portal' })).key;
   const ctx: CaseContext = {
     server,
     account: { id: data.accountId, portalKey, counts: data.counts },
+    dataFile: path.join(data.dataDir, 'shopdesk.sqlite'),
     bareFloor,
     seconds: SECONDS,
     log,

@@ -7,6 +7,7 @@ export const INVOKE_CHANNELS = {
   setUpdatesEnabled: 'shopdesk:updates:set-enabled',
   getUpdateStatus: 'shopdesk:updates:get-status',
   restartToUpdate: 'shopdesk:updates:restart',
+  recoveryKey: 'shopdesk:backups:recovery-key',
 } as const;
 
 export const EVENT_CHANNELS = {

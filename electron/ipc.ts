@@ -10,6 +10,8 @@ export interface IpcHandlers {
   setUpdatesEnabled(enabled: boolean): void;
   getUpdateStatus(): UpdateStatus;
   restartToUpdate(): Promise<void>;
+  /** The database key, for the owner to write down: it opens the backups on another machine. */
+  recoveryKey(): string | null;
 }
 
 /** The part of Electron's ipcMain used here, with the invoke event reduced to who sent it. */
@@ -51,4 +53,5 @@ export function registerIpcHandlers(
   });
   handle(INVOKE_CHANNELS.getUpdateStatus, () => handlers.getUpdateStatus());
   handle(INVOKE_CHANNELS.restartToUpdate, () => handlers.restartToUpdate());
+  handle(INVOKE_CHANNELS.recoveryKey, () => handlers.recoveryKey());
 }

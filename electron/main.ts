@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
   app,
@@ -9,6 +10,7 @@ import {
   nativeImage,
   net,
   powerMonitor,
+  safeStorage,
   session,
   shell,
   Tray,
@@ -17,6 +19,7 @@ import {
 import { autoUpdater } from 'electron-updater';
 import { withShellCsp } from './csp';
 import { ensureDataFolder, resolveDataFolder } from './data-folder';
+import { type DesktopDatabaseKey, loadDatabaseKey } from './database-key';
 import { registerIpcHandlers } from './ipc';
 import { EVENT_CHANNELS } from './ipc-channels';
 import { fileLog } from './log';
@@ -38,7 +41,8 @@ const serverEntry = path.join(__dirname, 'utility-server.cjs');
 const iconPath = path.join(__dirname, 'icon.png');
 const trayIconPath = path.join(__dirname, 'tray-icon.png');
 const settingsFile = path.join(app.getPath('userData'), 'settings.json');
-const log = fileLog(path.join(app.getPath('userData'), 'logs'));
+const logFolder = path.join(app.getPath('userData'), 'logs');
+const log = fileLog(logFolder);
 
 app.setAppUserModelId('com.shopdesk.app');
 
@@ -53,6 +57,18 @@ let loaded: LoadedSettings | undefined;
 const settings = (): LoadedSettings => {
   loaded ??= loadSettings(settingsFile);
   return loaded;
+};
+
+let databaseKey: DesktopDatabaseKey | undefined;
+/** Read after the app is ready (the keychain needs it); a locked keychain stops the start with its message. */
+const desktopDatabaseKey = (): DesktopDatabaseKey => {
+  databaseKey ??= loadDatabaseKey({
+    safeStorage,
+    file: path.join(app.getPath('userData'), 'database-key.sealed'),
+    randomHex: () => randomBytes(32).toString('hex'),
+  });
+  if (databaseKey.state === 'unavailable') log(databaseKey.reason);
+  return databaseKey;
 };
 
 const appOrigin = () => shellState?.appOrigin() ?? null;
@@ -197,6 +213,7 @@ registerIpcHandlers(
     setUpdatesEnabled: (enabled) => updates.setEnabled(enabled),
     getUpdateStatus: () => updates.status,
     restartToUpdate: () => updates.restartToUpdate(),
+    recoveryKey: () => (databaseKey?.state === 'ready' ? databaseKey.hex : null),
   },
   (url) => {
     const origin = appOrigin();
@@ -251,18 +268,26 @@ async function main() {
       ),
     loadSettings: settings,
     settingsFile,
-    createSupervisor: ({ dataFolder, port }, events) =>
-      new ServerSupervisor((childEvents) => {
-        const child = utilityProcess.fork(serverEntry, ['--data-dir', dataFolder, '--port', String(port)], {
-          serviceName: 'Shopdesk server',
-          stdio: 'pipe',
-        });
+    createSupervisor: ({ dataFolder, port }, events) => {
+      const key = desktopDatabaseKey();
+      return new ServerSupervisor((childEvents) => {
+        const child = utilityProcess.fork(
+          serverEntry,
+          ['--data-dir', dataFolder, '--port', String(port), '--log-dir', logFolder],
+          {
+            serviceName: 'Shopdesk server',
+            stdio: 'pipe',
+            // The environment, not the arguments: those are visible to every user through `ps`.
+            env: { ...process.env, ...(key.state === 'ready' ? { SHOPDESK_DB_KEY: key.hex } : {}) },
+          },
+        );
         child.stdout?.on('data', (chunk: Buffer) => log(`server: ${chunk.toString().trimEnd()}`));
         child.stderr?.on('data', (chunk: Buffer) => log(`server: ${chunk.toString().trimEnd()}`));
         child.on('message', childEvents.onMessage);
         child.on('exit', childEvents.onExit);
         return { send: (message) => child.postMessage(message), kill: () => void child.kill() };
-      }, events),
+      }, events);
+    },
     window: windowHost,
     online,
     showError,

@@ -31,6 +31,7 @@ const api: DesktopApi = {
     onStatusChange: (listener) => subscribe(EVENT_CHANNELS.updateStatusChanged, isUpdateStatus, listener),
     restartToUpdate: () => ipcRenderer.invoke(INVOKE_CHANNELS.restartToUpdate),
   },
+  recoveryKey: () => ipcRenderer.invoke(INVOKE_CHANNELS.recoveryKey),
 };
 
 contextBridge.exposeInMainWorld('shopdesk', api);

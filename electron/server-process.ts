@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AppContext, setOnline } from '../server/context';
+import type { DatabaseKey } from '../server/db/cipher';
 import { createAccount, listAccounts } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api-keys';
 import { createSignInToken } from '../server/domain/sessions';
 import { startServer } from '../server/index';
+import { rotatingFile } from '../server/lib/rotating-file';
 import { type FromServer, parseToServer, type ServerStartupFailed } from './protocol';
 
 /** How the server process talks to its parent: Electron's parentPort, or Node's IPC channel in tests. */
@@ -15,19 +18,27 @@ export interface ParentChannel {
 export interface ServerProcessOptions {
   dataDir: string;
   port: number;
+  /** Where the server's request and error log rotates; no log without it. */
+  logDir?: string | undefined;
+  /** From the main process's keychain, through the environment (see utility-server.ts). */
+  key: DatabaseKey | null;
 }
 
-export function parseServerProcessArgs(argv: string[]): ServerProcessOptions {
+export function parseServerProcessArgs(argv: string[]): Omit<ServerProcessOptions, 'key'> {
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' } },
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string', default: '0' },
+      'log-dir': { type: 'string' },
+    },
   });
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error('--data-dir is required');
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port ${values.port}`);
-  return { dataDir, port };
+  return { dataDir, port, logDir: values['log-dir'] };
 }
 
 /**
@@ -63,12 +74,16 @@ export function runServerProcess(
   exit: (code: number) => void,
 ): void {
   let shuttingDown = false;
-  const started = startServer({ dataDir: options.dataDir, host: '127.0.0.1', port: options.port }).catch(
-    (error: unknown) => {
-      channel.post(startupFailure(error, options.port));
-      return undefined;
-    },
-  );
+  const started = startServer({
+    dataDir: options.dataDir,
+    host: '127.0.0.1',
+    port: options.port,
+    logger: options.logDir ? rotatingFile(path.join(options.logDir, 'server.log')) : false,
+    key: options.key,
+  }).catch((error: unknown) => {
+    channel.post(startupFailure(error, options.port));
+    return undefined;
+  });
   // A failure after the server started (say, the database refusing the sign-in token) is left unhandled on
   // purpose: the process dies and the supervisor in the main process restarts it.
   const announced = started.then(async (server) => {

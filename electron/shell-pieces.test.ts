@@ -45,6 +45,7 @@ function ipcHarness() {
     setUpdatesEnabled: (value) => enabled.push(value),
     getUpdateStatus: () => ({ state: 'idle', version: null, message: null }),
     restartToUpdate: async () => {},
+    recoveryKey: () => 'ab'.repeat(32),
   };
   registerIpcHandlers({ handle: (channel, listener) => handlers.set(channel, listener) }, api, (url) =>
     url.startsWith(`${app}/`),

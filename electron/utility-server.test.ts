@@ -1,10 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isPlainDatabaseFile, openSqliteFile } from '../server/db/cipher';
 import { type FromServer, parseFromServer } from './protocol';
 
 const entry = path.join(import.meta.dirname, 'utility-server.ts');
@@ -12,9 +13,15 @@ const children: ChildProcess[] = [];
 const folders: string[] = [];
 
 /** The real entry in a Node child process (with tsx), standing in for Electron's utility process. */
-function startServerProcess(dataDir: string, port = 0) {
-  const child = fork(entry, ['--data-dir', dataDir, '--port', String(port)], {
+function startServerProcess(
+  dataDir: string,
+  port = 0,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+) {
+  const child = fork(entry, ['--data-dir', dataDir, '--port', String(port), ...extraArgs], {
     execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.push(child);
@@ -110,6 +117,29 @@ describe('the server process (utility-server.ts)', () => {
     await expect(fetch(`${ready.url}/health`)).rejects.toThrow();
   });
 
+  it('logs requests and server errors to a rotating server.log in --log-dir', async () => {
+    const dataDir = tempFolder();
+    const logDir = path.join(dataDir, 'logs');
+    const { child, firstMessage, exited } = startServerProcess(dataDir, 0, ['--log-dir', logDir]);
+    const ready = await firstMessage;
+    if (ready.type !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(ready)}`);
+    await status(ready.url);
+    child.send({ type: 'shutdown' });
+    expect(await exited).toBe(0);
+    const lines = readFileSync(path.join(logDir, 'server.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        route: '/api/system/status',
+        status: 200,
+        reqId: expect.any(String),
+      }),
+    );
+  });
+
   it('creates the business on first launch only', async () => {
     const dataDir = tempFolder();
     for (let launch = 0; launch < 2; launch += 1) {
@@ -143,6 +173,20 @@ describe('the server process (utility-server.ts)', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+
+  it('encrypts the database with the key the main process passes in its environment', async () => {
+    const dataDir = tempFolder();
+    const hex = 'ab'.repeat(32);
+    const { child, firstMessage, exited } = startServerProcess(dataDir, 0, [], { SHOPDESK_DB_KEY: hex });
+    expect((await firstMessage).type).toBe('ready');
+    child.send({ type: 'shutdown' });
+    expect(await exited).toBe(0);
+    const file = path.join(dataDir, 'shopdesk.sqlite');
+    expect(isPlainDatabaseFile(file)).toBe(false);
+    const db = openSqliteFile(file, { hex }, { readonly: true });
+    expect(db.prepare('select count(*) from accounts').pluck().get()).toBe(1);
+    db.close();
   });
 
   it('finishes starting before it honours a shutdown that arrives early', async () => {

@@ -1,3 +1,4 @@
+import { databaseKeyFromEnvironment } from '../server/db/key-source';
 import { type ParentChannel, parseServerProcessArgs, runServerProcess } from './server-process';
 
 /**
@@ -20,6 +21,10 @@ function parentChannel(): ParentChannel {
   };
 }
 
-runServerProcess(parentChannel(), parseServerProcessArgs(process.argv.slice(2)), (code) =>
+// The key comes through the environment, never the command line that `ps` shows; it is dropped from the
+// environment once read.
+const key = databaseKeyFromEnvironment(process.env);
+delete process.env.SHOPDESK_DB_KEY;
+runServerProcess(parentChannel(), { ...parseServerProcessArgs(process.argv.slice(2)), key }, (code) =>
   process.exit(code),
 );

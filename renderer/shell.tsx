@@ -21,6 +21,7 @@ import { Quotes } from './screens/quotes';
 import { Report } from './screens/report';
 import { Reviews } from './screens/reviews';
 import { Settings } from './screens/settings';
+import { SyncIndicator } from './screens/sync-indicator';
 import { Team } from './screens/team';
 import { EmptyState } from './ui';
 
@@ -61,7 +62,7 @@ function screenFor(segments: string[]): ReactNode {
     case 'dashboard':
       return <Dashboard />;
     case 'customers':
-      return id ? <CustomerDetail email={id} /> : <Customers />;
+      return id ? <CustomerDetail customerId={id} /> : <Customers />;
     case 'invoices':
       if (id === 'new') return <InvoiceNew />;
       if (id && sub === 'edit') return <DocumentEdit kind="invoice" number={id} />;
@@ -140,6 +141,7 @@ export function Shell({ route }: { route: Route }) {
             <small title={session.business_name}>{session.business_name}</small>
           </span>
         </div>
+        <SyncIndicator />
         {NAV.map((group) => (
           <div className="nav-group" key={group.title}>
             <div className="nav-title">{group.title}</div>

@@ -37,7 +37,7 @@ function loadsAsCommonJs(name) {
 }
 
 const dependencyExternals = Object.keys(packageJson.dependencies ?? {}).filter(
-  (name) => name !== 'better-sqlite3' && loadsAsCommonJs(name),
+  (name) => name !== 'better-sqlite3-multiple-ciphers' && loadsAsCommonJs(name),
 );
 
 /**
@@ -85,7 +85,7 @@ await Promise.all([
     outdir,
     outExtension: { '.js': '.cjs' },
     absWorkingDir: root,
-    external: ['electron', 'better-sqlite3', ...dependencyExternals],
+    external: ['electron', 'better-sqlite3-multiple-ciphers', ...dependencyExternals],
   }),
   build({
     ...common,
@@ -101,5 +101,5 @@ for (const icon of ['icon.png', 'tray-icon.png'])
   copyFileSync(path.join(root, 'build', icon), path.join(outdir, icon));
 
 console.log(
-  `Built dist/electron (kept in node_modules: ${['better-sqlite3', ...dependencyExternals].join(', ')})`,
+  `Built dist/electron (kept in node_modules: ${['better-sqlite3-multiple-ciphers', ...dependencyExternals].join(', ')})`,
 );

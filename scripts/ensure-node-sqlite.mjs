@@ -1,4 +1,4 @@
-// better-sqlite3 is a native module built for one ABI at a time. `npm start` rebuilds it for
+// better-sqlite3-multiple-ciphers is a native module built for one ABI at a time. `npm start` rebuilds it for
 // Electron; the headless server and the tests run in plain Node. When the build in
 // node_modules is Electron's, rebuild it for Node so `npm run serve` and `npm test` just work.
 import { execSync } from 'node:child_process';
@@ -6,11 +6,13 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 try {
-  const Database = require('better-sqlite3');
+  const Database = require('better-sqlite3-multiple-ciphers');
   new Database(':memory:').close();
 } catch (error) {
   if (!/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(String(error)))
     throw error;
-  console.error('better-sqlite3 was built for Electron; rebuilding it for Node (about a minute)…');
-  execSync('npm rebuild better-sqlite3', { stdio: 'inherit' });
+  console.error(
+    'better-sqlite3-multiple-ciphers was built for Electron; rebuilding it for Node (about a minute)…',
+  );
+  execSync('npm rebuild better-sqlite3-multiple-ciphers', { stdio: 'inherit' });
 }

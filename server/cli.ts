@@ -1,13 +1,21 @@
 import path from 'node:path';
 import { ApiKeyCreate, Scope } from '../shared/schemas/api-key';
+import type { Backup } from '../shared/schemas/backup';
+import { Backups } from './backups/backups';
+import { openDatabaseWithBackups } from './backups/open';
+import { afterRestore, keepAcrossRestore, restoreDatabase } from './backups/restore';
 import { parseCommandLine, UsageError } from './cli-args';
 import { type AppContext, createContext } from './context';
-import { openDatabase } from './db/database';
+import { DatabaseKeyError } from './db/cipher';
+import { runningServer } from './db/folder-lock';
+import { databaseKeyFromEnvironment } from './db/key-source';
+import { DataFolderError, openFailureMessage, storageProblem } from './db/storage-errors';
 import { type ApiPlan, createAccount, listAccounts, type Plan, setPlans } from './domain/accounts';
 import { createKey, listKeys, revokeKey, rotateKey } from './domain/api-keys';
 import { createSignInToken } from './domain/sessions';
 import { systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
+import { runSyncCommand, SYNC_HELP } from './sync/cli';
 
 const HELP = `Shopdesk CLI: what Settings does, without the UI.
 
@@ -26,6 +34,15 @@ const HELP = `Shopdesk CLI: what Settings does, without the UI.
   feed-token            issue a new calendar feed token (the old one stops at once)
   sign-in [--url http://127.0.0.1:4300]
                         print a one-time sign-in link for the portal UI
+${SYNC_HELP}
+  backup create         back up now (works while the server runs)
+  backup list           the backups, newest first, with their time, size and result
+  backup verify ID      open a backup again: integrity_check and row counts
+  backup restore ID     replace the data with a backup, keeping the current data as a backup
+                        first (stop the server first, or restore from Settings > Backups)
+  backup folder [DIR]   show or change the backups folder
+
+An encrypted data folder needs its key in SHOPDESK_DB_KEY or SHOPDESK_DB_KEY_FILE (docs/backups.md).
 
 Defaults: --data-dir ./data, --plan platform, --api-plan lite.`;
 
@@ -57,6 +74,66 @@ function parseScopes(value: string | undefined) {
   return parsed.data;
 }
 
+type Output = (json: unknown, text: string) => void;
+
+function describeBackup(backup: Backup): string {
+  const size = `${(backup.size_bytes / 1024 / 1024).toFixed(1)} MB`;
+  const problem = backup.error ? `  ${backup.error}` : '';
+  return `${backup.id}  ${backup.created_at}  ${size.padStart(9)}  ${backup.reason.padEnd(13)}  ${backup.result}${problem}`;
+}
+
+async function runBackupCommand(
+  backups: Backups,
+  sub: string | undefined,
+  id: string | undefined,
+  out: Output,
+) {
+  const needId = () => {
+    if (!id) throw new UsageError(`backup ${sub} needs the backup's id (backup list shows them)`);
+    return id;
+  };
+  if (sub === 'create') {
+    const backup = await backups.create('manual');
+    out(backup, `Backed up to ${backup.file}\n${describeBackup(backup)}`);
+  } else if (sub === 'list') {
+    const list = backups.list();
+    const status = backups.status();
+    out(
+      { status, data: list },
+      [`Backups in ${status.folder} (${status.health})`, ...list.map(describeBackup)].join('\n'),
+    );
+  } else if (sub === 'verify') {
+    const backup = await backups.verify(needId());
+    out(backup, describeBackup(backup));
+    if (backup.result !== 'verified') process.exitCode = 1;
+  } else if (sub === 'restore') {
+    const running = runningServer(backups.dataDir);
+    if (running)
+      throw new UsageError(
+        `A server (pid ${running.pid}) is running on this data folder: stop it, or restore from Settings > Backups${running.url ? ` at ${running.url}` : ''}`,
+      );
+    const before = await openDatabaseWithBackups(backups);
+    const kept = await keepAcrossRestore(before.db);
+    await before.close();
+    const result = await restoreDatabase(backups, needId());
+    const after = await openDatabaseWithBackups(backups);
+    try {
+      await afterRestore(after.db, kept);
+    } finally {
+      await after.close();
+    }
+    out(
+      result,
+      `Restored ${result.restored.id}. The data as it was is kept as backup ${result.safety_copy.id}.`,
+    );
+  } else if (sub === 'folder') {
+    if (id) backups.setFolder(path.resolve(id));
+    out({ folder: backups.folder() }, backups.folder());
+  } else {
+    throw new UsageError('backup takes create, list, verify, restore or folder');
+  }
+}
+
 async function run(argv: string[], print: (text: string) => void): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
   const [command, sub] = positionals;
@@ -64,9 +141,16 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
     print(HELP);
     return;
   }
-  const database = await openDatabase(path.resolve(values['data-dir']));
-  const ctx = createContext(database.db, systemClock);
+  const dataDir = path.resolve(values['data-dir']);
+  const key = databaseKeyFromEnvironment(process.env);
+  const backups = new Backups({ dataDir, key, clock: systemClock });
   const out = (json: unknown, text: string) => print(values.json ? JSON.stringify(json, null, 2) : text);
+  if (command === 'backup') {
+    await runBackupCommand(backups, sub, positionals[2], out);
+    return;
+  }
+  const database = await openDatabaseWithBackups(backups);
+  const ctx = createContext(database.db, systemClock);
   try {
     switch (command) {
       case 'init': {
@@ -173,9 +257,24 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
         out({ url: `${base}/sign-in?token=${token}` }, `Sign in: ${base}/sign-in?token=${token}`);
         return;
       }
+      case 'sync':
+        await runSyncCommand(
+          sub,
+          values,
+          ctx,
+          database,
+          () => resolveAccountId(ctx, values['client-id']),
+          out,
+          dataDir,
+        );
+        return;
       default:
         throw new UsageError(`Unknown command ${command}. Run with --help for the list.`);
     }
+  } catch (error) {
+    // A full disk or a file found damaged mid-command: the same one line as at start.
+    if (storageProblem(error)) throw new DataFolderError(openFailureMessage(dataDir, error));
+    throw error;
   } finally {
     await database.close();
   }
@@ -186,7 +285,7 @@ run(process.argv.slice(2), (text) => console.log(text)).catch((error) => {
     console.error(`shopdesk: ${error.message}`);
     process.exit(2);
   }
-  if (error instanceof ApiError) {
+  if (error instanceof ApiError || error instanceof DataFolderError || error instanceof DatabaseKeyError) {
     console.error(`shopdesk: ${error.message}`);
     process.exit(1);
   }

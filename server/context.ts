@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
+import type { SyncEngine } from './sync/device/engine';
 
 /** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
 export interface Connectivity {
@@ -20,10 +21,20 @@ export interface AppContext {
    * 'online' / 'offline' when connectivity changes.
    */
   signals: EventEmitter;
+  /** Sync between devices; absent where no server runs it (the CLI builds its own). */
+  sync?: SyncEngine;
+  /** The port the HTTP server listens on, once it does: outbound requests must not loop back to it. */
+  listening: { port: number | null };
 }
 
 export function createContext(db: Db, clock: Clock): AppContext {
-  return { db, clock, connectivity: { online: true }, signals: new EventEmitter() };
+  return {
+    db,
+    clock,
+    connectivity: { online: true },
+    signals: new EventEmitter(),
+    listening: { port: null },
+  };
 }
 
 export function setOnline(ctx: AppContext, online: boolean): void {

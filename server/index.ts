@@ -1,20 +1,64 @@
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Backup, RestoreResult } from '../shared/schemas/backup';
+import { Backups } from './backups/backups';
+import { openDatabaseWithBackups } from './backups/open';
+import {
+  afterRestore,
+  completeRestore,
+  discardRestore,
+  keepAcrossRestore,
+  prepareRestore,
+} from './backups/restore';
+import type { RetentionRule } from './backups/retention';
+import { type BackupSchedule, startBackupSchedule } from './backups/schedule';
 import { type AppContext, createContext, setOnline } from './context';
-import { openDatabase } from './db/database';
-import { buildApp } from './http/app';
+import type { DatabaseKey } from './db/cipher';
+import { type OpenedDatabase, openDatabase } from './db/database';
+import { lockDataFolder } from './db/folder-lock';
+import { startIntegrityCheck } from './db/integrity';
+import { buildApp, type HttpTimeouts } from './http/app';
+import { allowedHostnames } from './http/hosts';
+import { releaseUnfinishedClaims } from './http/idempotency';
+import { RequestGate } from './http/request-gate';
+import { isLoopback, resolveTls, type TlsOption } from './http/tls';
 import { type Clock, systemClock } from './lib/clock';
+import { ApiError } from './lib/errors';
+import type { LineSink } from './lib/rotating-file';
+import { type RetentionJob, startRetentionJob } from './maintenance/retention';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
+import { SyncEngine } from './sync/device/engine';
+import type { HubStorage } from './sync/hub/storage';
 
 export interface ServerOptions {
   dataDir: string;
   host?: string;
   port?: number;
   clock?: Clock;
-  logger?: boolean;
+  /** The request and error log: true for stdout, or a sink such as a rotating file. */
+  logger?: boolean | LineSink;
+  /**
+   * Other names this server is reached by (a LAN name, a reverse proxy's host). Loopback names and
+   * the listen address are always accepted; any other Host header is refused (DNS rebinding).
+   */
+  allowedHosts?: string[];
+  timeouts?: HttpTimeouts;
   /** Tuning of the outbound workers (tests pin the jitter; benchmarks raise the bounds). */
   outbound?: { webhooks?: WebhookWorkerOptions; mail?: MailWorkerOptions };
+  /** Encrypts the database, its WAL and its backups at rest; a plain database is encrypted in place. */
+  key?: DatabaseKey | null;
+  /** Serve HTTPS: the owner's certificate and key (PEM), or 'generate' for a LAN hub's own. */
+  tls?: TlsOption;
+  /**
+   * Plain HTTP on an address other people can reach is refused: it would carry the business's data and
+   * keys in clear over the LAN. Set this only behind a proxy that terminates TLS.
+   */
+  allowInsecureHttp?: boolean;
+  /** The daily backup is on unless `schedule` is false (tests that do not exercise it). */
+  backups?: { schedule?: boolean; retention?: RetentionRule };
+  /** Where the hub's state lives when this install is a hub (PostgreSQL: sync/hub/pg-storage.ts). */
+  hubStorage?: HubStorage;
 }
 
 export interface RunningServer {
@@ -24,43 +68,168 @@ export interface RunningServer {
   app: FastifyInstance;
   /** The outbound workers; `runDue()` sends what is due now and resolves once it is recorded. */
   outbound: { webhooks: WebhookWorker; mail: MailWorker };
+  /** Prunes what outlived its retention, hourly in the background; `runNow()` runs a pass at once. */
+  retention: RetentionJob;
+  /** The full integrity check started in the background; resolves to the problems it found. */
+  integrityChecked: Promise<string[]>;
+  /** Backups of the data folder (Settings > Backups). */
+  backups: Backups;
+  /** Runs the daily backup if it is due (the schedule, when on, calls it by itself). */
+  runDueBackup(): Promise<Backup | null>;
+  /** Replaces the data with a backup: copies and verifies it, then pauses requests, closes the database, swaps, reopens. */
+  restore(backupId: string): Promise<RestoreResult>;
+  /** SHA-256 fingerprint of the TLS certificate (what devices pin at pairing); null over plain HTTP. */
+  tlsFingerprint: string | null;
   /** Whether webhooks and e-mail may go out; the desktop shell calls it when the network comes and goes. */
   setOnline(online: boolean): void;
   /** Stops taking connections, lets in-flight requests finish, stops the workers, closes the database. */
   close(): Promise<void>;
 }
 
+const stdoutSink: LineSink = { write: (line) => process.stdout.write(line) };
+
 /** The one way to run Shopdesk's server: headless mode, the desktop app and the tests all call this. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const database = await openDatabase(options.dataDir);
-  const ctx = createContext(database.db, options.clock ?? systemClock);
-  const app = await buildApp(ctx, { logger: options.logger ?? false });
+  const listenHost = options.host ?? '127.0.0.1';
+  if (!options.tls && !isLoopback(listenHost) && !options.allowInsecureHttp)
+    throw new Error(
+      `Refusing plain HTTP on ${listenHost}, which other machines can reach: serve TLS (--tls generate, or --tls-cert and --tls-key), ` +
+        'or pass --insecure-http when a proxy in front terminates TLS.',
+    );
+  const clock = options.clock ?? systemClock;
+  const key = options.key ?? null;
+  const tls = options.tls ? await resolveTls(options.tls, options.dataDir, clock.now()) : undefined;
+  const lock = await lockDataFolder(options.dataDir);
+  const backups = new Backups({
+    dataDir: options.dataDir,
+    key,
+    clock,
+    retention: options.backups?.retention,
+  });
+  let database = await openDatabaseWithBackups(backups, { holdsFolderLock: true }).catch((error: unknown) => {
+    lock.release();
+    throw error;
+  });
+  const ctx = createContext(database.db, clock);
+  await releaseUnfinishedClaims(ctx.db);
+  const gate = new RequestGate();
+  const startOutbound = () => ({
+    webhooks: startWebhookWorker(ctx, options.outbound?.webhooks),
+    mail: startMailWorker(ctx, options.outbound?.mail),
+  });
+  const startSync = (opened: OpenedDatabase) => {
+    const engine = new SyncEngine({
+      db: opened.db,
+      sqlite: opened.sqlite,
+      capture: opened.capture,
+      clock,
+      connectivity: ctx.connectivity,
+      signals: ctx.signals,
+      log: app.log,
+      hubStorage: options.hubStorage,
+    });
+    engine.serverUrl = url;
+    engine.tlsFingerprint = tls?.fingerprint ?? null;
+    ctx.sync = engine;
+    engine.start();
+    return engine;
+  };
+  let outbound: RunningServer['outbound'] | undefined;
+  let restoring = false;
+
+  const restore = async (backupId: string, request?: FastifyRequest): Promise<RestoreResult> => {
+    if (restoring) throw new ApiError(409, 'restore_in_progress', 'A restore is already running.');
+    restoring = true;
+    try {
+      // The slow part (copying and verifying the backup) runs while the server still serves.
+      const prepared = await prepareRestore(backups, backupId);
+      const kept = await keepAcrossRestore(ctx.db).catch((error: unknown) => {
+        discardRestore(prepared);
+        throw error;
+      });
+      await gate.close(request);
+      const running = outbound;
+      await Promise.all([running?.webhooks.stop(), running?.mail.stop(), ctx.sync?.stop()]);
+      await backups.idle();
+      await database.close();
+      try {
+        return await completeRestore(backups, prepared);
+      } finally {
+        database = await openDatabase(options.dataDir, { key, holdsFolderLock: true });
+        ctx.db = database.db;
+        await afterRestore(ctx.db, kept);
+        if (running) Object.assign(running, startOutbound());
+        startSync(database);
+        gate.open();
+      }
+    } finally {
+      restoring = false;
+    }
+  };
+
+  const app = await buildApp(ctx, {
+    log: options.logger === true ? stdoutSink : options.logger || undefined,
+    storage: database.health,
+    allowedHosts: allowedHostnames(listenHost, options.allowedHosts),
+    timeouts: options.timeouts,
+    https: tls,
+    gate,
+    dataSafety: { backups, restore },
+  });
   try {
-    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 4300 });
+    await app.listen({ host: listenHost, port: options.port ?? 4300 });
   } catch (error) {
     await app.close();
     await database.close();
+    lock.release();
     throw error;
   }
-  const outbound = {
-    webhooks: startWebhookWorker(ctx, options.outbound?.webhooks),
-    mail: startMailWorker(ctx, options.outbound?.mail),
-  };
+  const integrity = startIntegrityCheck(database.file, database.health, key);
+  void integrity.done.then((found) => {
+    if (found.length) console.error(`shopdesk: ${database.health.damage}`);
+  });
+  const started = startOutbound();
+  outbound = started;
+  const retention = startRetentionJob(ctx);
+  const schedule: BackupSchedule | undefined =
+    options.backups?.schedule === false
+      ? undefined
+      : startBackupSchedule(backups, (error) => app.log.error({ err: error }, 'scheduled backup failed'));
   const { port, address, family } = app.server.address() as AddressInfo;
-  const host = family === 'IPv6' ? `[${address}]` : address;
+  ctx.listening.port = port;
+  const shownHost = family === 'IPv6' ? `[${address}]` : address;
+  const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
+  lock.announce(url);
+  startSync(database);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     ctx,
     app,
-    outbound,
+    outbound: started,
+    retention,
+    integrityChecked: integrity.done,
+    backups,
+    runDueBackup: () =>
+      schedule ? schedule.runDue() : backups.isDue() ? backups.create('scheduled') : Promise.resolve(null),
+    restore: (backupId) => restore(backupId),
+    tlsFingerprint: tls?.fingerprint ?? null,
     setOnline: (online) => setOnline(ctx, online),
     close: () => {
       closing ??= (async () => {
+        await ctx.sync?.stop();
         await app.close();
-        await Promise.all([outbound.webhooks.stop(), outbound.mail.stop()]);
+        await Promise.all([
+          started.webhooks.stop(),
+          started.mail.stop(),
+          integrity.stop(),
+          retention.stop(),
+          schedule?.stop(),
+          backups.idle(),
+        ]);
         await database.close();
+        lock.release();
       })();
       return closing;
     },

@@ -1,18 +1,41 @@
 import path from 'node:path';
-import { parseCommandLine, parsePort, UsageError } from './cli-args';
+import pg from 'pg';
+import { parseCommandLine, parsePort, parseTls, UsageError } from './cli-args';
+import { DatabaseKeyError } from './db/cipher';
+import { databaseKeyFromEnvironment } from './db/key-source';
+import { DataFolderError } from './db/storage-errors';
 import { createAccount, listAccounts } from './domain/accounts';
 import { createKey } from './domain/api-keys';
 import { createSignInToken } from './domain/sessions';
 import { startServer } from './index';
+import { migratePgHub } from './sync/hub/pg-schema';
+import { pgHubStorage } from './sync/hub/pg-storage';
+
+const PARENT_CHECK_MS = 500;
+/** Read first thing: a parent that ends during start-up must still be noticed. */
+const parent = process.ppid;
 
 async function main() {
   const { values } = parseCommandLine(process.argv.slice(2));
   const dataDir = path.resolve(values['data-dir']);
+  // This install's hub keeps its state in PostgreSQL, where hosted hub processes serve it too.
+  const hubUrl = values['hub-database-url'];
+  const hubPool = hubUrl
+    ? new pg.Pool({ connectionString: hubUrl, application_name: 'shopdesk-serve' })
+    : undefined;
+  // An idle connection dropped by the server (a restart, a failover) is replaced on the next query.
+  hubPool?.on('error', (error) => console.warn(`Hub database connection lost: ${error.message}`));
+  if (hubPool) await migratePgHub(hubPool);
   const server = await startServer({
     dataDir,
     host: values.host ?? '127.0.0.1',
     port: parsePort(values.port),
-    logger: false,
+    allowedHosts: values['allowed-host'] ?? [],
+    logger: true,
+    key: databaseKeyFromEnvironment(process.env),
+    tls: parseTls(values),
+    allowInsecureHttp: values['insecure-http'],
+    hubStorage: hubPool && pgHubStorage(hubPool),
   });
   const { ctx } = server;
   let accounts = await listAccounts(ctx.db);
@@ -28,6 +51,11 @@ async function main() {
     console.log(`Created an account in ${dataDir} (rename it under Settings).`);
   }
   console.log(`Shopdesk is running at ${server.url}`);
+  if (server.tlsFingerprint) console.log(`TLS certificate SHA-256: ${server.tlsFingerprint}`);
+  const backups = server.backups.status();
+  console.log(
+    `Database ${backups.encrypted ? 'encrypted' : 'NOT encrypted (set SHOPDESK_DB_KEY_FILE)'}; daily backups in ${backups.folder}`,
+  );
   console.log(`API docs: ${server.url}/docs`);
   for (const account of accounts) {
     const token = await createSignInToken(ctx, account.id);
@@ -41,14 +69,24 @@ async function main() {
     stopping = true;
     console.log(`\n${signal}: finishing in-flight requests…`);
     await server.close();
+    await hubPool?.end();
     console.log('Stopped.');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // `npm run serve` starts this through a shell, which ends on a signal without passing it on: a
+  // server whose parent is gone stops as if it had been sent the signal itself.
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) void stop('The process that started Shopdesk ended');
+  }, PARENT_CHECK_MS);
+  watch.unref();
 }
 
 main().catch((error) => {
-  console.error(error instanceof UsageError ? `Usage: ${error.message}` : error);
+  if (error instanceof UsageError) console.error(`Usage: ${error.message}`);
+  else if (error instanceof DataFolderError || error instanceof DatabaseKeyError)
+    console.error(`shopdesk: ${error.message}`);
+  else console.error(error);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -20,6 +20,11 @@ export interface DesktopApi {
     /** Restarts into a downloaded update once the server has finished its in-flight writes. */
     restartToUpdate(): Promise<void>;
   };
+  /**
+   * The key the database and its backups are encrypted with (null when the machine has no keychain and
+   * the data is not encrypted). Backups restored on another machine need it: the owner writes it down.
+   */
+  recoveryKey(): Promise<string | null>;
 }
 
 declare global {

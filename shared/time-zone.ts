@@ -1,24 +1,11 @@
-/** Wall-clock arithmetic in IANA time zones with Intl only: days and weeks as the business sees them. */
+/**
+ * Wall-clock arithmetic in IANA time zones: days and weeks as the business sees them. The zone
+ * rules come from the bundled database (zone-database.ts), never from Intl, so the server and the
+ * UI always agree on them.
+ */
+import { zoneAt } from './zone-database';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+export { isKnownTimeZone, timeZoneNames, zoneDatabaseVersion } from './zone-database';
 
 export interface WallTime {
   year: number;
@@ -29,38 +16,52 @@ export interface WallTime {
   second: number;
 }
 
-/** The wall-clock reading in `timeZone` at an instant. */
-export function wallTime(instant: Date, timeZone: string): WallTime {
-  const parts = formatter(timeZone).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-  };
-}
-
 /** UTC offset of `timeZone` at an instant, in minutes (Toronto in winter: -300). */
 export function offsetMinutes(instant: Date, timeZone: string): number {
-  const w = wallTime(instant, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  return zoneAt(instant.getTime(), timeZone).offset;
+}
+
+/** The zone's abbreviation at an instant (PST, MST, +0545). */
+export function zoneAbbreviation(instant: Date, timeZone: string): string {
+  return zoneAt(instant.getTime(), timeZone).abbreviation;
 }
 
 /**
- * The instant a wall-clock time happens in `timeZone`. The second pass corrects the offset when
- * the first guess fell on the other side of a DST change.
+ * A Date whose UTC fields read the wall clock in `timeZone`: give it to an Intl formatter set to
+ * timeZone 'UTC' to print a local time in any locale without Intl's own zone rules.
+ */
+export function wallClockDate(instant: Date, timeZone: string): Date {
+  return new Date(instant.getTime() + offsetMinutes(instant, timeZone) * 60_000);
+}
+
+/** The wall-clock reading in `timeZone` at an instant. */
+export function wallTime(instant: Date, timeZone: string): WallTime {
+  const d = wallClockDate(instant, timeZone);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
+/**
+ * The instant a wall-clock time happens in `timeZone`. A time that happens twice (clocks going
+ * back) is the earlier one; a time that never happens (clocks going forward) moves forward by the
+ * gap, so 02:30 on a spring-forward night is 03:30 — the reading a person expects.
  */
 export function zonedToUtc(date: string, time: string, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh = 0, mm = 0, ss = 0] = time.split(':').map(Number);
-  const guess = Date.UTC(y, m - 1, d, hh, mm, ss);
-  const first = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
-  const second = guess - offsetMinutes(new Date(first), timeZone) * 60_000;
-  return new Date(second);
+  const asUtc = Date.UTC(y, m - 1, d, hh, mm, ss);
+  const before = offsetMinutes(new Date(asUtc - 86_400_000), timeZone);
+  const after = offsetMinutes(new Date(asUtc + 86_400_000), timeZone);
+  const candidates = [asUtc - before * 60_000, asUtc - after * 60_000].filter(
+    (ms, i) => offsetMinutes(new Date(ms), timeZone) === (i === 0 ? before : after),
+  );
+  return new Date(candidates.length ? Math.min(...candidates) : asUtc - before * 60_000);
 }
 
 /** The instant a calendar day starts in `timeZone`. */

@@ -1,12 +1,12 @@
 import { assertHealthy, type BenchCase, fmt, load } from '../harness';
 
-/** POST /invoices/create for existing customers, against the bare floor doing the same inserts. */
-const invoicesCreate: BenchCase = async ({ server, account, bareFloor, seconds }) => {
+/** Invoice bodies for existing customers of the generated account, a different one each time. */
+export function invoiceBodies(customers: number): () => string {
   let n = 0;
-  const body = () =>
+  return () =>
     JSON.stringify({
       customer_name: 'Bench',
-      customer_email: `customer${(n++ * 7919) % account.counts.customers!}@example.com`,
+      customer_email: `customer${(n++ * 7919) % customers}@example.com`,
       items: [
         { description: 'Deep clean', quantity: 2, unit_price: 120 },
         { description: 'Windows', quantity: 1, unit_price: 45.5 },
@@ -14,6 +14,11 @@ const invoicesCreate: BenchCase = async ({ server, account, bareFloor, seconds }
       taxes: [{ name: 'GST', rate: 0.05 }],
       due_days: 30,
     });
+}
+
+/** POST /invoices/create for existing customers, against the bare floor doing the same inserts. */
+const invoicesCreate: BenchCase = async ({ server, account, bareFloor, seconds }) => {
+  const body = invoiceBodies(account.counts.customers!);
   const real = await load({
     url: `${server.url}/api/portal/${account.id}/invoices/create`,
     method: 'POST',

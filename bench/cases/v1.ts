@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
 import { sql } from 'kysely';

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../server/context';
+import { updateConfig } from '../../server/domain/accounts';
 import { insertEvent } from '../../server/domain/events';
 import { insertDelivery } from '../../server/domain/webhook-fanout';
 import { createEndpoint, deleteEndpoint } from '../../server/domain/webhooks';
@@ -21,6 +22,7 @@ async function startReceiver(delayMs: number): Promise<{ url: string; server: Se
 
 /** Queues `count` webhook.test deliveries to one new endpoint in one transaction, as a burst of events would. */
 async function queueBurst(ctx: AppContext, accountId: string, url: string, count: number): Promise<string> {
+  await updateConfig(ctx, accountId, { allow_local_webhooks: true });
   const endpoint = await createEndpoint(ctx, accountId, 'portal', {
     url,
     events: ['webhook.test'],

@@ -9,6 +9,8 @@ export class ApiRequestError extends Error {
     readonly code: string,
     message: string,
     readonly param?: string,
+    /** Every field the server refused, so a form shows all of them at once. */
+    readonly fields: ReadonlyArray<{ param: string; message: string }> = [],
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -46,13 +48,17 @@ export function portalUrl(
 
 async function toError(response: Response): Promise<ApiRequestError> {
   try {
-    const body = (await response.json()) as { error?: { code?: string; message?: string; param?: string } };
+    const body = (await response.json()) as {
+      error?: { code?: string; message?: string; param?: string; details?: unknown };
+    };
     if (body.error?.message) {
+      const details = Array.isArray(body.error.details) ? body.error.details : [];
       return new ApiRequestError(
         response.status,
         body.error.code ?? 'error',
         body.error.message,
         body.error.param,
+        details.filter((d): d is { param: string; message: string } => Boolean(d?.param && d?.message)),
       );
     }
   } catch {

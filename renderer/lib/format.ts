@@ -1,6 +1,9 @@
-/** Numbers, money and dates in the account's locale, currency and time zone (Intl only). */
+/**
+ * Numbers, money and dates in the account's locale, currency and time zone. Intl formats them; the
+ * zone rules come from the bundled database shared with the server (shared/time-zone.ts).
+ */
 
-import { addDays, dateInZone, wallTime, zonedToUtc } from '../../shared/time-zone';
+import { addDays, dateInZone, wallClockDate, wallTime, zonedToUtc } from '../../shared/time-zone';
 
 export { addDays };
 
@@ -41,8 +44,12 @@ export function createFormatters(locale: string, currency: string, timeZone: str
   });
   const number = new Intl.NumberFormat(locale);
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 3 });
-  const dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
-  const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' });
+  const dateTime = new Intl.DateTimeFormat(locale, {
+    timeZone: 'UTC',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  const time = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' });
   const date = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' });
   const weekday = new Intl.DateTimeFormat(locale, {
     timeZone: 'UTC',
@@ -51,24 +58,19 @@ export function createFormatters(locale: string, currency: string, timeZone: str
     month: 'short',
   });
   const shortDay = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
-  const isoDay = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  });
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
+  const wall = (iso: string) => wallClockDate(new Date(iso), timeZone);
 
   return {
     money: (amount, code = currency) => moneyFormat(code).format(amount),
     compactMoney: (amount) => compact.format(amount),
     number: (value) => number.format(value),
     percent: (fraction) => percent.format(fraction),
-    dateTime: (iso) => dateTime.format(new Date(iso)),
-    time: (iso) => time.format(new Date(iso)),
+    dateTime: (iso) => dateTime.format(wall(iso)),
+    time: (iso) => time.format(wall(iso)),
     date: (day) => date.format(utcDay(day.slice(0, 10))),
-    dayOf: (iso) => isoDay.format(new Date(iso)),
+    dayOf: (iso) => dateInZone(new Date(iso), timeZone),
     weekday: (day) => weekday.format(utcDay(day)),
     shortDay: (day) => shortDay.format(utcDay(day)),
     relative: (iso, now = new Date()) => {

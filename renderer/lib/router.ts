@@ -38,3 +38,30 @@ export function href(...segments: Array<string | number>): string {
 export function navigate(to: string) {
   window.location.hash = to.replace(/^#/, '');
 }
+
+/** Asked before the hash changes (Back, a link); false keeps the page. Set by useLeaveGuard. */
+let leaveGuard: (() => boolean) | null = null;
+
+// Registered when this module loads, before any useRoute listener, so a refused change reaches none.
+window.addEventListener('hashchange', (event) => {
+  if (!leaveGuard || leaveGuard()) return;
+  event.stopImmediatePropagation();
+  window.history.replaceState(null, '', event.oldURL);
+});
+
+/**
+ * While `dirty`, leaving the page asks first: Back and links through a confirm, Refresh and
+ * closing through the browser's own prompt.
+ */
+export function useLeaveGuard(dirty: boolean, question = 'Leave this page? Your changes are not saved.') {
+  useEffect(() => {
+    if (!dirty) return;
+    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', beforeUnload);
+    leaveGuard = () => window.confirm(question);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      leaveGuard = null;
+    };
+  }, [dirty, question]);
+}

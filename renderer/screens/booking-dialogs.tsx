@@ -6,8 +6,9 @@ import { useFormat, useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Checkbox, Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
-import { CustomerEmailFields, customerByEmail } from './customer-fields';
-import { parseNames, ScheduleFields, TeamField } from './job-fields';
+import { customerByEmail } from './customer-fields';
+import { CustomerPicker } from './customer-picker';
+import { parseNames, ScheduleFields, TeamPicker } from './job-fields';
 
 interface BookingDraft {
   customer_email: string;
@@ -67,10 +68,10 @@ export function NewBookingDialog({
       <form onSubmit={submit} noValidate className="stack" aria-label="New booking">
         <FormAlert error={error} params={BOOKING_PARAMS} />
         <div className="form-grid">
-          <CustomerEmailFields
+          <CustomerPicker
             email={draft.customer_email}
             name={draft.customer_name}
-            set={set}
+            onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
             error={error}
             autoFocus
           />
@@ -163,12 +164,7 @@ export function ConfirmBookingDialog({
           />
           {createJob && (
             <>
-              <TeamField
-                value={assignees}
-                onChange={(e) => setAssignees(e.target.value)}
-                error={error}
-                data-autofocus
-              />
+              <TeamPicker value={assignees} onChange={setAssignees} error={error} />
               <Field label="Address" hint="Optional" error={fieldError(error, 'address')}>
                 <Input value={address} onChange={(e) => setAddress(e.target.value)} />
               </Field>

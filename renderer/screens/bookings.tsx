@@ -80,7 +80,7 @@ export function Bookings() {
           },
           {
             header: 'Customer',
-            cell: (b) => <a href={href('customers', b.customer.email)}>{b.customer.name}</a>,
+            cell: (b) => <a href={href('customers', b.customer.id)}>{b.customer.name}</a>,
           },
           { header: 'When', cell: (b) => `${format.dateTime(b.start)} – ${format.time(b.end)}` },
           { header: 'Source', cell: (b) => b.source ?? '—' },

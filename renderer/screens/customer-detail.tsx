@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Customer } from '../../shared/schemas/customer';
 import type { CustomerWithHistory } from '../../shared/schemas/overview';
 import { api } from '../lib/api';
-import { href, navigate } from '../lib/router';
+import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Button, Card, Details, LinkButton, PageHeader, Stat } from '../ui';
@@ -11,9 +11,17 @@ import { NotesCard, TagsCard, WinbackCard } from './customer-cards';
 import { EditCustomerDialog } from './customer-edit';
 import { CustomerHistoryCards } from './customer-history';
 
-export function CustomerDetail({ email }: { email: string }) {
-  const path = `/customers/${encodeURIComponent(email)}`;
+/** A customer's page, addressed by id (`#/customers/cus_…`) so a changed e-mail breaks no link. */
+export function CustomerDetail({ customerId }: { customerId: string }) {
+  const path = `/customers/${encodeURIComponent(customerId)}`;
   const customer = useResource(() => api.get<CustomerWithHistory>(path), path);
+  // A link by e-mail (older bookmarks) becomes the id link, which a new e-mail does not break. The
+  // data must be this link's customer, not the previous page's still shown while this one loads.
+  const byEmail =
+    customer.data?.email.toLowerCase() === customerId.toLowerCase() ? customer.data.id : undefined;
+  useEffect(() => {
+    if (byEmail) window.location.replace(href('customers', byEmail));
+  }, [byEmail]);
   return (
     <Loaded resource={customer}>
       {(c) => (
@@ -120,9 +128,7 @@ function CustomerPage({
         onClose={() => setEditing(false)}
         onSaved={(updated) => {
           setEditing(false);
-          // A new e-mail is a new address for this page: follow it so a reload lands here again.
-          if (updated.email !== c.email) navigate(href('customers', updated.email));
-          else onChange(updated);
+          onChange(updated);
         }}
       />
     </>

@@ -9,34 +9,6 @@ export function customerByEmail(draft: { customer_email: string; customer_name: 
   };
 }
 
-/** A customer named by e-mail, as jobs, bookings and reviews do; the name only counts for a new one. */
-export function CustomerEmailFields({
-  email,
-  name,
-  set,
-  error,
-  emailHint,
-  autoFocus,
-}: {
-  email: string;
-  name: string;
-  set(field: 'customer_email' | 'customer_name'): FieldChange;
-  error: unknown;
-  emailHint?: string;
-  autoFocus?: boolean;
-}) {
-  return (
-    <>
-      <Field label="Customer e-mail" hint={emailHint} error={fieldError(error, 'customer_email')}>
-        <Input type="email" value={email} onChange={set('customer_email')} autoFocus={autoFocus} />
-      </Field>
-      <Field label="Customer name" hint="For a new customer" error={fieldError(error, 'customer_name')}>
-        <Input value={name} onChange={set('customer_name')} />
-      </Field>
-    </>
-  );
-}
-
 export interface ContactDraft {
   name: string;
   email: string;

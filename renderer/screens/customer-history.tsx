@@ -2,6 +2,7 @@ import type { CustomerHistory } from '../../shared/schemas/overview';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { Card, EmptyState, StatusBadge } from '../ui';
+import { MailStatus } from './mail-status';
 import { MessageKindBadge } from './message-kind';
 import { ReviewItem } from './review-item';
 import { TableCard } from './table-card';
@@ -85,10 +86,8 @@ export function CustomerHistoryCards({ history }: { history: CustomerHistory }) 
             cell: (m) => <MessageKindBadge kind={m.kind} />,
           },
           { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
-          {
-            header: 'When',
-            cell: (m) => format.dateTime(m.sent_at ?? m.created_at),
-          },
+          { header: 'Details', cell: (m) => <MailStatus message={m} /> },
+          { header: 'Written', cell: (m) => format.dateTime(m.created_at) },
         ]}
         empty={
           <EmptyState title="No e-mails yet" icon="✉">

@@ -83,7 +83,7 @@ export function Customers() {
         list={list}
         caption="Customers"
         rowKey={(c) => c.id}
-        rowHref={(c) => href('customers', c.email)}
+        rowHref={(c) => href('customers', c.id)}
         noun={['customer', 'customers']}
         skeletonRows={8}
         empty={
@@ -138,7 +138,7 @@ export function Customers() {
       <NewCustomerDialog
         open={creating}
         onClose={() => setCreating(false)}
-        onCreated={(customer) => navigate(href('customers', customer.email))}
+        onCreated={(customer) => navigate(href('customers', customer.id))}
       />
     </>
   );

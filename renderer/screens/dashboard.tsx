@@ -1,10 +1,12 @@
 import type { Dashboard as DashboardData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
 import { api } from '../lib/api';
+import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
+import { BackupAlert } from './backup-alert';
 import { Loaded, Stars } from './common';
 
 export function Dashboard() {
@@ -30,6 +32,7 @@ export function Dashboard() {
           </>
         }
       />
+      <BackupAlert />
       <Loaded resource={dashboard}>
         {(data) => (
           <div className="stack" data-testid="dashboard-loaded">
@@ -37,24 +40,24 @@ export function Dashboard() {
               <Stat
                 label="Revenue this month"
                 value={format.money(data.revenue_this_month.amount)}
-                detail={`${data.revenue_this_month.count} payments`}
+                detail={count(data.revenue_this_month.count, 'payment', 'payments')}
                 tone="success"
               />
               <Stat
                 label="Owed to you"
                 value={format.money(data.outstanding.amount)}
-                detail={`${data.outstanding.count} open invoices`}
+                detail={count(data.outstanding.count, 'open invoice', 'open invoices')}
               />
               <Stat
                 label="Overdue"
                 value={format.money(data.overdue.amount)}
-                detail={`${data.overdue.count} invoices past due`}
+                detail={count(data.overdue.count, 'invoice past due', 'invoices past due')}
                 tone={data.overdue.count > 0 ? 'danger' : undefined}
               />
               <Stat
                 label="Open quotes"
                 value={format.money(data.open_quotes.amount)}
-                detail={`${data.open_quotes.count} waiting for an answer`}
+                detail={`${count(data.open_quotes.count, 'quote', 'quotes')} waiting for an answer`}
               />
             </div>
             <div className="grid grid-3">
@@ -71,7 +74,8 @@ export function Dashboard() {
                   {data.average_rating !== null && <Stars rating={data.average_rating} />}
                 </div>
                 <p className="muted">
-                  {data.review_count} reviews · {data.new_customers_this_month} new customers this month
+                  {count(data.review_count, 'review', 'reviews')} ·{' '}
+                  {count(data.new_customers_this_month, 'new customer', 'new customers')} this month
                 </p>
                 {data.recent_reviews.length === 0 ? (
                   <p className="muted">No reviews yet.</p>

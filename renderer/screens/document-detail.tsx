@@ -6,7 +6,7 @@ import { Button, ConfirmDialog, LinkButton, PageHeader, StatusBadge, useToast } 
 interface HeadedDocument {
   number: string;
   status: string;
-  customer: { name: string; email: string };
+  customer: { id: string; name: string; email: string };
 }
 
 const NAMES = {
@@ -43,7 +43,7 @@ export function DocumentHeader({
       }
       subtitle={
         <>
-          <a href={href('customers', doc.customer.email)}>{doc.customer.name}</a> · {doc.customer.email}
+          <a href={href('customers', doc.customer.id)}>{doc.customer.name}</a> · {doc.customer.email}
         </>
       }
       actions={

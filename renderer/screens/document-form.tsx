@@ -11,10 +11,21 @@ import type { Config } from '../../shared/schemas/config';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Quote } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
+import { useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Button, Card, Field, FormAlert, fieldError, Input, Textarea } from '../ui';
 import { Loaded } from './common';
+import { CustomerPicker } from './customer-picker';
+
+/** What a new document starts from: the customer, and the lines, taxes and notes it bills, if known. */
+export interface DocumentStart {
+  email: string;
+  name: string;
+  items?: ReadonlyArray<{ description: string; quantity: number; unit_price: number }>;
+  taxes?: ReadonlyArray<{ name: string; rate: number }>;
+  notes?: string;
+}
 
 interface LineDraft {
   key: number;
@@ -70,14 +81,12 @@ function percentToRate(text: string): number | undefined {
  */
 export function DocumentForm({
   kind,
-  initialEmail = '',
-  initialName = '',
+  start,
   editing,
   onSubmit,
 }: {
   kind: 'invoice' | 'quote';
-  initialEmail?: string;
-  initialName?: string;
+  start?: DocumentStart;
   /** A draft to edit: the form starts from its lines and taxes and sends a PATCH body. */
   editing?: EditedDocument;
   onSubmit(body: DocumentBody): Promise<void>;
@@ -89,8 +98,17 @@ export function DocumentForm({
         <DocumentEditor
           kind={kind}
           config={cfg}
-          initialEmail={editing?.customer.email ?? initialEmail}
-          initialName={editing?.customer.name ?? initialName}
+          start={
+            editing
+              ? {
+                  email: editing.customer.email,
+                  name: editing.customer.name,
+                  items: editing.items,
+                  taxes: editing.taxes,
+                  notes: editing.notes ?? '',
+                }
+              : (start ?? { email: '', name: '' })
+          }
           editing={editing}
           onSubmit={onSubmit}
         />
@@ -107,25 +125,23 @@ function initialTerm(kind: 'invoice' | 'quote', config: Config, editing?: Edited
 function DocumentEditor({
   kind,
   config,
-  initialEmail,
-  initialName,
+  start,
   editing,
   onSubmit,
 }: {
   kind: 'invoice' | 'quote';
   config: Config;
-  initialEmail: string;
-  initialName: string;
+  start: DocumentStart;
   editing: EditedDocument | undefined;
   onSubmit(body: DocumentBody): Promise<void>;
 }) {
   const format = useFormat();
   const { canWrite } = useSession();
-  const [name, setName] = useState(initialName);
-  const [email, setEmail] = useState(initialEmail);
+  const [name, setName] = useState(start.name);
+  const [email, setEmail] = useState(start.email);
   const [lines, setLines] = useState<LineDraft[]>(() =>
-    editing
-      ? editing.items.map((item) => ({
+    start.items?.length
+      ? start.items.map((item) => ({
           key: nextKey++,
           description: item.description,
           quantity: String(item.quantity),
@@ -134,7 +150,7 @@ function DocumentEditor({
       : [blankLine()],
   );
   const [taxes, setTaxes] = useState<TaxDraft[]>(() =>
-    (editing?.taxes ?? config.default_taxes).map((t) => ({
+    (start.taxes ?? config.default_taxes).map((t) => ({
       key: nextKey++,
       name: t.name,
       percent: percentText(t.rate),
@@ -142,8 +158,10 @@ function DocumentEditor({
   );
   // A new document takes a term in days; a saved draft already has its date, which an edit changes.
   const [term, setTerm] = useState(() => initialTerm(kind, config, editing));
-  const [notes, setNotes] = useState(editing?.notes ?? '');
+  const [notes, setNotes] = useState(start.notes ?? '');
   const [busy, setBusy] = useState(false);
+  const [touched, setTouched] = useState(false);
+  useLeaveGuard(touched && !busy);
   const [error, setError] = useState<unknown>();
 
   const parsedLines = lines.map((line) => ({
@@ -226,6 +244,7 @@ function DocumentEditor({
   return (
     <form
       onSubmit={submit}
+      onChange={() => setTouched(true)}
       noValidate
       className="stack"
       aria-label={
@@ -235,21 +254,16 @@ function DocumentEditor({
       <FormAlert error={error} params={[...fieldParams, ...itemParams, ...taxParams]} />
       <Card title="Customer">
         <div className="form-grid">
-          <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>
-            <Input
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              autoFocus={!initialEmail}
-            />
-          </Field>
-          <Field
-            label="Customer name"
-            hint="Used when this e-mail is a new customer"
-            error={fieldError(error, 'customer_name')}
-          >
-            <Input value={name} onChange={(e) => setName(e.target.value)} />
-          </Field>
+          <CustomerPicker
+            email={email}
+            name={name}
+            onChange={(choice) => {
+              setEmail(choice.customer_email);
+              setName(choice.customer_name);
+            }}
+            error={error}
+            autoFocus={!start.email}
+          />
         </div>
       </Card>
       <Card

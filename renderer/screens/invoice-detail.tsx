@@ -23,10 +23,13 @@ import {
 } from '../ui';
 import { Loaded } from './common';
 import { DeleteDraftDialog, DocumentHeader } from './document-detail';
+import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { useBusyAction } from './use-busy-action';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
+
+type Action = 'send' | 'mark-sent' | 'paid' | 'void';
 
 export function InvoiceDetail({ number }: { number: string }) {
   const format = useFormat();
@@ -36,13 +39,15 @@ export function InvoiceDetail({ number }: { number: string }) {
   const [paying, setPaying] = useState(false);
   const [confirmVoid, setConfirmVoid] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const { busy, perform } = useBusyAction<'send' | 'paid' | 'void'>();
+  const { busy, perform } = useBusyAction<Action>();
+  const [mailVersion, setMailVersion] = useState(0);
 
-  const act = async (action: 'send' | 'paid' | 'void', message: (i: Invoice) => string) => {
+  const act = async (action: Action, message: (i: Invoice) => string | Promise<string>) => {
     await perform(action, async () => {
       const updated = await api.post<Invoice>(`${path}/${action}`);
       invoice.set(updated);
-      toast.show(message(updated));
+      setMailVersion((v) => v + 1);
+      toast.show(await message(updated));
     });
     setConfirmVoid(false);
   };
@@ -71,9 +76,19 @@ export function InvoiceDetail({ number }: { number: string }) {
                 <Button
                   write
                   busy={busy === 'send'}
-                  onClick={() => act('send', (i) => `Invoice ${i.number} queued to ${i.customer.email}`)}
+                  onClick={() => act('send', (i) => afterSendWords(i, format))}
                 >
                   {inv.sent_at ? 'Send again' : 'Send'}
+                </Button>
+              )}
+              {inv.status === 'draft' && (
+                <Button
+                  write
+                  busy={busy === 'mark-sent'}
+                  title="The customer got it another way (handed over, posted): no e-mail is sent"
+                  onClick={() => act('mark-sent', (i) => `Invoice ${i.number} marked as sent`)}
+                >
+                  Mark as sent
                 </Button>
               )}
               {open && (
@@ -121,20 +136,23 @@ export function InvoiceDetail({ number }: { number: string }) {
                   )}
                 </Card>
               </div>
-              <Card title="Details">
-                <Details
-                  items={[
-                    ['Issued', format.date(inv.issue_date)],
-                    ['Due', format.date(inv.due_date)],
-                    ['Sent', inv.sent_at ? format.dateTime(inv.sent_at) : 'Not yet'],
-                    ['Paid', inv.paid_at ? format.dateTime(inv.paid_at) : '—'],
-                    ...(inv.voided_at
-                      ? ([['Voided', format.dateTime(inv.voided_at)]] as Array<[string, string]>)
-                      : []),
-                    ['Notes', inv.notes],
-                  ]}
-                />
-              </Card>
+              <div className="stack">
+                <DocumentEmail documentId={inv.id} version={mailVersion} onChange={invoice.reload} />
+                <Card title="Details">
+                  <Details
+                    items={[
+                      ['Issued', format.date(inv.issue_date)],
+                      ['Due', format.date(inv.due_date)],
+                      ['Sent', inv.sent_at ? format.dateTime(inv.sent_at) : 'Not sent'],
+                      ['Paid', inv.paid_at ? format.dateTime(inv.paid_at) : '—'],
+                      ...(inv.voided_at
+                        ? ([['Voided', format.dateTime(inv.voided_at)]] as Array<[string, string]>)
+                        : []),
+                      ['Notes', inv.notes],
+                    ]}
+                  />
+                </Card>
+              </div>
             </div>
             <PaymentDialog
               open={paying}

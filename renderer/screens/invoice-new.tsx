@@ -1,25 +1,62 @@
 import type { Invoice } from '../../shared/schemas/invoice';
+import type { Job } from '../../shared/schemas/job';
+import type { Quote } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
+import { useResource } from '../lib/use-resource';
 import { PageHeader, useToast } from '../ui';
-import { DocumentForm } from './document-form';
+import { Loaded } from './common';
+import { DocumentForm, type DocumentStart } from './document-form';
+
+/**
+ * What "Invoice this job" bills: the lines and taxes of the quote the job came from, else one line
+ * with the job's title and price; for the job's customer, with the job and its address in the notes.
+ */
+async function billedJob(number: string): Promise<DocumentStart> {
+  const job = await api.get<Job>(`/jobs/${encodeURIComponent(number)}`);
+  const start = {
+    email: job.customer.email,
+    name: job.customer.name,
+    notes: [`Job ${job.job_number}: ${job.title}`, job.address].filter(Boolean).join(' — '),
+  };
+  if (job.quote_id) {
+    const quote = await api.get<Quote>(`/quotes/${encodeURIComponent(job.quote_id)}`);
+    return { ...start, items: quote.items, taxes: quote.taxes };
+  }
+  return { ...start, items: [{ description: job.title, quantity: 1, unit_price: job.price ?? 0 }] };
+}
 
 export function InvoiceNew() {
-  const toast = useToast();
   const { query } = useRoute();
+  const job = query.get('job');
   return (
     <>
       <PageHeader back={{ href: '#/invoices', label: 'Invoices' }} title="New invoice" />
-      <DocumentForm
-        kind="invoice"
-        initialEmail={query.get('email') ?? ''}
-        initialName={query.get('name') ?? ''}
-        onSubmit={async (body) => {
-          const invoice = await api.post<Invoice>('/invoices/create', body);
-          toast.show(`Invoice ${invoice.number} created`);
-          navigate(href('invoices', invoice.number));
-        }}
-      />
+      {job ? (
+        <JobInvoiceForm job={job} />
+      ) : (
+        <InvoiceForm start={{ email: query.get('email') ?? '', name: query.get('name') ?? '' }} />
+      )}
     </>
+  );
+}
+
+function JobInvoiceForm({ job }: { job: string }) {
+  const billed = useResource(() => billedJob(job), `bill:${job}`);
+  return <Loaded resource={billed}>{(start) => <InvoiceForm start={start} />}</Loaded>;
+}
+
+function InvoiceForm({ start }: { start: DocumentStart }) {
+  const toast = useToast();
+  return (
+    <DocumentForm
+      kind="invoice"
+      start={start}
+      onSubmit={async (body) => {
+        const invoice = await api.post<Invoice>('/invoices/create', body);
+        toast.show(`Invoice ${invoice.number} created`);
+        navigate(href('invoices', invoice.number));
+      }}
+    />
   );
 }

@@ -56,7 +56,7 @@ export function JobDetail({ number }: { number: string }) {
                   {j.job_number} · {j.title} <StatusBadge status={j.status} />
                 </span>
               }
-              subtitle={<a href={href('customers', j.customer.email)}>{j.customer.name}</a>}
+              subtitle={<a href={href('customers', j.customer.id)}>{j.customer.name}</a>}
               actions={
                 <>
                   {open && (
@@ -87,7 +87,7 @@ export function JobDetail({ number }: { number: string }) {
                   {j.status === 'completed' && (
                     <LinkButton
                       variant="primary"
-                      href={`#/invoices/new?email=${encodeURIComponent(j.customer.email)}&name=${encodeURIComponent(j.customer.name)}`}
+                      href={`#/invoices/new?job=${encodeURIComponent(j.job_number)}`}
                     >
                       Invoice this job
                     </LinkButton>

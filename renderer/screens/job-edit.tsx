@@ -81,6 +81,7 @@ export function JobEditDialog({
           <JobPlanFields
             draft={draft}
             set={set}
+            setAssignees={(assignees) => setDraft((d) => ({ ...d, assignees }))}
             error={error}
             startHint={`${session.timezone}; empty leaves it unscheduled`}
             notesRows={3}

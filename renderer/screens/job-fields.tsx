@@ -1,6 +1,9 @@
-import type { InputHTMLAttributes } from 'react';
+import { useState } from 'react';
+import type { TeamMember } from '../../shared/schemas/team';
+import { api } from '../lib/api';
 import type { FieldChange } from '../lib/use-draft';
-import { Field, fieldError, Input, Textarea } from '../ui';
+import { useResource } from '../lib/use-resource';
+import { Button, Field, fieldError, Input, Textarea } from '../ui';
 
 /** Team member names typed as "Sam, Alex". */
 export function parseNames(text: string): string[] {
@@ -10,16 +13,74 @@ export function parseNames(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Who does the work, typed as names; the server adds names it does not know to the team. */
-export function TeamField({ error, ...input }: InputHTMLAttributes<HTMLInputElement> & { error: unknown }) {
+/**
+ * Who does the work, picked from the team (a typo once made a phantom member). Someone new is
+ * added on purpose with "Add", and joins the team when the form is saved. The value stays the
+ * names as "Sam, Alex".
+ */
+export function TeamPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange(value: string): void;
+  error: unknown;
+}) {
+  const team = useResource(() => api.get<{ data: TeamMember[] }>('/team'), 'team-members');
+  const [newName, setNewName] = useState('');
+  const chosen = parseNames(value);
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const has = (name: string) => chosen.some((c) => same(c, name));
+  const active = (team.data?.data ?? []).filter((m) => m.active).map((m) => m.name);
+  const newcomers = chosen.filter((c) => !active.some((name) => same(name, c)));
+  const toggle = (name: string) =>
+    onChange((has(name) ? chosen.filter((c) => !same(c, name)) : [...chosen, name]).join(', '));
+  const add = () => {
+    const name = newName.trim();
+    if (name && !has(name)) onChange([...chosen, name].join(', '));
+    setNewName('');
+  };
+  const message = fieldError(error, 'assignees');
   return (
-    <Field
-      label="Team"
-      hint="Names, separated by commas; new names join the team"
-      error={fieldError(error, 'assignees')}
-    >
-      <Input placeholder="Sam, Alex" {...input} />
-    </Field>
+    <fieldset className={`field span-2 team-picker${message ? ' field-invalid' : ''}`}>
+      <legend className="field-label">Team</legend>
+      <div className="chips">
+        {[...active, ...newcomers].map((name) => (
+          <button
+            key={name}
+            type="button"
+            className="chip"
+            aria-pressed={has(name)}
+            onClick={() => toggle(name)}
+          >
+            {name}
+            {newcomers.includes(name) && ' (new)'}
+          </button>
+        ))}
+        {active.length === 0 && newcomers.length === 0 && (
+          <span className="muted">Nobody on the team yet: add someone below.</span>
+        )}
+      </div>
+      <div className="row">
+        <Input
+          aria-label="Someone new"
+          placeholder="Someone new to the team"
+          value={newName}
+          onChange={(event) => setNewName(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              add();
+            }
+          }}
+        />
+        <Button size="sm" onClick={add} disabled={!newName.trim()}>
+          Add
+        </Button>
+      </div>
+      {message && <p className="field-error">{message}</p>}
+    </fieldset>
   );
 }
 
@@ -66,13 +127,17 @@ export function JobPlanFields({
   draft,
   set,
   error,
+  setAssignees,
   startHint,
+  addressHint,
   notesRows,
 }: {
   draft: JobPlanDraft;
   set(field: keyof JobPlanDraft): FieldChange;
+  setAssignees(names: string): void;
   error: unknown;
   startHint: string;
+  addressHint?: string;
   notesRows: number;
 }) {
   return (
@@ -85,11 +150,11 @@ export function JobPlanFields({
         startHint={startHint}
         params={['scheduled_start', 'scheduled_end']}
       />
-      <TeamField value={draft.assignees} onChange={set('assignees')} error={error} />
+      <TeamPicker value={draft.assignees} onChange={setAssignees} error={error} />
       <Field label="Price" error={fieldError(error, 'price')}>
         <Input inputMode="decimal" value={draft.price} onChange={set('price')} placeholder="0.00" />
       </Field>
-      <Field label="Address" error={fieldError(error, 'address')} className="span-2">
+      <Field label="Address" hint={addressHint} error={fieldError(error, 'address')} className="span-2">
         <Input value={draft.address} onChange={set('address')} />
       </Field>
       <Field label="Notes" error={fieldError(error, 'notes')} className="span-2">

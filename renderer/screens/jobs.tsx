@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { api, type ListPage } from '../lib/api';
-import { addDays, mondayOf, todayIn, zonedLocalToIso } from '../lib/format';
+import { api, errorMessage, type ListPage } from '../lib/api';
+import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useCursorList } from '../lib/use-cursor-list';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
+import { useWeek } from '../lib/use-week';
 import {
   Button,
+  Card,
   Dialog,
   EmptyState,
   Field,
@@ -23,9 +25,11 @@ import {
   useToast,
 } from '../ui';
 import { Loaded, Segmented } from './common';
-import { CustomerEmailFields, customerByEmail } from './customer-fields';
+import { customerByEmail } from './customer-fields';
+import { CustomerPicker } from './customer-picker';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 import { PagedTable } from './paged-table';
+import { movedSchedule } from './week-move';
 
 type View = 'week' | 'list';
 
@@ -65,24 +69,53 @@ function WeekView() {
   const { session } = useSession();
   const format = useFormat();
   const today = todayIn(session.timezone);
-  const [monday, setMonday] = useState(() => mondayOf(today));
-  const sunday = addDays(monday, 6);
+  const week = useWeek(today);
+  const { monday, sunday } = week;
   const jobs = useResource(
     () => api.get<ListPage<Job>>('/jobs', { from: monday, to: sunday, limit: 100 }),
     `week:${monday}`,
   );
+  const unscheduled = useResource(
+    () => api.get<ListPage<Job>>('/jobs', { status: 'unscheduled', limit: 100 }),
+    'unscheduled',
+  );
+  const toast = useToast();
+  const [target, setTarget] = useState<string>();
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  const all = [...(jobs.data?.data ?? []), ...(unscheduled.data?.data ?? [])];
+  const drop = async (jobId: string, day: string) => {
+    setTarget(undefined);
+    const job = all.find((j) => j.id === jobId);
+    if (!job) return;
+    try {
+      const moved = await api.patch<Job>(`/jobs/${job.id}`, movedSchedule(job, day, session.timezone));
+      toast.show(
+        `${moved.job_number} moved to ${format.weekday(day)}, ${format.time(moved.scheduled_start!)}`,
+      );
+      jobs.reload();
+      unscheduled.reload();
+    } catch (failure) {
+      toast.show(errorMessage(failure), 'error');
+    }
+  };
+  const dragProps = (job: Job) =>
+    job.status === 'completed' || job.status === 'in_progress'
+      ? {}
+      : {
+          draggable: true,
+          onDragStart: (event: React.DragEvent) => event.dataTransfer.setData('text/plain', job.id),
+        };
   return (
     <div className="stack">
       <div className="spread">
         <div className="row">
-          <Button size="sm" onClick={() => setMonday(addDays(monday, -7))} aria-label="Previous week">
+          <Button size="sm" onClick={week.previous} aria-label="Previous week">
             ←
           </Button>
-          <Button size="sm" onClick={() => setMonday(mondayOf(today))}>
+          <Button size="sm" onClick={week.thisWeek}>
             This week
           </Button>
-          <Button size="sm" onClick={() => setMonday(addDays(monday, 7))} aria-label="Next week">
+          <Button size="sm" onClick={week.next} aria-label="Next week">
             →
           </Button>
         </div>
@@ -101,7 +134,21 @@ function WeekView() {
           return (
             <div className="week" data-testid="week-view">
               {days.map((day) => (
-                <div key={day} className={`week-day${day === today ? ' week-day-today' : ''}`}>
+                // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the keyboard way is the job's Reschedule dialog
+                <div
+                  key={day}
+                  className={`week-day${day === today ? ' week-day-today' : ''}${target === day ? ' week-day-target' : ''}`}
+                  data-day={day}
+                  onDragOver={(event) => {
+                    event.preventDefault();
+                    setTarget(day);
+                  }}
+                  onDragLeave={() => setTarget(undefined)}
+                  onDrop={(event) => {
+                    event.preventDefault();
+                    drop(event.dataTransfer.getData('text/plain'), day);
+                  }}
+                >
                   <div className="week-day-head">{format.weekday(day)}</div>
                   <div className="week-items">
                     {(byDay.get(day) ?? [])
@@ -111,12 +158,14 @@ function WeekView() {
                           key={job.id}
                           href={href('jobs', job.job_number)}
                           className={`event${job.status === 'completed' ? ' event-completed' : ''}`}
+                          {...dragProps(job)}
                         >
                           <span className="cell-sub">
                             {format.time(job.scheduled_start!)}
                             {job.scheduled_end && `–${format.time(job.scheduled_end)}`}
                           </span>
                           <strong>{job.title}</strong>
+                          <span className="cell-sub">{job.customer.name}</span>
                           <span className="cell-sub">{job.assignees.join(', ') || 'Unassigned'}</span>
                         </a>
                       ))}
@@ -127,6 +176,29 @@ function WeekView() {
           );
         }}
       </Loaded>
+      <Card title="Unscheduled">
+        <Loaded resource={unscheduled} rows={2}>
+          {(page) =>
+            page.data.length === 0 ? (
+              <p className="muted">Every open job has a day. New jobs without a time land here.</p>
+            ) : (
+              <div className="unscheduled" data-testid="unscheduled-jobs">
+                <p className="cell-sub">
+                  Drag a job onto a day to schedule it (09:00, or change it on the job).
+                </p>
+                {page.data.map((job) => (
+                  <a key={job.id} href={href('jobs', job.job_number)} className="event" {...dragProps(job)}>
+                    <strong>{job.title}</strong>
+                    <span className="cell-sub">
+                      {job.customer.name} · {job.job_number}
+                    </span>
+                  </a>
+                ))}
+              </div>
+            )
+          }
+        </Loaded>
+      </Card>
     </div>
   );
 }
@@ -241,17 +313,25 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
       <form onSubmit={submit} noValidate className="stack">
         <FormAlert error={error} params={fields} />
         <div className="form-grid">
-          <CustomerEmailFields
+          <CustomerPicker
             email={draft.customer_email}
             name={draft.customer_name}
-            set={set}
+            onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
             error={error}
             autoFocus
           />
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} placeholder="e.g. Spring clean-up" />
           </Field>
-          <JobPlanFields draft={draft} set={set} error={error} startHint={session.timezone} notesRows={2} />
+          <JobPlanFields
+            draft={draft}
+            set={set}
+            setAssignees={(assignees) => setDraft((d) => ({ ...d, assignees }))}
+            error={error}
+            startHint={session.timezone}
+            addressHint="Leave empty for the customer's address"
+            notesRows={2}
+          />
         </div>
         <FormActions onCancel={onClose} submitLabel="Create job" busy={busy} />
       </form>

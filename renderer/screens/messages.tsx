@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
 import { api } from '../lib/api';
-import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useCursorList } from '../lib/use-cursor-list';
 import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
 import { Segmented } from './common';
+import { MailStatus } from './mail-status';
+import { isPending, MessageDialog } from './message-dialog';
 import { MessageKindBadge } from './message-kind';
 import { PagedTable } from './paged-table';
 import { useBusyAction } from './use-busy-action';
@@ -17,41 +18,8 @@ const FILTERS: Array<{ value: Status | 'all'; label: string }> = [
   { value: 'queued', label: 'Waiting' },
   { value: 'failed', label: 'Failed' },
   { value: 'sent', label: 'Sent' },
+  { value: 'cancelled', label: 'Cancelled' },
 ];
-
-/** Why a message is where it is, in words, with the way out when there is one. */
-function Reason({ message }: { message: OutboxMessage }) {
-  const format = useFormat();
-  if (message.waiting_reason === 'smtp_not_configured') {
-    return (
-      <span className="reason reason-warning">
-        SMTP is not set up — <a href={href('settings', 'business')}>Settings › Business › E-mail</a>
-      </span>
-    );
-  }
-  if (message.waiting_reason === 'offline') {
-    return (
-      <span className="reason reason-warning">Offline: it goes out when this computer is back online</span>
-    );
-  }
-  if (message.status === 'failed') {
-    return (
-      <span className="reason reason-danger">
-        {message.last_error ?? 'The mail server refused it'}
-        <span className="cell-sub"> · after {message.attempts} attempt(s)</span>
-      </span>
-    );
-  }
-  if (message.status === 'sent' && message.sent_at) {
-    return <span className="cell-sub">Sent {format.dateTime(message.sent_at)}</span>;
-  }
-  return (
-    <span className="cell-sub">
-      {message.last_error ? `Last try: ${message.last_error}` : 'Going out now'}
-      {message.next_attempt_at && ` · next try ${format.dateTime(message.next_attempt_at)}`}
-    </span>
-  );
-}
 
 /** The mail outbox: every e-mail Shopdesk sends for the business, and why any of them waits. */
 export function Messages() {
@@ -60,6 +28,7 @@ export function Messages() {
   const [status, setStatus] = useState<Status | 'all'>('all');
   const { busy, perform } = useBusyAction<string>();
   const list = useCursorList<OutboxMessage>('/messages', { status: status === 'all' ? undefined : status });
+  const [opened, setOpened] = useState<OutboxMessage | null>(null);
 
   const retry = (message: OutboxMessage) =>
     perform(message.id, async () => {
@@ -110,24 +79,38 @@ export function Messages() {
               <StatusBadge status={m.status === 'queued' && m.waiting_reason ? 'waiting' : m.status} />
             ),
           },
-          { header: 'Details', cell: (m) => <Reason message={m} /> },
+          { header: 'Details', cell: (m) => <MailStatus message={m} /> },
           {
             header: <span className="sr-only">Actions</span>,
             align: 'right',
-            cell: (m) =>
-              m.status === 'failed' && (
-                <Button
-                  size="sm"
-                  write
-                  busy={busy === m.id}
-                  onClick={() => retry(m)}
-                  aria-label={`Retry: ${m.subject}`}
-                >
-                  Retry
+            cell: (m) => (
+              <div className="row row-end">
+                <Button size="sm" onClick={() => setOpened(m)} aria-label={`Open: ${m.subject}`}>
+                  Open
                 </Button>
-              ),
+                {m.status === 'failed' && (
+                  <Button
+                    size="sm"
+                    write
+                    busy={busy === m.id}
+                    onClick={() => retry(m)}
+                    aria-label={`Retry: ${m.subject}`}
+                  >
+                    Retry
+                  </Button>
+                )}
+              </div>
+            ),
           },
         ]}
+      />
+      <MessageDialog
+        message={opened}
+        onClose={() => setOpened(null)}
+        onChange={(updated) => {
+          setOpened(isPending(updated) ? updated : null);
+          list.reload();
+        }}
       />
     </>
   );

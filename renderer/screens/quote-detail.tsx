@@ -7,13 +7,14 @@ import { useResource } from '../lib/use-resource';
 import { Button, Card, Details, Notice, useToast } from '../ui';
 import { Loaded } from './common';
 import { DeleteDraftDialog, DocumentHeader } from './document-detail';
+import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { useBusyAction } from './use-busy-action';
 
-type Action = 'send' | 'accept' | 'decline' | 'convert';
+type Action = 'send' | 'mark-sent' | 'accept' | 'decline' | 'convert';
 
-const DONE: Record<Action, (q: Quote) => string> = {
-  send: (q) => `Quote ${q.number} queued to ${q.customer.email}`,
+const DONE: Record<Exclude<Action, 'send'>, (q: Quote) => string> = {
+  'mark-sent': (q) => `Quote ${q.number} marked as sent`,
   accept: (q) => `Quote ${q.number} recorded as accepted`,
   decline: (q) => `Quote ${q.number} recorded as declined`,
   convert: (q) => `Quote ${q.number} converted into a job`,
@@ -26,12 +27,14 @@ export function QuoteDetail({ number }: { number: string }) {
   const quote = useResource(() => api.get<Quote>(path), path);
   const { busy, perform } = useBusyAction<Action>();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [mailVersion, setMailVersion] = useState(0);
 
   const act = (action: Action) =>
     perform(action, async () => {
       const updated = await api.post<Quote>(`${path}/${action}`);
       quote.set(updated);
-      toast.show(DONE[action](updated));
+      setMailVersion((v) => v + 1);
+      toast.show(action === 'send' ? await afterSendWords(updated, format) : DONE[action](updated));
     });
 
   return (
@@ -45,6 +48,16 @@ export function QuoteDetail({ number }: { number: string }) {
               {(draft || q.status === 'sent') && (
                 <Button write busy={busy === 'send'} onClick={() => act('send')}>
                   {q.sent_at ? 'Send again' : 'Send'}
+                </Button>
+              )}
+              {draft && (
+                <Button
+                  write
+                  busy={busy === 'mark-sent'}
+                  title="The customer got it another way (handed over, posted): no e-mail is sent"
+                  onClick={() => act('mark-sent')}
+                >
+                  Mark as sent
                 </Button>
               )}
               {awaiting && (
@@ -73,7 +86,10 @@ export function QuoteDetail({ number }: { number: string }) {
               </Notice>
             )}
             {draft && (
-              <Notice tone="info">Send the quote to your customer; then record their answer here.</Notice>
+              <Notice tone="info">
+                Send the quote to your customer (or mark it as sent if they got it another way); then record
+                their answer here.
+              </Notice>
             )}
             {awaiting && (
               <Notice tone="info">
@@ -83,19 +99,22 @@ export function QuoteDetail({ number }: { number: string }) {
             )}
             <div className="grid grid-3">
               <DocumentLines document={q} />
-              <Card title="Details">
-                <Details
-                  items={[
-                    ['Issued', format.date(q.issue_date)],
-                    ['Valid until', format.date(q.valid_until)],
-                    ['Sent', q.sent_at ? format.dateTime(q.sent_at) : 'Not yet'],
-                    ['Accepted', q.accepted_at ? format.dateTime(q.accepted_at) : '—'],
-                    ['Declined', q.declined_at ? format.dateTime(q.declined_at) : '—'],
-                    ['Converted', q.converted_at ? format.dateTime(q.converted_at) : '—'],
-                    ['Notes', q.notes],
-                  ]}
-                />
-              </Card>
+              <div className="stack">
+                <DocumentEmail documentId={q.id} version={mailVersion} onChange={quote.reload} />
+                <Card title="Details">
+                  <Details
+                    items={[
+                      ['Issued', format.date(q.issue_date)],
+                      ['Valid until', format.date(q.valid_until)],
+                      ['Sent', q.sent_at ? format.dateTime(q.sent_at) : 'Not sent'],
+                      ['Accepted', q.accepted_at ? format.dateTime(q.accepted_at) : '—'],
+                      ['Declined', q.declined_at ? format.dateTime(q.declined_at) : '—'],
+                      ['Converted', q.converted_at ? format.dateTime(q.converted_at) : '—'],
+                      ['Notes', q.notes],
+                    ]}
+                  />
+                </Card>
+              </div>
             </div>
             <DeleteDraftDialog
               open={confirmDelete}

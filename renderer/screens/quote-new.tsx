@@ -12,8 +12,7 @@ export function QuoteNew() {
       <PageHeader back={{ href: '#/quotes', label: 'Quotes' }} title="New quote" />
       <DocumentForm
         kind="quote"
-        initialEmail={query.get('email') ?? ''}
-        initialName={query.get('name') ?? ''}
+        start={{ email: query.get('email') ?? '', name: query.get('name') ?? '' }}
         onSubmit={async (body) => {
           const quote = await api.post<Quote>('/quotes/create', body);
           toast.show(`Quote ${quote.number} created`);

@@ -49,7 +49,7 @@ export function Report() {
                   <Table
                     rows={r.top_customers}
                     rowKey={(t) => t.customer.id}
-                    rowHref={(t) => href('customers', t.customer.email)}
+                    rowHref={(t) => href('customers', t.customer.id)}
                     columns={[
                       { header: 'Customer', cell: (t) => t.customer.name },
                       { header: 'Payments', align: 'right', cell: (t) => t.payments },

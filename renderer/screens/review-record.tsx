@@ -5,7 +5,7 @@ import { useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
-import { CustomerEmailFields } from './customer-fields';
+import { CustomerPicker } from './customer-picker';
 
 interface Draft {
   rating: number;
@@ -104,10 +104,10 @@ export function RecordReviewDialog({
           <Textarea value={draft.comment} onChange={set('comment')} rows={3} />
         </Field>
         <div className="form-grid">
-          <CustomerEmailFields
+          <CustomerPicker
             email={draft.customer_email}
             name={draft.customer_name}
-            set={set}
+            onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
             error={error}
             emailHint="Optional; a new e-mail adds the customer"
           />

@@ -1,9 +1,11 @@
 import { href } from '../lib/router';
 import { PageHeader } from '../ui';
+import { BackupSettings } from './settings/backups';
 import { BusinessSettings } from './settings/business';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
 import { IntegrationSettings } from './settings/integrations';
+import { SyncSettings } from './settings/sync';
 import { WebhookSettings } from './settings/webhooks';
 
 const TABS = [
@@ -11,6 +13,8 @@ const TABS = [
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'export', label: 'Export' },
+  { id: 'sync', label: 'Sync' },
+  { id: 'backups', label: 'Backups' },
   { id: 'desktop', label: 'Desktop', desktopOnly: true },
 ];
 
@@ -30,6 +34,8 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
       {tab === 'export' && <ExportSettings />}
+      {tab === 'sync' && <SyncSettings />}
+      {tab === 'backups' && <BackupSettings />}
       {tab === 'desktop' && window.shopdesk && <DesktopSettings desktop={window.shopdesk} />}
     </>
   );

@@ -1,17 +1,23 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TeamMember } from '../../shared/schemas/team';
 import { api, errorMessage } from '../lib/api';
+import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
+import { useSubmit } from '../lib/use-submit';
 import {
+  Badge,
   Button,
   Card,
   Dialog,
   EmptyState,
   Field,
+  FormActions,
+  FormAlert,
   fieldError,
   formError,
   Input,
+  Select,
   Table,
   useToast,
 } from '../ui';
@@ -26,7 +32,17 @@ export function TeamMembers() {
   const [name, setName] = useState('');
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<unknown>();
-  const [removing, setRemoving] = useState<TeamMember>();
+  const [leaving, setLeaving] = useState<Leaving>();
+  const [renaming, setRenaming] = useState<TeamMember>();
+  const bringBack = async (member: TeamMember) => {
+    try {
+      await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: true });
+      toast.show(`${member.name} is back on the team`);
+      members.reload();
+    } catch (failure) {
+      toast.show(errorMessage(failure), 'error');
+    }
+  };
 
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -77,7 +93,14 @@ export function TeamMembers() {
                 rows={data}
                 rowKey={(m) => m.id}
                 columns={[
-                  { header: 'Name', cell: (m) => <span className="cell-title">{m.name}</span> },
+                  {
+                    header: 'Name',
+                    cell: (m) => (
+                      <span className="cell-title">
+                        {m.name} {!m.active && <Badge>Inactive</Badge>}
+                      </span>
+                    ),
+                  },
                   {
                     header: 'Open jobs',
                     align: 'right',
@@ -89,15 +112,47 @@ export function TeamMembers() {
                     header: <span className="sr-only">Actions</span>,
                     align: 'right',
                     cell: (m) => (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        write
-                        onClick={() => setRemoving(m)}
-                        aria-label={`Remove ${m.name}`}
-                      >
-                        Remove
-                      </Button>
+                      <div className="row row-end">
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          write
+                          onClick={() => setRenaming(m)}
+                          aria-label={`Rename ${m.name}`}
+                        >
+                          Rename
+                        </Button>
+                        {m.active ? (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            write
+                            onClick={() => setLeaving({ member: m, how: 'deactivate' })}
+                            aria-label={`Deactivate ${m.name}`}
+                          >
+                            Deactivate
+                          </Button>
+                        ) : (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            write
+                            onClick={() => bringBack(m)}
+                            aria-label={`Bring back ${m.name}`}
+                          >
+                            Bring back
+                          </Button>
+                        )}
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          write
+                          onClick={() => setLeaving({ member: m, how: 'remove' })}
+                          aria-label={`Remove ${m.name}`}
+                        >
+                          Remove
+                        </Button>
+                      </div>
                     ),
                   },
                 ]}
@@ -106,12 +161,22 @@ export function TeamMembers() {
           }
         </Loaded>
       </Card>
-      <RemoveMemberDialog
-        member={removing}
-        onClose={() => setRemoving(undefined)}
-        onRemoved={(member) => {
-          setRemoving(undefined);
-          toast.show(`${member.name} removed from the team`);
+      <LeaveDialog
+        leaving={leaving}
+        team={members.data?.data ?? []}
+        onClose={() => setLeaving(undefined)}
+        onDone={(message) => {
+          setLeaving(undefined);
+          toast.show(message);
+          members.reload();
+        }}
+      />
+      <RenameDialog
+        member={renaming}
+        onClose={() => setRenaming(undefined)}
+        onDone={(member) => {
+          setRenaming(undefined);
+          toast.show(`Renamed to ${member.name}`);
           members.reload();
         }}
       />
@@ -119,68 +184,137 @@ export function TeamMembers() {
   );
 }
 
-function RemoveMemberDialog({
+type Leaving = { member: TeamMember; how: 'remove' | 'deactivate' };
+
+/**
+ * Removing or deactivating someone: their open jobs go to a teammate the owner picks here, so
+ * nobody's work is left without a person.
+ */
+function LeaveDialog({
+  leaving,
+  team,
+  onClose,
+  onDone,
+}: {
+  leaving: Leaving | undefined;
+  team: TeamMember[];
+  onClose(): void;
+  onDone(message: string): void;
+}) {
+  const [heir, setHeir] = useState('');
+  const { busy, error, setError, run } = useSubmit();
+  const member = leaving?.member;
+  const others = team.filter((m) => m.active && m.id !== member?.id);
+  const open = member?.open_jobs ?? 0;
+  const close = () => {
+    setHeir('');
+    setError(undefined);
+    onClose();
+  };
+  const confirm = () =>
+    run(async () => {
+      if (!leaving || !member) return;
+      const reassign = open > 0 ? heir : undefined;
+      if (leaving.how === 'remove') {
+        await api.delete(
+          `/team/${encodeURIComponent(member.id)}${reassign ? `?reassign_to=${reassign}` : ''}`,
+        );
+      } else {
+        await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: false, reassign_to: reassign });
+      }
+      const to = others.find((m) => m.id === reassign)?.name;
+      setHeir('');
+      onDone(
+        `${member.name} ${leaving.how === 'remove' ? 'removed from the team' : 'deactivated'}${to ? `; ${to} has their open jobs` : ''}`,
+      );
+    });
+  const verb = leaving?.how === 'remove' ? 'Remove' : 'Deactivate';
+  return (
+    <Dialog
+      open={Boolean(leaving)}
+      onClose={close}
+      title={member ? `${verb} ${member.name}?` : ''}
+      footer={
+        <>
+          <Button onClick={close}>Keep</Button>
+          <Button variant="danger" write busy={busy} disabled={open > 0 && !heir} onClick={confirm}>
+            {verb}
+          </Button>
+        </>
+      }
+    >
+      {member && (
+        <div className="stack">
+          <p>
+            {leaving?.how === 'remove'
+              ? `${member.name} leaves the team. ${count(member.completed_jobs, 'finished job keeps', 'finished jobs keep')} their history.`
+              : `${member.name} stays on past jobs but is no longer offered for new ones. You can bring them back.`}
+          </p>
+          {open > 0 &&
+            (others.length > 0 ? (
+              <Field
+                label={`Who takes over ${member.name}'s ${count(open, 'open job', 'open jobs')}?`}
+                error={fieldError(error, 'reassign_to')}
+              >
+                <Select value={heir} onChange={(e) => setHeir(e.target.value)}>
+                  <option value="">Choose a teammate</option>
+                  {others.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            ) : (
+              <div className="notice notice-error" role="alert" data-testid="remove-member-error">
+                {member.name} has {count(open, 'open job', 'open jobs')} and nobody else is on the team to
+                take them over: add someone first, or finish or cancel those jobs.
+              </div>
+            ))}
+          <FormAlert error={error} params={['reassign_to']} />
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** A member's new name, refused next to the field when someone already has it. */
+function RenameDialog({
   member,
   onClose,
-  onRemoved,
+  onDone,
 }: {
   member: TeamMember | undefined;
   onClose(): void;
-  onRemoved(member: TeamMember): void;
+  onDone(member: TeamMember): void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [name, setName] = useState('');
+  const { busy, error, setError, run } = useSubmit();
+  useEffect(() => setName(member?.name ?? ''), [member]);
   const close = () => {
     setError(undefined);
     onClose();
   };
-  const remove = async () => {
-    if (!member) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.delete(`/team/${encodeURIComponent(member.id)}`);
-      onRemoved(member);
-    } catch (failure) {
-      // A 409 says in words which open jobs hold the member back; it is shown as the server wrote it.
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+  const save = (event: React.FormEvent) => {
+    event.preventDefault();
+    return run(async () => {
+      if (!member) return;
+      onDone(await api.patch<TeamMember>(`/team/${encodeURIComponent(member.id)}`, { name }));
+    });
   };
   return (
-    <Dialog
-      open={Boolean(member)}
-      onClose={close}
-      title={member ? `Remove ${member.name}?` : ''}
-      footer={
-        error ? (
-          <Button variant="primary" onClick={close}>
-            OK
-          </Button>
-        ) : (
-          <>
-            <Button onClick={close}>Keep</Button>
-            <Button variant="danger" write busy={busy} onClick={remove}>
-              Remove
-            </Button>
-          </>
-        )
-      }
-    >
-      {error ? (
-        <div className="notice notice-error" role="alert" data-testid="remove-member-error">
-          <strong>{member?.name} cannot be removed yet.</strong> {error}
-        </div>
-      ) : (
-        member && (
-          <p>
-            {member.name} leaves the team. Their {member.completed_jobs} finished job(s) keep their history.
-            {member.open_jobs > 0 &&
-              ` They still have ${member.open_jobs} open job(s): reassign or finish those first.`}
-          </p>
-        )
-      )}
+    <Dialog open={Boolean(member)} onClose={close} title={member ? `Rename ${member.name}` : ''}>
+      <form onSubmit={save} noValidate className="stack" aria-label="Rename a team member">
+        <FormAlert error={error} params={['name']} />
+        <Field
+          label="New name"
+          hint="Their jobs, past and open, show the new name"
+          error={fieldError(error, 'name')}
+        >
+          <Input value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <FormActions onCancel={close} submitLabel="Rename" busy={busy} />
+      </form>
     </Dialog>
   );
 }

@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { TeamSchedule as Schedule, ScheduleGroup } from '../../shared/schemas/team';
 import { api } from '../lib/api';
-import { addDays, mondayOf, todayIn } from '../lib/format';
+import { addDays, todayIn } from '../lib/format';
 import { href } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
+import { useWeek } from '../lib/use-week';
 import { Button, EmptyState, PageHeader } from '../ui';
 import { Loaded } from './common';
 import { TeamMembers } from './team-members';
@@ -24,8 +24,8 @@ function TeamSchedule() {
   const { session } = useSession();
   const format = useFormat();
   const today = todayIn(session.timezone);
-  const [from, setFrom] = useState(() => mondayOf(today));
-  const to = addDays(from, 6);
+  const week = useWeek(today);
+  const { monday: from, sunday: to } = week;
   const schedule = useResource(() => api.get<Schedule>('/team/schedule', { from, to }), `team:${from}`);
   return (
     <>
@@ -34,11 +34,11 @@ function TeamSchedule() {
         subtitle={`Schedule for ${format.date(from)} – ${format.date(to)}`}
         actions={
           <>
-            <Button onClick={() => setFrom(addDays(from, -7))} aria-label="Previous week">
+            <Button onClick={week.previous} aria-label="Previous week">
               ←
             </Button>
-            <Button onClick={() => setFrom(mondayOf(today))}>This week</Button>
-            <Button onClick={() => setFrom(addDays(from, 7))} aria-label="Next week">
+            <Button onClick={week.thisWeek}>This week</Button>
+            <Button onClick={week.next} aria-label="Next week">
               →
             </Button>
           </>

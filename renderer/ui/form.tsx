@@ -94,13 +94,17 @@ export function Checkbox({ label, ...props }: InputHTMLAttributes<HTMLInputEleme
  * (`items[0].quantity`), so the form can highlight the control the server refused.
  */
 export function fieldError(error: unknown, param: string): string | undefined {
-  if (error instanceof ApiRequestError && error.param === param) return error.message.replace(/^.*?: /, '');
-  return undefined;
+  if (!(error instanceof ApiRequestError)) return undefined;
+  const refused = error.fields.find((f) => f.param === param)?.message;
+  const message = refused ?? (error.param === param ? error.message.replace(/^.*?: /, '') : undefined);
+  return message && message.charAt(0).toUpperCase() + message.slice(1);
 }
 
 /** An API error that no single field of the form explains. */
 export function formError(error: unknown, params: string[]): string | undefined {
   if (!error) return undefined;
   if (error instanceof ApiRequestError && error.param && params.includes(error.param)) return undefined;
+  if (error instanceof ApiRequestError && error.fields.some((f) => params.includes(f.param)))
+    return undefined;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 export { Badge, StatusBadge, statusLabel, type Tone } from './badge';
 export { Button, type ButtonProps, LinkButton } from './button';
 export { ConfirmDialog } from './confirm-dialog';
+export { CopyButton } from './copy-button';
 export { Dialog } from './dialog';
 export { EmptyState, ErrorNotice, Notice, Skeleton, SkeletonRows, Spinner } from './feedback';
 export { Checkbox, Field, fieldError, formError, Input, Select, Textarea } from './form';

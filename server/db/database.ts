@@ -1,20 +1,35 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3-multiple-ciphers';
 import {
   Kysely,
   type Migration,
   type MigrationProvider,
   Migrator,
   type SqliteDatabase,
-  SqliteDialect,
   type Transaction,
 } from 'kysely';
+import { keepIdsAfter } from '../lib/ids';
+import { type Capture, installCapture } from '../sync/capture';
+import { type DatabaseKey, DatabaseKeyError, isPlainDatabaseFile, openSqliteFile } from './cipher';
+import { encryptInPlace } from './encrypt-in-place';
+import { runningServer } from './folder-lock';
+import { quickCheck, StorageHealth } from './integrity';
 import * as initial from './migrations/0001_initial';
 import * as overviewIndexes from './migrations/0002_overview_indexes';
 import * as webhooks from './migrations/0003_webhooks';
 import * as overviewRollups from './migrations/0004_overview_rollups';
+import * as sync from './migrations/0005_sync';
+import * as ownerWeek from './migrations/0007_owner_week';
 import type { Database } from './schema';
+import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
+import {
+  DATABASE_FILE,
+  DataFolderError,
+  emptiedMessage,
+  openFailureMessage,
+  storageProblem,
+} from './storage-errors';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -26,14 +41,25 @@ const migrations: Record<string, Migration> = {
   '0002_overview_indexes': overviewIndexes,
   '0003_webhooks': webhooks,
   '0004_overview_rollups': overviewRollups,
+  '0005_sync': sync,
+  '0007_owner_week': ownerWeek,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */
+export const SCHEMA_VERSION = Object.keys(migrations).length;
+
+/** Every migration, by name; the Migrator runs the pending ones in name order. */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
 export interface OpenedDatabase {
   db: Db;
   /** The raw driver, for the few hot paths that run one prepared statement (rate limits, benchmarks). */
   sqlite: SQLite.Database;
+  /** Sync's change capture on this connection: its clock, and the switch the applier uses. */
+  capture: Capture;
+  /** The database file's path. */
+  file: string;
+  health: StorageHealth;
   close(): Promise<void>;
 }
 
@@ -63,27 +89,123 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Opens (creating if needed) the data folder's database and brings its schema up to date. */
-export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'shopdesk.sqlite'));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  // The CLI may write while a server holds the file; wait for its lock instead of failing.
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+/** Keeps the write-ahead log from staying at its high-water mark after a burst of writes. */
+const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Each table's newest id is one index lookup; together they give the newest id in the file. */
+function keepIdsAfterNewestRecord(sqlite: SQLite.Database): void {
+  const tables = sqlite
+    .prepare(
+      `SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+       WHERE m.type = 'table' AND c.name = 'id' AND c.pk = 1 AND c.type = 'TEXT'`,
+    )
+    .pluck()
+    .all() as string[];
+  for (const table of tables) {
+    const newest = sqlite.prepare(`SELECT max(id) FROM "${table}"`).pluck().get();
+    if (typeof newest === 'string') keepIdsAfter(newest);
+  }
+}
+
+/** An emptied file would otherwise open as a new database, and a first start would make a new business in it. */
+function refuseEmptiedFile(dataDir: string, file: string): void {
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  if (size === 0) throw new DataFolderError(emptiedMessage(dataDir));
+}
+
+function openChecked(dataDir: string, file: string, key: DatabaseKey | null): SQLite.Database {
+  refuseEmptiedFile(dataDir, file);
+  const sqlite = openSqliteFile(file, key);
+  try {
+    // SQLite quietly falls back to read-only when it may not write; every write would then fail.
+    if (sqlite.readonly) throw Object.assign(new Error('read-only'), { code: 'SQLITE_READONLY' });
+    sqlite.pragma(`busy_timeout = ${SYNC_BUSY_TIMEOUT_MS}`);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
+    quickCheck(sqlite, dataDir);
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+export function databaseFile(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE);
+}
+
+/** Where a restore or an encryption writes its copy before the swap; a leftover is an interrupted one. */
+const SWAP_SUFFIXES = ['.restoring', '.encrypting'];
+
+export interface OpenDatabaseOptions {
+  /** Encrypts the database at rest; a plain database found with a key is encrypted in place first. */
+  key?: DatabaseKey | null;
+  /** Runs before pending migrations touch an existing database: the backup that makes them undoable. */
+  beforeMigrating?: () => Promise<unknown>;
+  /** The caller is the folder's server and holds its lock: no other server can be running on it. */
+  holdsFolderLock?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the data folder's database, checks it and brings its schema up to
+ * date. A folder it cannot use is refused with a DataFolderError: one line that says why.
+ */
+export async function openDatabase(
+  dataDir: string,
+  options: OpenDatabaseOptions = {},
+): Promise<OpenedDatabase> {
+  const file = databaseFile(dataDir);
+  const key = options.key ?? null;
+  let sqlite: SQLite.Database;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    const running = options.holdsFolderLock ? null : runningServer(dataDir);
+    // Leftovers of an interrupted restore or encryption; under a running server they may be its work.
+    if (!running) for (const suffix of SWAP_SUFFIXES) rmSync(`${file}${suffix}`, { force: true });
+    if (key && existsSync(file) && statSync(file).size > 0 && isPlainDatabaseFile(file)) {
+      // The swap would leave the running server writing to the plain file it replaced.
+      if (running)
+        throw new DataFolderError(
+          `Encrypting ${file} needs it to itself: stop the server (pid ${running.pid}), then start it with the key.`,
+        );
+      await encryptInPlace(file, key);
+    }
+    sqlite = openChecked(dataDir, file, key);
+  } catch (error) {
+    if (error instanceof DataFolderError || error instanceof DatabaseKeyError) throw error;
+    throw new DataFolderError(openFailureMessage(dataDir, error));
+  }
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect(sqlite, { database: withStatementCache(sqlite) }),
+  });
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  try {
+    const known = await migrator.getMigrations();
+    const pending = known.some((m) => !m.executedAt);
+    if (pending && known.some((m) => m.executedAt) && options.beforeMigrating)
+      await options.beforeMigrating();
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();
+    if (storageProblem(error)) throw new DataFolderError(openFailureMessage(dataDir, error));
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
     );
   }
+  keepIdsAfterNewestRecord(sqlite);
   return {
     db,
     sqlite,
+    capture: installCapture(sqlite),
+    file,
+    health: new StorageHealth(dataDir),
     close: () => db.destroy(),
   };
 }

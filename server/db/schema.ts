@@ -80,6 +80,8 @@ export interface TeamMembersTable {
   account_id: string;
   name: string;
   created_at: string;
+  /** Set while the member is off the team for new work; finished jobs keep their name. */
+  deactivated_at: string | null;
 }
 
 export type JobStatus = 'unscheduled' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
@@ -234,6 +236,10 @@ export interface MailMessagesTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** The install that sends it (sync): null means this one, for messages made before sync. */
+  sending_node?: string | null;
+  /** Set when the message will never go out; its stored status is then 'failed'. */
+  cancelled_at: string | null;
 }
 
 export interface EventsTable {
@@ -278,6 +284,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The install that delivers it (sync): null means this one, for endpoints made before sync. */
+  delivering_node?: string | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -341,6 +349,46 @@ export interface OverviewDaysTable {
   invoices: number;
 }
 
+export interface SyncNodeTable {
+  id: string;
+  last_hlc: string;
+  clock_offset_ms: number;
+}
+
+export interface SyncSettingsTable {
+  account_id: string;
+  role: 'hub' | 'device';
+  hub_url: string | null;
+  /** SHA-256 of the hub's own certificate, pinned at pairing; null for a certificate an authority signed. */
+  hub_fingerprint: string | null;
+  device_id: string;
+  device_code: string;
+  credential: string | null;
+  cursor: number;
+  last_synced_at: string | null;
+  last_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface SyncConflictsTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  record_type: string;
+  record_id: string;
+  message: string;
+  detected_at: string;
+  resolved_at: string | null;
+}
+
+export interface NumberBlocksTable {
+  account_id: string;
+  series: string;
+  next_value: number;
+  end_value: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   counters: CountersTable;
@@ -370,4 +418,9 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   overview_slots: OverviewSlotsTable;
   overview_days: OverviewDaysTable;
+  sync_node: SyncNodeTable;
+  sync_settings: SyncSettingsTable;
+  sync_conflicts: SyncConflictsTable;
+  number_blocks: NumberBlocksTable;
+  sync_event_fanout: { event_id: string };
 }

@@ -4,7 +4,6 @@ import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
 import { jobsStartingBetween } from '../domain/scheduled-jobs';
 import { toIso } from '../lib/clock';
-import { buildVtimezone, ZonedInstant } from './vtimezone';
 
 const DAY_MS = 86_400_000;
 export const FEED_PAST_DAYS = 90;
@@ -22,10 +21,12 @@ const jobStatusLabel: Record<string, string> = {
  * The account's calendar feed (RFC 5545): every scheduled, in-progress or completed job with a
  * start, and every confirmed booking not already shown through its job, from 90 days back to a
  * year ahead. UIDs are the record ids, so calendar apps update events in place on each refresh.
+ * Times are UTC instants: a calendar app given a TZID converts with its own copy of the zone rules
+ * (ignoring the feed's VTIMEZONE), which put every Vancouver job an hour off once British Columbia
+ * stopped changing clocks. An instant means the same thing to every app.
  */
 export async function buildCalendarFeed(ctx: AppContext, accountId: string): Promise<string> {
   const { config } = await getAccount(ctx.db, accountId);
-  const timeZone = config.timezone;
   const nowMs = ctx.clock.now().getTime();
   const fromMs = nowMs - FEED_PAST_DAYS * DAY_MS;
   const toMs = nowMs + FEED_FUTURE_DAYS * DAY_MS;
@@ -67,19 +68,16 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
   const calendar = ical({
     name: config.business_name,
     prodId: { company: 'Shopdesk', product: 'Shopdesk', language: 'EN' },
-    // The generator writes the VTIMEZONE for the events' TZID; the name is left empty because
-    // ical-generator would otherwise write DTSTAMP in local time, which RFC 5545 forbids.
-    timezone: { name: '', generator: (tz) => buildVtimezone(tz, fromMs - DAY_MS, toMs + 2 * DAY_MS) },
   });
-  calendar.x('X-WR-TIMEZONE', timeZone);
-  const at = (iso: string) => new ZonedInstant(new Date(iso));
+  // Only a hint for the calendar's display zone; no time in the feed depends on it.
+  calendar.x('X-WR-TIMEZONE', config.timezone);
+  const at = (iso: string) => new Date(iso);
 
   for (const job of jobs) {
     const start = new Date(job.scheduled_start!);
     const names = job.assignees.map((a) => a.name);
     calendar.createEvent({
       id: `${job.id}@shopdesk`,
-      timezone: timeZone,
       start: at(job.scheduled_start!),
       end: at(job.scheduled_end ?? toIso(new Date(start.getTime() + DEFAULT_DURATION_MS))),
       stamp: at(job.updated_at),
@@ -98,7 +96,6 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
   for (const booking of bookings) {
     calendar.createEvent({
       id: `${booking.id}@shopdesk`,
-      timezone: timeZone,
       start: at(booking.start),
       end: at(booking.end),
       stamp: at(booking.updated_at),

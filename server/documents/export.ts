@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZipArchive } from 'archiver';
-import SQLite from 'better-sqlite3';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import { sql } from 'kysely';
 import { StoredConfig } from '../../shared/schemas/config';
 import type { ExportFormat } from '../../shared/schemas/export';
@@ -50,7 +50,7 @@ const JSON_SOURCES: Source[] = [
   },
   {
     name: 'team_members',
-    query: 'select id, name, created_at from team_members where account_id = ? order by id',
+    query: 'select id, name, created_at, deactivated_at from team_members where account_id = ? order by id',
   },
   {
     name: 'jobs',
@@ -141,10 +141,15 @@ function present(row: Row, jsonColumns: string[] = []): Row {
   return out;
 }
 
-/** RFC 4180: quote a field holding a comma, quote, CR or LF, doubling inner quotes; rows end in CRLF. */
+/**
+ * RFC 4180: quote a field holding a comma, quote, CR or LF, doubling inner quotes; rows end in CRLF.
+ * Text that a spreadsheet would run as a formula (OWASP's CSV injection: a leading = + - @, tab or
+ * CR) gets a leading apostrophe, so it opens as the text it is. Numbers are written as numbers.
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const raw = String(value);
+  const text = typeof value === 'string' && /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

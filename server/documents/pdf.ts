@@ -4,6 +4,7 @@ import { toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Quote } from '../../shared/schemas/quote';
+import { wallClockDate } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
 import { formatMoney } from '../domain/documents';
@@ -46,13 +47,12 @@ interface Formatters {
 
 function formatters(config: StoredConfig, currency: string): Formatters {
   const day = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: 'UTC' });
-  const localDay = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: config.timezone });
   const quantity = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 4 });
   const percent = new Intl.NumberFormat(config.locale, { style: 'percent', maximumFractionDigits: 4 });
   return {
     money: (amount) => formatMoney(toCents(amount), currency, config.locale),
     date: (date) => day.format(new Date(`${date}T00:00:00Z`)),
-    instantDate: (instant) => localDay.format(new Date(instant)),
+    instantDate: (instant) => day.format(wallClockDate(new Date(instant), config.timezone)),
     quantity: (value) => quantity.format(value),
     percent: (rate) => percent.format(rate),
   };
@@ -328,6 +328,24 @@ const QUOTE_STAMPS: Partial<Record<Quote['status'], { text: string; color: strin
   draft: { text: 'DRAFT', color: MUTED },
 };
 
+/**
+ * How a document is printed: `delivered` is the copy the customer gets by e-mail, which the mail
+ * worker renders while the document is still a draft (it turns sent once the e-mail is out), so it
+ * must not carry the DRAFT stamp.
+ */
+export interface PdfOptions {
+  delivered?: boolean;
+}
+
+function stampOf<S extends string>(
+  stamps: Partial<Record<S, { text: string; color: string }>>,
+  status: S,
+  options: PdfOptions,
+) {
+  if (options.delivered && status === 'draft') return null;
+  return stamps[status] ?? null;
+}
+
 function invoiceClosing(invoice: Invoice, f: Formatters): string {
   if (invoice.status === 'void') return 'This invoice has been voided and is not payable.';
   if (invoice.status === 'paid') return 'Paid in full. Thank you for your business.';
@@ -343,6 +361,7 @@ export async function invoicePdfFile(
   ctx: AppContext,
   accountId: string,
   ref: string,
+  options: PdfOptions = {},
 ): Promise<{ filename: string; pdf: Buffer }> {
   const invoice = await getInvoice(ctx, accountId, ref);
   const { config } = await getAccount(ctx.db, accountId);
@@ -350,7 +369,7 @@ export async function invoicePdfFile(
   const pdf = await render(ctx, config, {
     kind: 'INVOICE',
     number: invoice.number,
-    stamp: INVOICE_STAMPS[invoice.status] ?? null,
+    stamp: stampOf(INVOICE_STAMPS, invoice.status, options),
     customer: { ...invoice.customer, address: await customerAddress(ctx, invoice.customer.id) },
     facts: [
       ['Invoice number', invoice.number],
@@ -377,6 +396,7 @@ export async function quotePdfFile(
   ctx: AppContext,
   accountId: string,
   ref: string,
+  options: PdfOptions = {},
 ): Promise<{ filename: string; pdf: Buffer }> {
   const quote = await getQuote(ctx, accountId, ref);
   const { config } = await getAccount(ctx.db, accountId);
@@ -384,7 +404,7 @@ export async function quotePdfFile(
   const pdf = await render(ctx, config, {
     kind: 'QUOTE',
     number: quote.number,
-    stamp: QUOTE_STAMPS[quote.status] ?? null,
+    stamp: stampOf(QUOTE_STAMPS, quote.status, options),
     customer: { ...quote.customer, address: await customerAddress(ctx, quote.customer.id) },
     facts: [
       ['Quote number', quote.number],
@@ -405,10 +425,20 @@ export async function quotePdfFile(
 }
 
 /** The invoice's PDF (the mail worker attaches it; GET /invoices/{number}/pdf serves it). */
-export async function renderInvoicePdf(ctx: AppContext, accountId: string, ref: string): Promise<Buffer> {
-  return (await invoicePdfFile(ctx, accountId, ref)).pdf;
+export async function renderInvoicePdf(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  options: PdfOptions = {},
+): Promise<Buffer> {
+  return (await invoicePdfFile(ctx, accountId, ref, options)).pdf;
 }
 
-export async function renderQuotePdf(ctx: AppContext, accountId: string, ref: string): Promise<Buffer> {
-  return (await quotePdfFile(ctx, accountId, ref)).pdf;
+export async function renderQuotePdf(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  options: PdfOptions = {},
+): Promise<Buffer> {
+  return (await quotePdfFile(ctx, accountId, ref, options)).pdf;
 }

@@ -1,9 +1,9 @@
 import { type Config, ConfigUpdate, defaultConfig, StoredConfig } from '../../shared/schemas/config';
 import type { AppContext } from '../context';
-import type { Queryable } from '../db/database';
+import type { Queryable, Tx } from '../db/database';
 import type { AccountsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
-import { notFound } from '../lib/errors';
+import { conflict, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
 
 export type Plan = AccountsTable['plan'];
@@ -21,13 +21,30 @@ const parsedConfigs = new Map<string, StoredConfig>();
 const PARSED_CONFIGS_KEPT = 100;
 
 /**
+ * A config stored before a rule was tightened (a locale no formatter knows, a CR in a prefix) would
+ * fail every request of its account: the fields it now fails fall back to their defaults instead,
+ * and the owner sees and can change them under Settings.
+ */
+function storedConfig(raw: Record<string, unknown>): StoredConfig {
+  const parsed = StoredConfig.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const defaults: Record<string, unknown> = defaultConfig('My business');
+  const repaired = { ...raw };
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0]);
+    repaired[field] = defaults[field];
+  }
+  return StoredConfig.parse(repaired);
+}
+
+/**
  * Every request reads its account; validating the stored config each time would cost more than
  * the query. The same stored text always parses to the same config, so remember the last few.
  */
 function parseConfig(text: string): StoredConfig {
   let config = parsedConfigs.get(text);
   if (!config) {
-    config = Object.freeze(StoredConfig.parse(JSON.parse(text)));
+    config = Object.freeze(storedConfig(JSON.parse(text)));
     if (parsedConfigs.size >= PARSED_CONFIGS_KEPT) parsedConfigs.delete(parsedConfigs.keys().next().value!);
     parsedConfigs.set(text, config);
   }
@@ -93,6 +110,24 @@ function withoutPassword<T extends { password?: string | undefined }>(smtp: T): 
   return rest;
 }
 
+/**
+ * Amounts are stored without a currency of their own in the overview figures, so a new currency
+ * would relabel past revenue ($ → €) without converting it: refused once money is on record.
+ */
+async function refuseCurrencyChange(tx: Tx, accountId: string, current: string): Promise<void> {
+  const onRecord = await Promise.all(
+    (['invoices', 'quotes'] as const).map((table) =>
+      tx.selectFrom(table).select('id').where('account_id', '=', accountId).limit(1).executeTakeFirst(),
+    ),
+  );
+  if (onRecord.some(Boolean)) {
+    throw conflict(
+      `Your invoices and quotes are in ${current}; a new currency would relabel their amounts without converting them. Keep ${current}.`,
+      'currency',
+    );
+  }
+}
+
 export async function updateConfig(
   ctx: AppContext,
   accountId: string,
@@ -105,6 +140,9 @@ export async function updateConfig(
     // that round-trips the settings must not erase it.
     if (patch.smtp && patch.smtp.password === undefined && account.config.smtp?.password) {
       patch.smtp = { ...patch.smtp, password: account.config.smtp.password };
+    }
+    if (patch.currency && patch.currency !== account.config.currency) {
+      await refuseCurrencyChange(tx, accountId, account.config.currency);
     }
     const config = StoredConfig.parse({ ...account.config, ...patch });
     await tx

@@ -2,6 +2,7 @@ import type { ApiKey, ApiKeyWithSecret, Scope } from '../../shared/schemas/api-k
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { ApiKeysTable } from '../db/schema';
+import { storageProblem } from '../db/storage-errors';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, invalidState, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -28,13 +29,20 @@ async function previousSecretExpiry(db: Queryable, keyId: string): Promise<strin
   return row?.expires_at ?? null;
 }
 
+/** The calendar feed token only reads, whatever an older row recorded for it. */
+const FEED_SCOPES: Scope[] = ['read'];
+
+function scopesOf(row: Pick<ApiKeysTable, 'kind' | 'scopes'>): Scope[] {
+  return row.kind === 'feed' ? FEED_SCOPES : (JSON.parse(row.scopes) as Scope[]);
+}
+
 function present(row: ApiKeysTable, previousExpiry: string | null, now: Date): ApiKey {
   return {
     id: row.id,
     object: 'api_key',
     kind: row.kind,
     mode: row.mode,
-    scopes: JSON.parse(row.scopes) as Scope[],
+    scopes: scopesOf(row),
     name: row.name,
     redacted: `${prefixFor(row.kind, row.mode)}…${row.last4}`,
     created_at: row.created_at,
@@ -51,7 +59,11 @@ export async function createKey(
 ): Promise<ApiKeyWithSecret> {
   const mode = input.mode ?? 'live';
   const scopes: Scope[] =
-    input.kind === 'v1' ? [...new Set<Scope>(input.scopes ?? ['read', 'write'])] : ['read', 'write'];
+    input.kind === 'v1'
+      ? [...new Set<Scope>(input.scopes ?? ['read', 'write'])]
+      : input.kind === 'feed'
+        ? FEED_SCOPES
+        : ['read', 'write'];
   const secret = newSecret(prefixFor(input.kind, mode));
   const now = isoNow(ctx.clock);
   const row: ApiKeysTable = {
@@ -113,7 +125,7 @@ async function getActiveKey(ctx: AppContext, accountId: string, keyId: string): 
 
 /**
  * Issues a new secret for a v1 key. The old secret keeps working for seven days (its responses
- * carry X-Key-Expires-At) so integrations can be updated without downtime.
+ * carry X-Key-Expires-At) so integrations can be updated without downtime; any older one stops.
  */
 export async function rotateKey(
   ctx: AppContext,
@@ -125,11 +137,19 @@ export async function rotateKey(
   const expiresAt = toIso(new Date(now.getTime() + ROTATION_GRACE_MS));
   const secret = newSecret(prefixFor(row.kind, row.mode));
   await ctx.db.transaction().execute(async (tx) => {
+    // Only the current secret and the one before it work (contract part 2): a secret already
+    // rotated out stops now, and the current one becomes the previous one for the grace period.
+    await tx
+      .updateTable('api_key_secrets')
+      .set({ expires_at: toIso(now) })
+      .where('key_id', '=', keyId)
+      .where('expires_at', '>', toIso(now))
+      .execute();
     await tx
       .updateTable('api_key_secrets')
       .set({ expires_at: expiresAt })
       .where('key_id', '=', keyId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', expiresAt)]))
+      .where('expires_at', 'is', null)
       .execute();
     await tx
       .insertInto('api_key_secrets')
@@ -194,14 +214,18 @@ export async function authenticateSecret(ctx: AppContext, secret: string): Promi
       .updateTable('api_keys')
       .set({ last_used_at: toIso(now) })
       .where('id', '=', row.id)
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        // A note of when the key was last used must not turn a read into a failure on a full disk.
+        if (storageProblem(error) !== 'full') throw error;
+      });
   }
   return {
     keyId: row.id,
     accountId: row.account_id,
     kind: row.kind,
     mode: row.mode,
-    scopes: JSON.parse(row.scopes) as Scope[],
+    scopes: scopesOf(row),
     expiresAt: row.expires_at,
   };
 }

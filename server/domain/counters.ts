@@ -1,7 +1,51 @@
 import type { Tx } from '../db/database';
 
-/** The next value of a per-account sequence (invoice, quote and job numbers). Call inside the creating transaction. */
-export async function nextCounter(tx: Tx, accountId: string, name: string): Promise<number> {
+/**
+ * The next number of a per-account series (invoice, quote, job), formatted with its prefix. Call
+ * inside the creating transaction.
+ *
+ * A standalone install counts on its own. An install that syncs issues numbers from the blocks
+ * the hub leased it (docs/sync.md, "Numbers"), so two devices never issue the same number; one
+ * that has used up its blocks while offline goes on with numbers of its own, marked with its
+ * device code (INV-B-0001), which no other device can issue.
+ */
+export async function nextNumber(tx: Tx, accountId: string, series: string, prefix: string): Promise<string> {
+  const block = await tx
+    .selectFrom('number_blocks')
+    .select(['next_value', 'end_value'])
+    .where('account_id', '=', accountId)
+    .where('series', '=', series)
+    .orderBy('next_value')
+    .limit(1)
+    .executeTakeFirst();
+  if (block) {
+    const taken = tx
+      .updateTable('number_blocks')
+      .where('account_id', '=', accountId)
+      .where('series', '=', series)
+      .where('next_value', '=', block.next_value);
+    if (block.next_value < block.end_value) await taken.set({ next_value: block.next_value + 1 }).execute();
+    else
+      await tx
+        .deleteFrom('number_blocks')
+        .where('account_id', '=', accountId)
+        .where('series', '=', series)
+        .where('next_value', '=', block.next_value)
+        .execute();
+    return formatNumber(prefix, block.next_value);
+  }
+  const synced = await tx
+    .selectFrom('sync_settings')
+    .select('device_code')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (synced) {
+    return formatNumber(`${prefix}${synced.device_code}-`, await nextCounter(tx, accountId, `${series}:own`));
+  }
+  return formatNumber(prefix, await nextCounter(tx, accountId, series));
+}
+
+async function nextCounter(tx: Tx, accountId: string, name: string): Promise<number> {
   const row = await tx
     .insertInto('counters')
     .values({ account_id: accountId, name, value: 1 })

@@ -5,7 +5,8 @@ import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { getAccount } from './accounts';
-import { getCustomerByEmail } from './customers';
+import { getCustomer, resolveCustomerId } from './customers';
+import { mailStatus } from './mail';
 
 /**
  * Everything the business has done with one customer, newest first, for the customer's page:
@@ -57,7 +58,17 @@ export async function getCustomerHistory(
       .execute(),
     db
       .selectFrom('mail_messages')
-      .select(['id', 'kind', 'to_address', 'subject', 'status', 'created_at', 'sent_at'])
+      .select([
+        'id',
+        'kind',
+        'to_address',
+        'subject',
+        'status',
+        'last_error',
+        'cancelled_at',
+        'created_at',
+        'sent_at',
+      ])
       .where('account_id', '=', accountId)
       .where('customer_id', '=', customerId)
       .orderBy('id', 'desc')
@@ -117,7 +128,8 @@ export async function getCustomerHistory(
       kind: row.kind,
       to: row.to_address,
       subject: row.subject,
-      status: row.status,
+      status: mailStatus(row),
+      last_error: row.last_error,
       created_at: row.created_at,
       sent_at: row.sent_at,
     })),
@@ -129,14 +141,17 @@ export async function getCustomerHistory(
   };
 }
 
-/** GET /customers/{email}: the customer and their history, read in one transaction so they agree. */
+/**
+ * GET /customers/{id or email}: the customer and their history, read in one transaction so they
+ * agree. The UI links by id, so a changed e-mail breaks no link.
+ */
 export async function getCustomerWithHistory(
   ctx: AppContext,
   accountId: string,
-  email: string,
+  idOrEmail: string,
 ): Promise<CustomerWithHistory> {
   return ctx.db.transaction().execute(async (tx) => {
-    const customer = await getCustomerByEmail(ctx, accountId, email, tx);
+    const customer = await getCustomer(ctx, accountId, await resolveCustomerId(tx, accountId, idOrEmail), tx);
     return { ...customer, history: await getCustomerHistory(tx, ctx, accountId, customer.id) };
   });
 }

@@ -7,11 +7,12 @@ import type {
   CustomerUpdate,
   MailMessage,
 } from '../../shared/schemas/customer';
+import { MAX_TAGS } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { CustomersTable } from '../db/schema';
 import { isoNow, toIso } from '../lib/clock';
-import { conflict, invalidState, notFound } from '../lib/errors';
+import { conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { recordEvent } from './events';
@@ -100,12 +101,14 @@ export async function listCustomers(
       let q = selectCustomers(ctx.db).where('c.account_id', '=', accountId);
       if (beforeId) q = q.where('c.id', '<', beforeId);
       if (query.q) {
-        const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+        const text = query.q;
+        const pattern = `%${escapeLike(text.toLowerCase())}%`;
         q = q.where((eb) =>
           eb.or([
             eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
             eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
             eb('c.phone', 'like', sql<string>`${pattern} escape '\\'`),
+            ...phoneDigitsMatch(text),
           ]),
         );
       }
@@ -135,6 +138,17 @@ export async function listCustomers(
     },
     (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now())),
   );
+}
+
+/**
+ * A phone typed as bare digits ("4165550100") finds "+1 416 555 0100": both sides are compared
+ * without spaces, dashes, dots, brackets or plus signs.
+ */
+function phoneDigitsMatch(q: string) {
+  const digits = q.replace(/\D/g, '');
+  if (digits.length < 3 || digits.length !== q.replace(/[\s().+-]/g, '').length) return [];
+  const bare = sql<string>`replace(replace(replace(replace(replace(replace(coalesce(c.phone, ''), ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''), '+', '')`;
+  return [sql<boolean>`${bare} like ${`%${digits}%`}`];
 }
 
 async function findRowByEmail(
@@ -255,9 +269,17 @@ export async function findOrCreateCustomer(
   ctx: AppContext,
   accountId: string,
   input: { email: string; name?: string | null | undefined; phone?: string | null; address?: string | null },
-): Promise<{ id: string; name: string; email: string; created: boolean }> {
+): Promise<{ id: string; name: string; email: string; address: string | null; created: boolean }> {
   const existing = await findRowByEmail(tx, accountId, input.email);
-  if (existing) return { id: existing.id, name: existing.name, email: existing.email, created: false };
+  if (existing) {
+    return {
+      id: existing.id,
+      name: existing.name,
+      email: existing.email,
+      address: existing.address,
+      created: false,
+    };
+  }
   const name = input.name?.trim() || input.email.split('@')[0]!;
   const customer = await insertCustomer(tx, ctx, accountId, {
     name,
@@ -265,7 +287,13 @@ export async function findOrCreateCustomer(
     phone: input.phone ?? null,
     address: input.address ?? null,
   });
-  return { id: customer.id, name: customer.name, email: customer.email, created: true };
+  return {
+    id: customer.id,
+    name: customer.name,
+    email: customer.email,
+    address: customer.address,
+    created: true,
+  };
 }
 
 export async function updateCustomer(
@@ -330,6 +358,18 @@ export async function deleteCustomer(
 export async function addTags(ctx: AppContext, accountId: string, idOrEmail: string, tags: string[]) {
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
+    const existing = await tx
+      .selectFrom('customer_tags')
+      .select('tag')
+      .where('customer_id', '=', id)
+      .execute();
+    const total = new Set([...existing.map((row) => row.tag), ...tags]).size;
+    if (total > MAX_TAGS) {
+      throw validationError(
+        `A customer can have at most ${MAX_TAGS} tags; this would make ${total}. Remove some first.`,
+        'tags',
+      );
+    }
     await tx
       .insertInto('customer_tags')
       .values([...new Set(tags)].map((tag) => ({ customer_id: id, tag })))

@@ -104,6 +104,19 @@ export async function applyDraftFields(
 }
 
 /** The sign-off of the e-mails that carry a document. */
+/**
+ * A draft turns sent at `at`: when its e-mail went out, or when the owner handed it over. A
+ * document that is no longer a draft keeps its status.
+ */
+export async function markDraftSent(db: Queryable, table: 'invoices' | 'quotes', id: string, at: string) {
+  await db
+    .updateTable(table)
+    .set({ status: 'sent', sent_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'draft')
+    .execute();
+}
+
 export function mailSignature(config: StoredConfig): string {
   return [config.business_name, config.business_email, config.business_phone].filter(Boolean).join('\n');
 }

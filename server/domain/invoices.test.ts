@@ -8,17 +8,20 @@ import { type OpenedDatabase, openDatabase } from '../db/database';
 import { manualClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { createAccount, updateConfig } from './accounts';
+import { markDocumentSent } from './document-mail';
 import {
   createInvoice,
   deleteInvoice,
   getInvoice,
   listInvoices,
+  markInvoiceSent,
   markPaid,
   recordPayment,
   sendInvoice,
   updateInvoice,
   voidInvoice,
 } from './invoices';
+import { presentMail } from './mail';
 
 let dir: string;
 let database: OpenedDatabase;
@@ -112,7 +115,7 @@ describe('invoice creation', () => {
 describe('invoice state machine', () => {
   it('goes draft → sent → partially_paid → paid with one event per payment', async () => {
     const draft = await createInvoice(ctx, accountId, body);
-    const sent = await sendInvoice(ctx, accountId, draft.number);
+    const sent = await markInvoiceSent(ctx, accountId, draft.number);
     expect(sent.status).toBe('sent');
     expect(sent.sent_at).toBe('2026-11-22T15:00:00Z');
 
@@ -171,7 +174,7 @@ describe('invoice state machine', () => {
   });
 
   it('stores a backdated payment time in UTC', async () => {
-    const invoice = await createInvoice(ctx, accountId, body);
+    const invoice = await createInvoice(ctx, accountId, { ...body, issue_date: '2026-11-20' });
     const paid = await recordPayment(ctx, accountId, invoice.number, {
       amount: 10,
       paid_at: '2026-11-21T18:30:00-05:00',
@@ -181,43 +184,63 @@ describe('invoice state machine', () => {
 
   it('voids only invoices without payments', async () => {
     const invoice = await createInvoice(ctx, accountId, body);
-    await sendInvoice(ctx, accountId, invoice.number);
+    await markInvoiceSent(ctx, accountId, invoice.number);
     await recordPayment(ctx, accountId, invoice.number, { amount: 10 });
     const refusal = await refused(voidInvoice(ctx, accountId, invoice.number));
     expect(refusal.status).toBe(409);
     expect(refusal.message).toContain('payments');
 
     const sent = await createInvoice(ctx, accountId, body);
-    await sendInvoice(ctx, accountId, sent.number);
+    await markInvoiceSent(ctx, accountId, sent.number);
     const voided = await voidInvoice(ctx, accountId, sent.number);
     expect(voided).toMatchObject({ status: 'void', voided_at: '2026-11-22T15:00:00Z' });
     expect((await refused(voidInvoice(ctx, accountId, sent.number))).message).toContain('already void');
   });
 
-  it('marks a zero-total invoice paid without inventing a payment', async () => {
+  it('refuses to mark a zero-total invoice paid: nothing was paid', async () => {
     const free = await createInvoice(ctx, accountId, {
       ...body,
       items: [{ description: 'Warranty visit', quantity: 1, unit_price: 0 }],
     });
-    const paid = await markPaid(ctx, accountId, free.number);
-    expect(paid).toMatchObject({ status: 'paid', total: 0, payments: [] });
+    const error = await refused(markPaid(ctx, accountId, free.number));
+    expect(error).toMatchObject({ status: 409, code: 'invalid_state' });
+    expect((await getInvoice(ctx, accountId, free.number)).status).toBe('draft');
   });
 
-  it('queues an e-mail on every send, and keeps the first sent_at', async () => {
+  it('queues the e-mail without calling the invoice sent; it turns sent when the e-mail goes out', async () => {
+    const invoice = await createInvoice(ctx, accountId, body);
+    const queued = await sendInvoice(ctx, accountId, invoice.number);
+    expect(queued).toMatchObject({ status: 'draft', sent_at: null });
+    expect((await refused(sendInvoice(ctx, accountId, invoice.number))).message).toContain('already waits');
+    const [mail] = await ctx.db.selectFrom('mail_messages').selectAll().execute();
+    expect([mail!.kind, mail!.document_id, mail!.to_address, mail!.status]).toEqual([
+      'invoice',
+      invoice.id,
+      'ada@example.com',
+      'queued',
+    ]);
+    expect(mail!.subject).toBe('Invoice INV-0001 from Sparkle');
+    expect(mail!.body).toContain('$113.00');
+
+    clock.advance(60_000);
+    await markDocumentSent(ctx.db, mail!, '2026-11-22T15:01:00Z');
+    expect(await getInvoice(ctx, accountId, invoice.number)).toMatchObject({
+      status: 'sent',
+      sent_at: '2026-11-22T15:01:00Z',
+    });
+  });
+
+  it('cancels a waiting e-mail once the invoice is paid in full, so no payment request goes out', async () => {
     const invoice = await createInvoice(ctx, accountId, body);
     await sendInvoice(ctx, accountId, invoice.number);
-    clock.advance(60_000);
     await recordPayment(ctx, accountId, invoice.number, { amount: 13 });
-    const again = await sendInvoice(ctx, accountId, invoice.number);
-    expect(again).toMatchObject({ status: 'partially_paid', sent_at: '2026-11-22T15:00:00Z' });
-    const mail = await ctx.db.selectFrom('mail_messages').selectAll().orderBy('id').execute();
-    expect(mail.map((m) => [m.kind, m.document_id, m.to_address])).toEqual([
-      ['invoice', invoice.id, 'ada@example.com'],
-      ['invoice', invoice.id, 'ada@example.com'],
-    ]);
-    expect(mail[0]!.subject).toBe('Invoice INV-0001 from Sparkle');
-    expect(mail[0]!.body).toContain('$113.00');
-    expect(mail[1]!.body).toContain('balance of $100.00');
+    let [mail] = await ctx.db.selectFrom('mail_messages').selectAll().execute();
+    expect([mail!.status, mail!.cancelled_at]).toEqual(['queued', null]);
+    await markPaid(ctx, accountId, invoice.number);
+    [mail] = await ctx.db.selectFrom('mail_messages').selectAll().execute();
+    expect(mail!.cancelled_at).toBe('2026-11-22T15:00:00Z');
+    expect(mail!.last_error).toBe('Invoice INV-0001 was paid in full before this e-mail went out.');
+    expect(presentMail(mail!).status).toBe('cancelled');
   });
 });
 
@@ -225,9 +248,9 @@ describe('overdue', () => {
   it('is computed from the due date in the business time zone, for open invoices only', async () => {
     const draft = await createInvoice(ctx, accountId, body);
     const sent = await createInvoice(ctx, accountId, body);
-    await sendInvoice(ctx, accountId, sent.number);
+    await markInvoiceSent(ctx, accountId, sent.number);
     const partial = await createInvoice(ctx, accountId, body);
-    await sendInvoice(ctx, accountId, partial.number);
+    await markInvoiceSent(ctx, accountId, partial.number);
     await recordPayment(ctx, accountId, partial.number, { amount: 1 });
     const paid = await createInvoice(ctx, accountId, body);
     await markPaid(ctx, accountId, paid.number);
@@ -274,7 +297,7 @@ describe('draft-only changes', () => {
 
   it('refuses to change or delete an invoice that went out', async () => {
     const invoice = await createInvoice(ctx, accountId, body);
-    await sendInvoice(ctx, accountId, invoice.number);
+    await markInvoiceSent(ctx, accountId, invoice.number);
     expect((await refused(updateInvoice(ctx, accountId, invoice.number, { notes: 'x' }))).status).toBe(409);
     const refusal = await refused(deleteInvoice(ctx, accountId, invoice.number));
     expect(refusal.status).toBe(409);

@@ -11,7 +11,7 @@ import type {
   MarkPaid,
   PaymentCreate,
 } from '../../shared/schemas/invoice';
-import { addDays } from '../../shared/time-zone';
+import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
@@ -19,7 +19,7 @@ import { isoNow, toIso } from '../lib/clock';
 import { invalidState, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { formatNumber, nextCounter } from './counters';
+import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
 import {
   accountToday,
@@ -33,13 +33,14 @@ import {
   loadDocumentBodies,
   loadDocumentCustomers,
   mailSignature,
+  markDraftSent,
   requireDateOrder,
   todayFor,
   whereDocumentSearch,
 } from './documents';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { queueMail } from './mail';
+import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
@@ -217,7 +218,7 @@ export async function insertInvoice(
   const row: InvoicesTable = {
     id: newId('inv', ctx.clock.now().getTime()),
     account_id: accountId,
-    number: formatNumber(config.invoice_prefix, await nextCounter(tx, accountId, 'invoice')),
+    number: await nextNumber(tx, accountId, 'invoice', config.invoice_prefix),
     customer_id: customer.id,
     status: 'draft',
     currency: config.currency,
@@ -287,7 +288,9 @@ export async function updateInvoice(
   });
 }
 
-function invoiceMail(invoice: Invoice, config: StoredConfig, balanceCents: number) {
+/** The e-mail of an invoice as it stands: a balance already partly paid is stated as such. */
+export function invoiceMail(invoice: Invoice, config: StoredConfig) {
+  const balanceCents = toCents(invoice.balance);
   const money = (cents: number) => formatMoney(cents, invoice.currency, config.locale);
   const amountLine =
     invoice.amount_paid > 0
@@ -307,8 +310,9 @@ function invoiceMail(invoice: Invoice, config: StoredConfig, balanceCents: numbe
 }
 
 /**
- * Puts the invoice in the mail outbox. A draft becomes sent; an open invoice may be sent again
- * (a reminder, queued as a new message) and keeps its status and first sent_at.
+ * Puts the invoice's e-mail in the outbox. The invoice turns sent only when the e-mail has gone
+ * out (the mail worker records it); until then it stays as it was, and a second Send while one
+ * waits is refused rather than queueing a duplicate.
  */
 export async function sendInvoice(ctx: AppContext, accountId: string, ref: string): Promise<Invoice> {
   return ctx.db.transaction().execute(async (tx) => {
@@ -317,16 +321,11 @@ export async function sendInvoice(ctx: AppContext, accountId: string, ref: strin
     if (row.status === 'paid') {
       throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
     }
-    const now = isoNow(ctx.clock);
-    await tx
-      .updateTable('invoices')
-      .set({
-        status: row.status === 'draft' ? 'sent' : row.status,
-        sent_at: row.sent_at ?? now,
-        updated_at: now,
-      })
-      .where('id', '=', row.id)
-      .execute();
+    if (await waitingMailFor(tx, row.id)) {
+      throw invalidState(
+        `Invoice ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
+      );
+    }
     const { config } = await getAccount(tx, accountId);
     const invoice = await reload(tx, ctx, row);
     await queueMail(tx, ctx, accountId, {
@@ -334,17 +333,40 @@ export async function sendInvoice(ctx: AppContext, accountId: string, ref: strin
       customerId: row.customer_id,
       documentId: row.id,
       to: invoice.customer.email,
-      ...invoiceMail(invoice, config, row.total_cents - row.amount_paid_cents),
+      ...invoiceMail(invoice, config),
     });
     return invoice;
   });
 }
 
-function paymentTime(ctx: AppContext, paidAt: string | undefined): string {
+/** Records that the customer has the invoice without e-mail from Shopdesk (handed over, posted). */
+export async function markInvoiceSent(ctx: AppContext, accountId: string, ref: string): Promise<Invoice> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') throw invalidState(`Invoice ${row.number} is ${row.status}, not a draft.`);
+    await markDraftSent(tx, 'invoices', row.id, isoNow(ctx.clock));
+    return reload(tx, ctx, row);
+  });
+}
+
+/** When a payment was received: not in the future, and not before the invoice's issue date in the business's zone. */
+async function paymentTime(
+  tx: Tx,
+  ctx: AppContext,
+  row: InvoicesTable,
+  paidAt: string | undefined,
+): Promise<string> {
   if (paidAt === undefined) return isoNow(ctx.clock);
   const when = new Date(paidAt);
   if (when.getTime() > ctx.clock.now().getTime()) {
     throw validationError('paid_at is in the future; record a payment once it is received', 'paid_at');
+  }
+  const { config } = await getAccount(tx, row.account_id);
+  if (dateInZone(when, config.timezone) < row.issue_date) {
+    throw validationError(
+      `paid_at is before ${row.number} was issued (${row.issue_date}); a payment comes after its invoice`,
+      'paid_at',
+    );
   }
   return toIso(when);
 }
@@ -352,6 +374,9 @@ function paymentTime(ctx: AppContext, paidAt: string | undefined): string {
 function refusePayment(row: InvoicesTable): void {
   if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot take payments.`);
   if (row.status === 'paid') throw invalidState(`Invoice ${row.number} is already paid in full.`);
+  if (row.total_cents === 0) {
+    throw invalidState(`Invoice ${row.number} totals 0.00: there is nothing to pay.`);
+  }
 }
 
 /**
@@ -397,6 +422,14 @@ async function applyPayment(
     })
     .where('id', '=', row.id)
     .execute();
+  if (paidInFull) {
+    await cancelWaitingMail(
+      tx,
+      row.id,
+      `Invoice ${row.number} was paid in full before this e-mail went out.`,
+      now,
+    );
+  }
   const invoice = await reload(tx, ctx, row);
   await recordEvent(
     tx,
@@ -427,11 +460,18 @@ export async function recordPayment(
         'amount',
       );
     }
-    return applyPayment(tx, ctx, row, amount, payment.method, paymentTime(ctx, payment.paid_at));
+    return applyPayment(
+      tx,
+      ctx,
+      row,
+      amount,
+      payment.method,
+      await paymentTime(tx, ctx, row, payment.paid_at),
+    );
   });
 }
 
-/** Records a payment of the whole balance. A zero-total invoice is simply marked paid, with no payment. */
+/** Records a payment of the whole balance. */
 export async function markPaid(
   ctx: AppContext,
   accountId: string,
@@ -447,7 +487,7 @@ export async function markPaid(
       row,
       row.total_cents - row.amount_paid_cents,
       options.method,
-      paymentTime(ctx, options.paid_at),
+      await paymentTime(tx, ctx, row, options.paid_at),
     );
   });
 }
@@ -466,6 +506,7 @@ export async function voidInvoice(ctx: AppContext, accountId: string, ref: strin
       .set({ status: 'void', voided_at: now, updated_at: now })
       .where('id', '=', row.id)
       .execute();
+    await cancelWaitingMail(tx, row.id, `Invoice ${row.number} was voided before this e-mail went out.`, now);
     return reload(tx, ctx, row);
   });
 }
@@ -483,6 +524,7 @@ export async function deleteInvoice(
         row.status === 'sent' ? 'Void it instead.' : 'It stays on record; only drafts can be deleted.';
       throw invalidState(`Invoice ${row.number} is ${row.status} and cannot be deleted. ${advice}`);
     }
+    await cancelWaitingMail(tx, row.id, `Invoice ${row.number} was deleted.`, isoNow(ctx.clock));
     await deleteDocumentBody(tx, row.id);
     await tx.deleteFrom('invoices').where('id', '=', row.id).execute();
     return { id: row.id, object: 'invoice', deleted: true };

@@ -16,7 +16,7 @@ import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { formatNumber, nextCounter } from './counters';
+import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
@@ -158,13 +158,14 @@ export async function insertJob(
   const row: JobsTable = {
     id: newId('job', ctx.clock.now().getTime()),
     account_id: accountId,
-    number: formatNumber(config.job_prefix, await nextCounter(tx, accountId, 'job')),
+    number: await nextNumber(tx, accountId, 'job', config.job_prefix),
     customer_id: customer.id,
     title: job.title,
     status: scheduledStatus(job.scheduled_start),
     scheduled_start: job.scheduled_start ?? null,
     scheduled_end: job.scheduled_end ?? null,
-    address: job.address ?? null,
+    // Most jobs happen where the customer lives; null says "no address" on purpose.
+    address: job.address === undefined ? customer.address : job.address,
     price_cents: job.price == null ? null : toCents(job.price),
     notes: job.notes ?? null,
     quote_id: links.quoteId ?? null,

@@ -1,11 +1,12 @@
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { MessageListQuery, OutboxMessage } from '../../shared/schemas/mail-outbox';
 import type { AppContext } from '../context';
+import type { Queryable } from '../db/database';
 import type { MailMessagesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound } from '../lib/errors';
 import { getAccount } from './accounts';
-import { presentMail } from './mail';
+import { mailStatus, presentMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 /** The sender address, or null when the account cannot send: SMTP needs a host and a From address. */
@@ -31,6 +32,22 @@ function present(row: MailMessagesTable, reason: WaitingReason): OutboxMessage {
   };
 }
 
+async function findMessage(db: Queryable, accountId: string, id: string): Promise<MailMessagesTable> {
+  const found = await db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!found) throw notFound(`No message ${id}`);
+  return found;
+}
+
+/** One message of the outbox, with why it waits. */
+export async function getMessage(ctx: AppContext, accountId: string, id: string): Promise<OutboxMessage> {
+  return present(await findMessage(ctx.db, accountId, id), await waitingReasonFor(ctx, accountId));
+}
+
 /** The mail outbox, newest first, optionally one status only. */
 export async function listMessages(
   ctx: AppContext,
@@ -44,34 +61,68 @@ export async function listMessages(
     (beforeId, limit) => {
       let q = ctx.db.selectFrom('mail_messages').selectAll().where('account_id', '=', accountId);
       if (beforeId) q = q.where('id', '<', beforeId);
-      if (query.status) q = q.where('status', '=', query.status);
+      if (query.document_id) q = q.where('document_id', '=', query.document_id);
+      if (query.status === 'cancelled') q = q.where('cancelled_at', 'is not', null);
+      else if (query.status) q = q.where('status', '=', query.status).where('cancelled_at', 'is', null);
       return q.orderBy('id', 'desc').limit(limit).execute();
     },
     (rows) => rows.map((row) => present(row, reason)),
   );
 }
 
-/** Puts a failed message back in the queue, due now, with a fresh set of attempts. */
-export async function retryMessage(ctx: AppContext, accountId: string, id: string): Promise<OutboxMessage> {
+/** Puts a message back in the queue, due now, with a fresh set of attempts. */
+async function requeue(
+  ctx: AppContext,
+  accountId: string,
+  id: string,
+  allowed: ReadonlyArray<MailMessagesTable['status']>,
+  refusal: string,
+): Promise<OutboxMessage> {
   const row = await ctx.db.transaction().execute(async (tx) => {
-    const found = await tx
-      .selectFrom('mail_messages')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!found) throw notFound(`No message ${id}`);
-    if (found.status !== 'failed') {
-      throw invalidState(`Message ${id} is ${found.status}; only a failed message can be retried`);
+    const found = await findMessage(tx, accountId, id);
+    if (found.cancelled_at || !allowed.includes(found.status)) {
+      throw invalidState(`Message ${id} is ${mailStatus(found)}; ${refusal}`);
     }
-    const retried = { ...found, status: 'queued' as const, attempts: 0, next_attempt_at: isoNow(ctx.clock) };
-    await tx
-      .updateTable('mail_messages')
-      .set({ status: retried.status, attempts: 0, next_attempt_at: retried.next_attempt_at })
-      .where('id', '=', id)
-      .execute();
-    return retried;
+    const due = { status: 'queued' as const, attempts: 0, next_attempt_at: isoNow(ctx.clock) };
+    await tx.updateTable('mail_messages').set(due).where('id', '=', id).execute();
+    return { ...found, ...due };
   });
   ctx.signals.emit('outbox');
   return present(row, await waitingReasonFor(ctx, accountId));
+}
+
+/** Puts a failed message back in the queue; it waits there if e-mail is not set up. */
+export function retryMessage(ctx: AppContext, accountId: string, id: string): Promise<OutboxMessage> {
+  return requeue(ctx, accountId, id, ['failed'], 'only a failed message can be retried');
+}
+
+/**
+ * Sends a waiting or failed message at once. Refused while the account cannot send, so the owner
+ * is told what to do rather than seeing it wait again.
+ */
+export async function sendMessageNow(ctx: AppContext, accountId: string, id: string): Promise<OutboxMessage> {
+  const { config } = await getAccount(ctx.db, accountId);
+  if (!senderAddress(config)) {
+    throw invalidState('Not sent — set up e-mail first: Settings › Business › E-mail.');
+  }
+  return requeue(ctx, accountId, id, ['queued', 'failed'], 'it cannot be sent now');
+}
+
+/** Cancels a message that has not gone out: it stays listed as cancelled, and never goes. */
+export async function cancelMessage(ctx: AppContext, accountId: string, id: string): Promise<OutboxMessage> {
+  const row = await ctx.db.transaction().execute(async (tx) => {
+    const found = await findMessage(tx, accountId, id);
+    if (found.cancelled_at || (found.status !== 'queued' && found.status !== 'failed')) {
+      throw invalidState(`Message ${id} is ${mailStatus(found)} and cannot be cancelled`);
+    }
+    const cancelled = {
+      status: 'failed' as const,
+      cancelled_at: isoNow(ctx.clock),
+      next_attempt_at: null,
+      last_error: 'Cancelled by you',
+    };
+    await tx.updateTable('mail_messages').set(cancelled).where('id', '=', id).execute();
+    return { ...found, ...cancelled };
+  });
+  return present(row, null);
 }

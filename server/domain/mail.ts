@@ -1,6 +1,7 @@
 import type { MailMessage } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
+import { thisNode } from '../db/node';
 import type { MailMessagesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
@@ -43,9 +44,18 @@ export async function queueMail(
     last_error: null,
     created_at: now,
     sent_at: null,
+    cancelled_at: null,
   };
-  await tx.insertInto('mail_messages').values(row).execute();
+  await tx
+    .insertInto('mail_messages')
+    .values({ ...row, sending_node: thisNode })
+    .execute();
   return presentMail(row);
+}
+
+/** A cancelled message is stored as failed with cancelled_at set (see migration 0007). */
+export function mailStatus(row: Pick<MailMessagesTable, 'status' | 'cancelled_at'>): MailMessage['status'] {
+  return row.cancelled_at ? 'cancelled' : row.status;
 }
 
 export function presentMail(row: MailMessagesTable): MailMessage {
@@ -56,7 +66,7 @@ export function presentMail(row: MailMessagesTable): MailMessage {
     to: row.to_address,
     subject: row.subject,
     body: row.body,
-    status: row.status,
+    status: mailStatus(row),
     attempts: row.attempts,
     last_error: row.last_error,
     created_at: row.created_at,
@@ -82,4 +92,29 @@ export async function listMailForDocument(
 /** Fills {placeholders} of a template; unknown ones are left as they are so a typo shows. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** Holds back a document's waiting e-mails for good (paid in full, voided), saying why. */
+export async function cancelWaitingMail(
+  tx: Tx,
+  documentId: string,
+  reason: string,
+  now: string,
+): Promise<void> {
+  await tx
+    .updateTable('mail_messages')
+    .set({ status: 'failed', cancelled_at: now, next_attempt_at: null, last_error: reason })
+    .where('document_id', '=', documentId)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** The e-mail of a document still waiting to go out, if any. */
+export async function waitingMailFor(db: Queryable, documentId: string) {
+  return db
+    .selectFrom('mail_messages')
+    .select(['id', 'status'])
+    .where('document_id', '=', documentId)
+    .where('status', 'in', ['queued', 'sending'])
+    .executeTakeFirst();
 }

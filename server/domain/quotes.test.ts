@@ -9,6 +9,7 @@ import { manualClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { createAccount } from './accounts';
 import { updateCustomer } from './customers';
+import { markDocumentSent } from './document-mail';
 import { getJob } from './jobs';
 import {
   acceptQuote,
@@ -18,6 +19,7 @@ import {
   deleteQuote,
   getQuote,
   listQuotes,
+  markQuoteSent,
   sendQuote,
   updateQuote,
 } from './quotes';
@@ -86,12 +88,18 @@ describe('quote lifecycle', () => {
     await updateCustomer(ctx, accountId, 'ada@example.com', { address: '1 Main St, Toronto' });
     expect((await refused(acceptQuote(ctx, accountId, quote.number))).message).toContain('send it');
 
-    const sent = await sendQuote(ctx, accountId, quote.number);
-    expect(sent).toMatchObject({ status: 'sent', sent_at: '2026-11-22T15:00:00Z' });
+    const queued = await sendQuote(ctx, accountId, quote.number);
+    expect(queued).toMatchObject({ status: 'draft', sent_at: null });
     const mail = await ctx.db.selectFrom('mail_messages').selectAll().execute();
     expect(mail.map((m) => [m.kind, m.document_id, m.subject])).toEqual([
       ['quote', quote.id, 'Quote Q-0001 from Brush Co'],
     ]);
+    // What the mail worker records once the e-mail has gone out.
+    await markDocumentSent(ctx.db, mail[0]!, '2026-11-22T15:00:00Z');
+    expect(await getQuote(ctx, accountId, quote.number)).toMatchObject({
+      status: 'sent',
+      sent_at: '2026-11-22T15:00:00Z',
+    });
 
     const accepted = await acceptQuote(ctx, accountId, quote.id);
     expect(accepted).toMatchObject({ status: 'accepted', accepted_at: '2026-11-22T15:00:00Z' });
@@ -122,7 +130,7 @@ describe('quote lifecycle', () => {
 
   it('records a decline and refuses to accept it afterwards', async () => {
     const quote = await createQuote(ctx, accountId, body);
-    await sendQuote(ctx, accountId, quote.number);
+    await markQuoteSent(ctx, accountId, quote.number);
     const declined = await declineQuote(ctx, accountId, quote.number);
     expect(declined).toMatchObject({ status: 'declined', declined_at: '2026-11-22T15:00:00Z' });
     const refusal = await refused(acceptQuote(ctx, accountId, quote.number));
@@ -137,9 +145,9 @@ describe('expiry', () => {
   it('shows a sent quote as expired after valid_until, and refuses to accept it', async () => {
     const draft = await createQuote(ctx, accountId, body);
     const sent = await createQuote(ctx, accountId, body);
-    await sendQuote(ctx, accountId, sent.number);
+    await markQuoteSent(ctx, accountId, sent.number);
     const declinedLater = await createQuote(ctx, accountId, body);
-    await sendQuote(ctx, accountId, declinedLater.number);
+    await markQuoteSent(ctx, accountId, declinedLater.number);
 
     // valid_until 2026-12-02 is the last valid day, to midnight in Toronto (05:00 UTC on the 3rd).
     clock.set('2026-12-03T04:59:00Z');
@@ -164,7 +172,7 @@ describe('expiry', () => {
     const refusal = await refused(sendQuote(ctx, accountId, quote.number));
     expect(refusal.message).toContain('change valid_until');
     const extended = await updateQuote(ctx, accountId, quote.number, { valid_until: '2026-12-31' });
-    expect((await sendQuote(ctx, accountId, extended.number)).status).toBe('sent');
+    expect((await sendQuote(ctx, accountId, extended.number)).status).toBe('draft');
   });
 });
 
@@ -178,7 +186,7 @@ describe('draft-only changes', () => {
     const early = await refused(updateQuote(ctx, accountId, quote.id, { valid_until: '2026-11-01' }));
     expect([early.status, early.options.param]).toEqual([400, 'valid_until']);
 
-    await sendQuote(ctx, accountId, quote.number);
+    await markQuoteSent(ctx, accountId, quote.number);
     expect((await refused(updateQuote(ctx, accountId, quote.number, { notes: 'x' }))).status).toBe(409);
     expect((await refused(deleteQuote(ctx, accountId, quote.number))).status).toBe(409);
 

@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { computeTotals, fromCents } from '../../shared/money';
+import { computeTotals, fromCents, toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DeletedDocument } from '../../shared/schemas/document';
 import type {
@@ -17,7 +17,7 @@ import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { formatNumber, nextCounter } from './counters';
+import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
 import {
   accountToday,
@@ -28,6 +28,7 @@ import {
   loadDocumentBodies,
   loadDocumentCustomers,
   mailSignature,
+  markDraftSent,
   requireDateOrder,
   saveDocumentBody,
   todayFor,
@@ -36,7 +37,7 @@ import {
 import { recordEvent } from './events';
 import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { queueMail } from './mail';
+import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
@@ -174,7 +175,7 @@ export async function createQuote(ctx: AppContext, accountId: string, input: Quo
     const row: QuotesTable = {
       id: newId('quo', ctx.clock.now().getTime()),
       account_id: accountId,
-      number: formatNumber(config.quote_prefix, await nextCounter(tx, accountId, 'quote')),
+      number: await nextNumber(tx, accountId, 'quote', config.quote_prefix),
       customer_id: customer.id,
       status: 'draft',
       currency: config.currency,
@@ -227,7 +228,9 @@ export async function updateQuote(
   });
 }
 
-function quoteMail(quote: Quote, config: StoredConfig, totalCents: number) {
+/** The e-mail of a quote as it stands. */
+export function quoteMail(quote: Quote, config: StoredConfig) {
+  const totalCents = toCents(quote.total);
   return {
     subject: `Quote ${quote.number} from ${config.business_name}`,
     body: [
@@ -242,8 +245,9 @@ function quoteMail(quote: Quote, config: StoredConfig, totalCents: number) {
 }
 
 /**
- * Puts the quote in the mail outbox; a draft becomes sent, a sent quote may be sent again. An
- * expired quote is not re-sent: its price no longer holds, so the owner makes a new quote.
+ * Puts the quote's e-mail in the outbox; the quote turns sent only when it has gone out (the mail
+ * worker records it). An expired quote is not sent: its price no longer holds, so the owner makes
+ * a new quote.
  */
 export async function sendQuote(ctx: AppContext, accountId: string, ref: string): Promise<Quote> {
   return ctx.db.transaction().execute(async (tx) => {
@@ -260,21 +264,30 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
         }.`,
       );
     }
-    const now = isoNow(ctx.clock);
-    await tx
-      .updateTable('quotes')
-      .set({ status: 'sent', sent_at: row.sent_at ?? now, updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
+    if (await waitingMailFor(tx, row.id)) {
+      throw invalidState(
+        `Quote ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
+      );
+    }
     const quote = await reload(tx, ctx, row);
     await queueMail(tx, ctx, accountId, {
       kind: 'quote',
       customerId: row.customer_id,
       documentId: row.id,
       to: quote.customer.email,
-      ...quoteMail(quote, config, row.total_cents),
+      ...quoteMail(quote, config),
     });
     return quote;
+  });
+}
+
+/** Records that the customer has the quote without e-mail from Shopdesk (handed over, posted). */
+export async function markQuoteSent(ctx: AppContext, accountId: string, ref: string): Promise<Quote> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findRow(tx, accountId, ref);
+    if (row.status !== 'draft') throw invalidState(`Quote ${row.number} is ${row.status}, not a draft.`);
+    await markDraftSent(tx, 'quotes', row.id, isoNow(ctx.clock));
+    return reload(tx, ctx, row);
   });
 }
 
@@ -382,6 +395,7 @@ export async function deleteQuote(ctx: AppContext, accountId: string, ref: strin
     if (row.status !== 'draft') {
       throw invalidState(`Quote ${row.number} is ${row.status}; only a draft can be deleted.`);
     }
+    await cancelWaitingMail(tx, row.id, `Quote ${row.number} was deleted.`, isoNow(ctx.clock));
     await deleteDocumentBody(tx, row.id);
     await tx.deleteFrom('quotes').where('id', '=', row.id).execute();
     return { id: row.id, object: 'quote', deleted: true };

@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import type { ScheduledJob, ScheduleGroup, TeamMember, TeamSchedule } from '../../shared/schemas/team';
+import type {
+  ScheduledJob,
+  ScheduleGroup,
+  TeamMember,
+  TeamMemberUpdate,
+  TeamSchedule,
+} from '../../shared/schemas/team';
 import { addDays, dateInZone, daysBetween, isoWeekday, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
@@ -42,6 +48,12 @@ export async function ensureMembers(
   const ids: string[] = [];
   for (const name of unique) {
     const found = existing.find((m) => m.name.toLowerCase() === name.toLowerCase());
+    if (found?.deactivated_at) {
+      throw validationError(
+        `${found.name} is no longer on the team; bring them back under Team first`,
+        'assignees',
+      );
+    }
     if (found) {
       ids.push(found.id);
       continue;
@@ -51,6 +63,7 @@ export async function ensureMembers(
       account_id: accountId,
       name,
       created_at: isoNow(ctx.clock),
+      deactivated_at: null,
     };
     await tx.insertInto('team_members').values(row).execute();
     ids.push(row.id);
@@ -92,6 +105,7 @@ async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<
       name: row.name,
       open_jobs: Number(count?.open ?? 0),
       completed_jobs: Number(count?.completed ?? 0),
+      active: row.deactivated_at === null,
       created_at: row.created_at,
     };
   });
@@ -127,26 +141,107 @@ export async function addTeamMember(
   });
 }
 
-/** Removes a member with no open jobs; their completed and cancelled jobs keep the history without them. */
+async function findMember(db: Queryable, accountId: string, memberId: string): Promise<TeamMembersTable> {
+  const row = await db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No team member ${memberId}`);
+  return row;
+}
+
+/**
+ * Hands a member's open jobs to another active member (who may already be on some of them), so
+ * nobody who leaves takes work with them. Refused without someone to take them over.
+ */
+async function handOverOpenJobs(
+  tx: Tx,
+  accountId: string,
+  member: TeamMembersTable,
+  reassignTo: string | undefined,
+  doing: string,
+): Promise<void> {
+  const [presented] = await presentMembers(tx, [member]);
+  const open = presented!.open_jobs;
+  if (open === 0) return;
+  const plural = open === 1 ? '1 open job' : `${open} open jobs`;
+  if (!reassignTo) {
+    throw invalidState(`${member.name} has ${plural}; choose who takes them over before ${doing} them`, {
+      open_jobs: open,
+    });
+  }
+  const heir = await findMember(tx, accountId, reassignTo);
+  if (heir.id === member.id || heir.deactivated_at) {
+    throw validationError(`${heir.name} cannot take over ${member.name}'s jobs`, 'reassign_to');
+  }
+  const jobs = await tx
+    .selectFrom('job_assignees as a')
+    .innerJoin('jobs as j', 'j.id', 'a.job_id')
+    .select('a.job_id')
+    .where('a.member_id', '=', member.id)
+    .where('j.status', 'in', [...OPEN_STATUSES])
+    .execute();
+  for (const { job_id } of jobs) {
+    await tx
+      .deleteFrom('job_assignees')
+      .where('job_id', '=', job_id)
+      .where('member_id', '=', member.id)
+      .execute();
+    await tx
+      .insertInto('job_assignees')
+      .values({ job_id, member_id: heir.id })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/** Renames, deactivates or brings back a member; deactivating hands their open jobs over first. */
+export async function updateTeamMember(
+  ctx: AppContext,
+  accountId: string,
+  memberId: string,
+  patch: TeamMemberUpdate,
+): Promise<TeamMember> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await findMember(tx, accountId, memberId);
+    const name = patch.name?.trim();
+    if (name && name.toLowerCase() !== row.name.toLowerCase()) {
+      if ((await findMembersByName(tx, accountId, [name])).length) {
+        throw conflict(`${name} is already on the team`, 'name');
+      }
+    }
+    if (patch.active === false && row.deactivated_at === null) {
+      await handOverOpenJobs(tx, accountId, row, patch.reassign_to, 'deactivating');
+    }
+    const deactivated_at =
+      patch.active === undefined
+        ? row.deactivated_at
+        : patch.active
+          ? null
+          : (row.deactivated_at ?? isoNow(ctx.clock));
+    const next = { ...row, name: name ?? row.name, deactivated_at };
+    await tx
+      .updateTable('team_members')
+      .set({ name: next.name, deactivated_at })
+      .where('id', '=', row.id)
+      .execute();
+    const [member] = await presentMembers(tx, [next]);
+    return member!;
+  });
+}
+
+/** Removes a member, handing their open jobs to `reassignTo`; finished jobs keep the history without them. */
 export async function removeTeamMember(
   ctx: AppContext,
   accountId: string,
   memberId: string,
+  reassignTo?: string,
 ): Promise<{ id: string; object: 'team_member'; deleted: true }> {
   return ctx.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('team_members')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', memberId)
-      .executeTakeFirst();
-    if (!row) throw notFound(`No team member ${memberId}`);
-    const [member] = await presentMembers(tx, [row]);
-    if (member!.open_jobs > 0) {
-      throw invalidState(`${row.name} has ${member!.open_jobs} open job(s); reassign or finish them first`, {
-        open_jobs: member!.open_jobs,
-      });
-    }
+    const row = await findMember(tx, accountId, memberId);
+    await handOverOpenJobs(tx, accountId, row, reassignTo, 'removing');
     await tx.deleteFrom('job_assignees').where('member_id', '=', memberId).execute();
     await tx.deleteFrom('team_members').where('id', '=', memberId).execute();
     return { id: memberId, object: 'team_member' as const, deleted: true as const };

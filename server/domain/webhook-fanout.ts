@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { EVENT_TYPES_BY_INTERFACE } from '../../shared/schemas/event';
 import type { Tx } from '../db/database';
+import { deliveredHere } from '../db/node';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
 import { type Clock, isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
@@ -50,6 +52,32 @@ export async function insertDelivery(
 }
 
 /**
+ * An endpoint receives the events raised after it, by id order (ids are time-ordered), whichever
+ * device raised them and whenever they reach the delivering node: an event synced in later still
+ * goes out, and one raised before the endpoint never does.
+ */
+const ID_TIME_FROM = 4;
+export const idTime = (column: string) => sql<string>`substr(${sql.ref(column)}, ${ID_TIME_FROM + 1})`;
+
+/** Queues deliveries of events already here but stamped after the endpoint (a device with a fast clock). */
+export async function catchUpEndpoint(
+  tx: Tx,
+  clock: Clock,
+  endpoint: Pick<WebhookEndpointsTable, 'id' | 'account_id' | 'interface' | 'events'>,
+): Promise<void> {
+  const later = await tx
+    .selectFrom('events')
+    .select(['id', 'type'])
+    .where('account_id', '=', endpoint.account_id)
+    .where(idTime('id'), '>', endpoint.id.slice(ID_TIME_FROM))
+    .execute();
+  for (const event of later) {
+    if (event.type !== 'webhook.test' && subscribes(endpoint, event.type))
+      await insertDelivery(tx, clock, endpoint, event);
+  }
+}
+
+/**
  * Queues a delivery of the event to every enabled endpoint of its account that subscribes to it,
  * inside the transaction that records the event: the deliveries commit or roll back with the change.
  * webhook.test is never fanned out; it goes only to the endpoint being tested.
@@ -65,6 +93,8 @@ export async function fanOutEvent(
     .select(['id', 'account_id', 'interface', 'events'])
     .where('account_id', '=', event.account_id)
     .where('enabled', '=', 1)
+    .where((eb) => deliveredHere(eb, 'delivering_node'))
+    .where(idTime('id'), '<', event.id.slice(ID_TIME_FROM))
     .execute();
   let queued = 0;
   for (const endpoint of endpoints) {

@@ -9,14 +9,17 @@ import type {
 } from '../../shared/schemas/webhook';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
+import { thisNode } from '../db/node';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookInterface } from '../db/schema';
 import { isoNow, toIso } from '../lib/clock';
-import { invalidState, notFound } from '../lib/errors';
+import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
+import { urlRefusal } from '../outbound/webhook-target';
+import { getAccount } from './accounts';
 import { insertEvent } from './events';
 import { keysetPage, type Page, type PageRequest } from './pagination';
-import { insertDelivery } from './webhook-fanout';
+import { catchUpEndpoint, insertDelivery } from './webhook-fanout';
 
 /** How long deliveries stay signed with the previous secret after a rotation. */
 export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -56,12 +59,19 @@ async function getRow(
   return row;
 }
 
+async function refuseForbiddenTarget(ctx: AppContext, accountId: string, url: string): Promise<void> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const reason = urlRefusal(url, { allowLocal: config.allow_local_webhooks, ownPort: ctx.listening.port });
+  if (reason) throw validationError(`url: ${reason}`, 'url');
+}
+
 export async function createEndpoint(
   ctx: AppContext,
   accountId: string,
   iface: WebhookInterface,
   input: WebhookCreate,
 ): Promise<WebhookEndpointWithSecret> {
+  await refuseForbiddenTarget(ctx, accountId, input.url);
   const now = isoNow(ctx.clock);
   const row: WebhookEndpointsTable = {
     id: newId('whk', ctx.clock.now().getTime()),
@@ -80,7 +90,13 @@ export async function createEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.insertInto('webhook_endpoints').values(row).execute();
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('webhook_endpoints')
+      .values({ ...row, delivering_node: thisNode })
+      .execute();
+    if (row.enabled) await catchUpEndpoint(tx, ctx.clock, row);
+  });
   return { ...presentEndpoint(row), secret: row.secret };
 }
 
@@ -129,6 +145,7 @@ export async function updateEndpoint(
   id: string,
   patch: WebhookUpdate,
 ): Promise<WebhookEndpoint> {
+  if (patch.url !== undefined) await refuseForbiddenTarget(ctx, accountId, patch.url);
   return ctx.db.transaction().execute(async (tx) => {
     const row = await getRow(tx, accountId, iface, id);
     const now = isoNow(ctx.clock);
@@ -282,7 +299,15 @@ function presentDelivery(row: WebhookDeliveriesTable, attempts: WebhookAttempt[]
   };
 }
 
-async function presentDeliveries(db: Queryable, rows: WebhookDeliveriesTable[]): Promise<WebhookDelivery[]> {
+/**
+ * Each attempt with what the receiver answered. A v1 key can register any URL, so echoing the
+ * answer to it would make Shopdesk a proxy into the owner's network; the portal (the owner) sees it.
+ */
+async function presentDeliveries(
+  db: Queryable,
+  iface: WebhookInterface,
+  rows: WebhookDeliveriesTable[],
+): Promise<WebhookDelivery[]> {
   if (rows.length === 0) return [];
   const attempts = await db
     .selectFrom('webhook_attempts')
@@ -300,7 +325,10 @@ async function presentDeliveries(db: Queryable, rows: WebhookDeliveriesTable[]):
       row,
       attempts
         .filter((a) => a.delivery_id === row.id)
-        .map(({ id: _id, delivery_id: _delivery, ...attempt }) => attempt),
+        .map(({ id: _id, delivery_id: _delivery, ...attempt }) => ({
+          ...attempt,
+          response_body: iface === 'portal' ? attempt.response_body : null,
+        })),
     ),
   );
 }
@@ -324,7 +352,7 @@ export async function listDeliveries(
       if (query.event_id) q = q.where('event_id', '=', query.event_id);
       return q.orderBy('id', 'desc').limit(limit).execute();
     },
-    (rows) => presentDeliveries(ctx.db, rows),
+    (rows) => presentDeliveries(ctx.db, iface, rows),
   );
 }
 
@@ -337,6 +365,6 @@ export async function getDelivery(
   db: Queryable = ctx.db,
 ): Promise<WebhookDelivery> {
   const endpoint = await getRow(db, accountId, iface, endpointId);
-  const [delivery] = await presentDeliveries(db, [await getDeliveryRow(db, endpoint.id, deliveryId)]);
+  const [delivery] = await presentDeliveries(db, iface, [await getDeliveryRow(db, endpoint.id, deliveryId)]);
   return delivery!;
 }

@@ -1,33 +1,73 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
+import type { StorageHealth } from '../db/integrity';
 import { newId } from '../lib/ids';
+import type { LineSink } from '../lib/rotating-file';
+import { syncApiRoutes } from '../sync/hub/routes';
 import { isWrite } from './auth';
 import { registerJsonBodies } from './bodies';
-import { registerErrorHandling } from './errors';
+import { registerCsrfCheck } from './csrf';
+import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
+import { registerHostCheck } from './hosts';
+import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
+import type { DataSafety } from './portal/backups';
+import type { RequestGate } from './request-gate';
+import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
 import { uiRoutes } from './ui';
 import { v1Api } from './v1';
 
 export interface AppOptions {
-  logger?: boolean;
+  /** Whether the data file is fit to serve (see server/db/integrity.ts). */
+  storage: StorageHealth;
+  /** Where request and error lines go (pino JSON, one a line); nowhere when absent. */
+  log?: LineSink | undefined;
+  /** Host names the server answers to (DNS rebinding defence); see allowedHostnames. */
+  allowedHosts: ReadonlySet<string>;
+  timeouts?: HttpTimeouts | undefined;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  https?: { cert: string; key: string } | undefined;
+  /** Holds requests back while the database is closed for a restore. */
+  gate?: RequestGate;
+  /** Backups and restore of the data folder (Settings > Backups); absent where nothing may restore. */
+  dataSafety?: DataSafety;
+}
+
+export interface HttpTimeouts {
+  /** A connection that sends nothing for this long (a stalled body, say) is closed. */
+  idleMs?: number;
+  /** The whole request, headers and body, must arrive within this. */
+  requestMs?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = { idleMs: 30_000, requestMs: 60_000 };
 
-export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ? { level: 'info' } : false,
+    ...(options.https ? { https: options.https } : {}),
+    logger: options.log ? { level: 'info', stream: options.log } : false,
+    // request-log.ts writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
     genReqId: () => newId('req'),
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
-  });
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before routing (a malformed percent-escape) get the contract's shape too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, toApiError(error)),
+  }) as unknown as FastifyInstance;
+  options.gate?.register(app);
+  registerHostCheck(app, options.allowedHosts);
+  registerRequestLog(app);
   // Response schemas document the API; they are not re-checked on the way out. The presenters
   // build every response field by field from typed rows (the schemas' z.infer types), so a
   // second validation would only cost time on every request.
@@ -41,12 +81,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onResponse', async (request, reply) => {
     if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, options.storage);
   registerJsonBodies(app);
+  registerOpenApiCompletion(app);
   await app.register(cookie);
+  registerCsrfCheck(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
+      servers: [{ url: '/', description: 'This Shopdesk installation (http://127.0.0.1:4300 by default)' }],
       info: {
         title: 'Shopdesk API',
         version: '1.0.0',
@@ -57,6 +100,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'sd_portal_… or sd_live_…/sd_test_…' },
+          syncDevice: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A device credential sd_sync_… (sync API)',
+          },
         },
       },
       security: [{ bearer: [] }],
@@ -69,8 +117,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
-  await app.register((portal) => portalApi(portal, ctx), { prefix: '/api/portal/:client_id' });
+  await app.register((portal) => portalApi(portal, ctx, options.dataSafety), {
+    prefix: '/api/portal/:client_id',
+  });
   await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
+  await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
   return app;
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ApiError } from '../lib/errors';
+import { isWrite } from './auth';
+import { invalidJson, unsupportedMediaType } from './errors';
 
 /**
  * Action routes (send, complete, accept, …) take an optional body. Clients differ in what they
@@ -16,17 +18,30 @@ export function registerJsonBodies(app: FastifyInstance) {
       ? (data: unknown) => validate(data === null ? undefined : data)
       : validate;
   });
-  app.removeContentTypeParser('application/json');
+  // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
+  // preflight); anything else is 415 before it reaches a route.
+  app.removeAllContentTypeParsers();
+  app.addHook('onRequest', async (request) => {
+    if (!isWrite(request.method)) return;
+    const type = request.headers['content-type'];
+    if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) throw unsupportedMediaType();
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Content-Encoding ${encoding} is not supported; send the body uncompressed.`,
+        { param: 'Content-Encoding' },
+      );
+    }
+  });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
     const text = String(raw);
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
-    } catch (error) {
-      done(
-        new ApiError(400, 'validation_failed', `The body is not valid JSON: ${(error as Error).message}`),
-        undefined,
-      );
+    } catch {
+      done(invalidJson(), undefined);
     }
   });
 }

@@ -1,7 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import type { StorageHealth } from '../db/integrity';
+import { databaseBusy, databaseDamaged, insufficientStorage, storageProblem } from '../db/storage-errors';
 import { ApiError } from '../lib/errors';
+
+/** Long enough for any id and for a 254-character e-mail in /customers/{email}; longer is a 404. */
+export const MAX_PARAM_LENGTH = 512;
 
 /** `items[0].quantity` from a zod issue path. */
 export function paramName(path: ReadonlyArray<PropertyKey>): string {
@@ -58,23 +63,31 @@ export function toApiError(error: unknown): ApiError {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(
-        415,
-        'unsupported_media_type',
-        'Send the body as JSON (Content-Type: application/json).',
-      );
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MB.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, 'validation_failed', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'validation_failed', `The body is not valid JSON: ${fastifyError.message}`);
+      return invalidJson();
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'validation_failed', 'The path has a malformed percent-escape.');
   }
-  if (fastifyError instanceof SyntaxError || fastifyError.statusCode === 400) {
-    return new ApiError(400, 'validation_failed', `The body is not valid JSON: ${fastifyError.message}`);
+  if (fastifyError instanceof SyntaxError) return invalidJson();
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new ApiError(fastifyError.statusCode, 'invalid_request', 'The request could not be read.');
   }
   return new ApiError(500, 'internal_error', 'Something went wrong on our side. The error was logged.');
 }
+
+export const unsupportedMediaType = () =>
+  new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).', {
+    param: 'Content-Type',
+  });
+
+/** The parser's own message quotes the body, which may be binary or someone else's data: it is not echoed. */
+export const invalidJson = () =>
+  new ApiError(400, 'validation_failed', 'The body is not valid JSON (send UTF-8 JSON, uncompressed).');
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
@@ -93,10 +106,43 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     });
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
+/**
+ * A failure of the data file rather than of the request: a full disk and a lock another process
+ * kept too long are the owner's to fix or wait out; damage stops the server serving the file at all.
+ */
+function fromStorage(error: unknown, storage: StorageHealth): ApiError | null {
+  switch (storageProblem(error)) {
+    case 'full':
+      return insufficientStorage();
+    case 'busy':
+      return databaseBusy();
+    case 'damaged':
+      storage.markDamaged(error instanceof Error ? error.message : String(error));
+      return databaseDamaged(storage.damage!);
+    default:
+      return null;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes that never touch the database (the UI's files): served even from a damaged data folder. */
+    withoutDatabase?: boolean;
+  }
+}
+
+/** `storage`: the install's data file, where there is one (a hosted hub keeps its state elsewhere). */
+export function registerErrorHandling(app: FastifyInstance, storage?: StorageHealth) {
+  // Once the file is known to be damaged, nothing more is read from it or written to it. The UI
+  // still loads, so the owner reads the message in it rather than in raw JSON.
+  app.addHook('onRequest', async (request) => {
+    if (storage?.damage && !request.routeOptions.config.withoutDatabase)
+      throw databaseDamaged(storage.damage);
+  });
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    const apiError = (storage && fromStorage(error, storage)) ?? toApiError(error);
+    if (apiError.status >= 500)
+      request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -1,14 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, validationError } from '../lib/errors';
 
-const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: { scope: string; key: string };
+  }
+  interface FastifyContextConfig {
+    /**
+     * The response field holding a secret shown once (a new key, a signing secret). It is never
+     * stored: a repeat of the request gets 409 with the rest of the stored response instead.
+     */
+    secretField?: string;
   }
 }
 
@@ -16,6 +24,20 @@ function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
     .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
+}
+
+function withoutSecret(payload: string, field: string | undefined): string {
+  if (!field) return payload;
+  const { [field]: _secret, ...rest } = JSON.parse(payload) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+/**
+ * A claim still without a response at start-up belongs to a request the last run never finished
+ * (a crash, a kill): nothing will ever complete it, so it is released and the client's retry runs.
+ */
+export async function releaseUnfinishedClaims(db: Db): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('status_code', 'is', null).execute();
 }
 
 /**
@@ -88,6 +110,19 @@ export function registerIdempotency(
         },
       );
     }
+    const secretField = request.routeOptions.config.secretField;
+    if (secretField && stored.status_code < 400) {
+      throw new ApiError(
+        409,
+        'idempotency_secret_not_replayable',
+        `The request with this Idempotency-Key already succeeded, and its ${secretField} was shown only in that response. Rotate it to get a new one.`,
+        {
+          type: 'idempotency_error',
+          param: 'Idempotency-Key',
+          details: stored.response === null ? undefined : JSON.parse(stored.response),
+        },
+      );
+    }
     return reply
       .status(stored.status_code)
       .header('Idempotent-Replayed', 'true')
@@ -108,7 +143,10 @@ export function registerIdempotency(
     } else {
       await ctx.db
         .updateTable('idempotency_keys')
-        .set({ status_code: reply.statusCode, response: payload })
+        .set({
+          status_code: reply.statusCode,
+          response: withoutSecret(payload, request.routeOptions.config.secretField),
+        })
         .where('scope', '=', held.scope)
         .where('key', '=', held.key)
         .execute();

@@ -32,6 +32,19 @@ describe('RateLimiter', () => {
     );
   });
 
+  it('gives no fresh quota when the wall clock steps back and then forward again', () => {
+    const limiter = new RateLimiter();
+    const t0 = Date.parse('2026-11-22T10:30:00Z');
+    limiter.take(rules, t0);
+    limiter.take(rules, t0 + 1);
+    expect(limiter.take(rules, t0 + 2).allowed).toBe(false);
+    // Two hours back: the earlier hour is not a new window.
+    expect(limiter.take(rules, t0 - 2 * HOUR).allowed).toBe(false);
+    // And forward again into the hour it left: still the same, spent window.
+    expect(limiter.take(rules, t0 + 3).allowed).toBe(false);
+    expect(limiter.take(rules, t0 + HOUR).allowed).toBe(true);
+  });
+
   it('keeps its counts across a restart through the database', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-limiter-'));
     try {

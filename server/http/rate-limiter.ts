@@ -39,8 +39,13 @@ export class RateLimiter {
 
   take(rules: WindowRule[], now: number): LimitDecision {
     const current = rules.map((rule) => {
-      const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
       const counter = this.counters.get(rule.bucket);
+      // A wall clock stepped back must not open the earlier window afresh, nor, once it steps
+      // forward again, the window it left: a counter's window only ever moves forward.
+      const windowStart = Math.max(
+        Math.floor(now / rule.windowMs) * rule.windowMs,
+        counter?.windowStart ?? 0,
+      );
       const count = counter && counter.windowStart === windowStart ? counter.count : 0;
       return { rule, windowStart, count };
     });

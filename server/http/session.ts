@@ -2,8 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { endSession, redeemSignInToken, SESSION_TTL_MS } from '../domain/sessions';
+import { ApiError } from '../lib/errors';
 import { authenticateSessionCookie, SESSION_COOKIE, sessionToken } from './auth';
+import { isCrossOrigin } from './csrf';
 import { commonErrors } from './schemas';
+import { SIGN_IN_PAGE_POLICY, signInLinkPage } from './sign-in-page';
+import { uiHeaders } from './ui';
 
 const SessionInfo = z
   .object({
@@ -17,14 +21,44 @@ const SessionInfo = z
   })
   .meta({ id: 'SessionInfo' });
 
+function confirmSignInPage(url: string): string {
+  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in to Shopdesk</title></head>
+<body><h1>Sign in to Shopdesk?</h1>
+<p>Another page sent you to this sign-in link. Continue only if you opened it yourself: it replaces the
+business you are signed in to.</p>
+<p><a href="${href}">Continue signing in</a></p></body></html>`;
+}
+
 /** The portal UI's sign-in: a one-time link becomes an http-only session cookie; the page never holds a key. */
 export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/sign-in',
-      { schema: { hide: true, querystring: z.object({ token: z.string().min(1) }) } },
+      { schema: { hide: true, querystring: z.object({ token: z.string().optional() }) } },
       async (request, reply) => {
-        const { session } = await redeemSignInToken(ctx, request.query.token);
+        // Login CSRF: another site (any other port of 127.0.0.1 included) could otherwise navigate
+        // the browser here with its own link and swap the owner's session for the attacker's
+        // account. Such a navigation only gets a page asking the owner to continue; the click on
+        // it is a same-origin navigation.
+        if (isCrossOrigin(request)) {
+          uiHeaders(reply);
+          return reply
+            .header('Cache-Control', 'no-store')
+            .type('text/html; charset=utf-8')
+            .send(confirmSignInPage(request.url));
+        }
+        let session: string;
+        try {
+          ({ session } = await redeemSignInToken(ctx, request.query.token ?? ''));
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.status >= 500) throw error;
+          return reply
+            .status(error.status)
+            .header('content-security-policy', SIGN_IN_PAGE_POLICY)
+            .type('text/html; charset=utf-8')
+            .send(signInLinkPage(error.message));
+        }
         reply.setCookie(SESSION_COOKIE, session, {
           path: '/',
           httpOnly: true,

@@ -30,7 +30,7 @@ export const UI_CONTENT_SECURITY_POLICY = [
 /** Paths owned by the APIs and docs: an unknown one there is an API 404, never the UI's index.html. */
 const NOT_UI = /^\/(api|docs|openapi\.json|health|sign-in)(\/|$|\?)/;
 
-function uiHeaders(reply: FastifyReply) {
+export function uiHeaders(reply: FastifyReply) {
   reply.header('Content-Security-Policy', UI_CONTENT_SECURITY_POLICY);
   reply.header('X-Content-Type-Options', 'nosniff');
   reply.header('Referrer-Policy', 'no-referrer');
@@ -89,7 +89,7 @@ export function uiRoutes(options: { root?: string } = {}) {
       return reply.sendFile('index.html', { cacheControl: false });
     };
 
-    app.get('/', { schema: { hide: true } }, handler);
-    app.get('/*', { schema: { hide: true } }, handler);
+    app.get('/', { schema: { hide: true }, config: { withoutDatabase: true } }, handler);
+    app.get('/*', { schema: { hide: true }, config: { withoutDatabase: true } }, handler);
   };
 }

@@ -24,6 +24,9 @@ export const DeliveryId = z
   .min(1)
   .meta({ description: "The delivery's id.", example: 'dlv_01jd3k5x2m9q7r8s6t4v2w0y1z' });
 
+/** The signing secret is in this response only: an idempotent replay never carries it. */
+const signingSecret = { secretField: 'secret' };
+
 /** Path parameter schemas of one interface: its base (the portal has client_id) plus the ids. */
 export interface WebhookRouteParams {
   base: z.ZodType<object>;
@@ -63,6 +66,7 @@ export function webhookRoutes(
     app.post(
       '/webhooks',
       {
+        config: signingSecret,
         schema: {
           tags,
           summary: 'Create a webhook endpoint',
@@ -137,6 +141,7 @@ export function webhookRoutes(
     app.post(
       '/webhooks/:id/rotate-secret',
       {
+        config: signingSecret,
         schema: {
           tags,
           summary: "Rotate an endpoint's signing secret",

@@ -1,23 +1,51 @@
 /** The server's notion of "now". Tests pass their own so limits, schedules and due dates are controllable. */
 export interface Clock {
   now(): Date;
+  /**
+   * Milliseconds from an arbitrary origin that only ever move forward at the pace of real time,
+   * whatever is done to the wall clock (performance.now() unless the clock says otherwise).
+   */
+  monotonicMs?(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), monotonicMs: () => performance.now() };
 
-/** A clock a test moves by hand. */
+/**
+ * A clock for waits (outbox leases and retry times): it follows `clock` while that moves forward,
+ * and when the wall clock steps back it carries on from where it was at the pace of monotonic time.
+ * Without it a delivery due in 10 s would wait two more hours after the clock moved 2 h back.
+ */
+export function steadyClock(clock: Clock): Clock {
+  const elapsed = () => clock.monotonicMs?.() ?? performance.now();
+  let last = Number.NEGATIVE_INFINITY;
+  let lastElapsed = elapsed();
+  return {
+    now: () => {
+      const at = elapsed();
+      last = Math.max(clock.now().getTime(), last + (at - lastElapsed));
+      lastElapsed = at;
+      return new Date(last);
+    },
+    monotonicMs: elapsed,
+  };
+}
+
+/** A clock a test moves by hand: `advance` is time passing, `set` steps the wall clock alone. */
 export function manualClock(start: Date | string = '2026-11-22T09:00:00Z'): Clock & {
   set(to: Date | string): void;
   advance(ms: number): void;
 } {
   let current = new Date(start).getTime();
+  let elapsed = 0;
   return {
     now: () => new Date(current),
+    monotonicMs: () => elapsed,
     set: (to) => {
       current = new Date(to).getTime();
     },
     advance: (ms) => {
       current += ms;
+      elapsed += ms;
     },
   };
 }

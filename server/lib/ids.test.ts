@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, randomBase62 } from './ids';
+import { keepIdsAfter, newId, randomBase62 } from './ids';
 
 describe('newId', () => {
   it('sorts in creation order, also within one millisecond', () => {
@@ -13,6 +13,17 @@ describe('newId', () => {
     const later = newId('inv', 1_790_000_000_001);
     expect(earlier < later).toBe(true);
     expect(later).toMatch(/^inv_[0-9a-z]{26}$/);
+  });
+});
+
+describe('keepIdsAfter', () => {
+  it('makes ids sort after a newer one even when the clock is behind it', () => {
+    const newest = newId('inv', 1_900_000_000_000);
+    const other = `cus_${newest.slice(4)}`;
+    keepIdsAfter(other);
+    const later = newId('cus', 1_800_000_000_000);
+    expect(later > other).toBe(true);
+    expect(later.slice(4, 14)).toBe(other.slice(4, 14));
   });
 });
 

@@ -20,15 +20,17 @@ export type IdPrefix =
   | 'dlv'
   | 'att'
   | 'msg'
-  | 'req';
+  | 'req'
+  | 'dev';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);
 
 /**
  * Time-sortable id (ULID layout, lower-case Crockford base32): 10 characters of millisecond time
- * then 16 of randomness. Within one millisecond the random part is incremented, so ids made by
- * this process sort in creation order; keyset pagination relies on that.
+ * then 16 of randomness. Within one millisecond, and while the wall clock is behind the newest id
+ * (it was stepped back), the time part stays and the random part is incremented, so ids sort in
+ * creation order; keyset pagination and newest-first lists rely on that.
  */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   if (now <= lastTime) {
@@ -38,6 +40,41 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
     lastRandom = new Uint8Array(randomBytes(10));
   }
   return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
+}
+
+/**
+ * Makes later ids sort after `id` (one read from the database at open), so a process started while
+ * the wall clock is behind the newest record still adds records after it.
+ */
+export function keepIdsAfter(id: string): void {
+  const time = decodeTime(id);
+  if (time === null || time < lastTime) return;
+  const random = decodeRandom(id);
+  // Only ever forward: an older id of the same millisecond must not rewind the generator.
+  if (time === lastTime && Buffer.compare(random, lastRandom) <= 0) return;
+  lastTime = time;
+  lastRandom = random;
+}
+
+const ID_BODY = /^[a-z]+_([0-9a-hjkmnp-tv-z]{10})([0-9a-hjkmnp-tv-z]{16})$/;
+
+function decodeTime(id: string): number | null {
+  const match = ID_BODY.exec(id);
+  if (!match) return null;
+  let ms = 0;
+  for (const char of match[1]!) ms = ms * 32 + BASE32.indexOf(char);
+  return ms;
+}
+
+function decodeRandom(id: string): Uint8Array<ArrayBuffer> {
+  let bits = 0n;
+  for (const char of ID_BODY.exec(id)![2]!) bits = (bits << 5n) | BigInt(BASE32.indexOf(char));
+  const bytes = new Uint8Array(10);
+  for (let i = 9; i >= 0; i--) {
+    bytes[i] = Number(bits & 255n);
+    bits >>= 8n;
+  }
+  return bytes;
 }
 
 function encodeTime(ms: number): string {

@@ -9,6 +9,7 @@ export const SECRET_PREFIXES = {
   webhook: 'whsec_',
   signIn: 'sd_signin_',
   session: 'sd_session_',
+  syncDevice: 'sd_sync_',
 } as const;
 
 export function newSecret(prefix: string): string {

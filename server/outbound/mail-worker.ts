@@ -1,10 +1,12 @@
 import nodemailer from 'nodemailer';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { AppContext } from '../context';
+import { deliveredHere } from '../db/node';
 import type { MailMessagesTable } from '../db/schema';
 import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
+import { composeDocumentMail, markDocumentSent } from '../domain/document-mail';
 import { senderAddress } from '../domain/mail-outbox';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
 
@@ -37,9 +39,19 @@ interface SmtpError extends Error {
 export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}): MailWorker {
   const jitter = options.jitter ?? defaultJitter;
   const attemptsAllowed = maxAttempts(MAIL_SCHEDULE);
+  // Due times and leases are waits: they are written and compared by a clock that never steps back.
+  const waits = steadyClock(ctx.clock);
+
+  async function takeBackLeftClaims(): Promise<void> {
+    await ctx.db
+      .updateTable('mail_messages')
+      .set({ status: 'queued', next_attempt_at: isoNow(waits) })
+      .where('status', '=', 'sending')
+      .execute();
+  }
 
   async function claim(max: number, running: string[]): Promise<Array<MailJob & { id: string }>> {
-    const now = ctx.clock.now();
+    const now = waits.now();
     const nowIso = toIso(now);
     return ctx.db.transaction().execute(async (tx) => {
       // Accounts without SMTP keep their messages queued; looking only at the others keeps their
@@ -57,6 +69,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
         .selectAll()
         // A 'sending' row here is a claim whose holder stopped (crash, kill): it is taken back.
         .where('status', 'in', ['queued', 'sending'])
+        .where((eb) => deliveredHere(eb, 'sending_node'))
         .where('next_attempt_at', '<=', nowIso)
         .where(
           'account_id',
@@ -95,7 +108,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     return [
       {
         filename: `${document.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`,
-        content: await render(ctx, row.account_id, row.document_id),
+        content: await render(ctx, row.account_id, row.document_id, { delivered: true }),
         contentType: 'application/pdf',
       },
     ];
@@ -126,26 +139,55 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
 
   async function record(job: MailJob, error: SmtpError | null): Promise<void> {
     const now = ctx.clock.now();
+    const due = waits.now();
     const attempt = job.row.attempts + 1;
     // An SMTP 5xx is the server's final word (unknown mailbox, refused login); only the owner can fix it.
     const permanent = error?.responseCode !== undefined && error.responseCode >= 500;
     const delay =
       error && !permanent && attempt < attemptsAllowed ? retryDelayMs(MAIL_SCHEDULE, attempt, jitter) : null;
-    await ctx.db
-      .updateTable('mail_messages')
-      .set({
-        status: error ? (delay === null ? 'failed' : 'queued') : 'sent',
-        attempts: attempt,
-        next_attempt_at: delay === null ? null : toIso(new Date(now.getTime() + delay)),
-        last_error: error ? (error.response ?? error.message) : null,
-        sent_at: error ? null : toIso(now),
-      })
-      .where('id', '=', job.row.id)
-      .where('status', '=', 'sending')
-      .execute();
+    await ctx.db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('mail_messages')
+        .set({
+          status: error ? (delay === null ? 'failed' : 'queued') : 'sent',
+          attempts: attempt,
+          next_attempt_at: delay === null ? null : toIso(new Date(due.getTime() + delay)),
+          last_error: error ? (error.response ?? error.message) : null,
+          sent_at: error ? null : toIso(now),
+        })
+        .where('id', '=', job.row.id)
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      if (!error && updated.numUpdatedRows > 0n) await markDocumentSent(tx, job.row, toIso(now));
+    });
+  }
+
+  /** Writes a document's e-mail afresh as it leaves; false when it must not leave at all. */
+  async function refresh(job: MailJob): Promise<boolean> {
+    const outgoing = await composeDocumentMail(ctx, job.row);
+    if (outgoing === null) return true;
+    if ('cancel' in outgoing) {
+      await ctx.db
+        .updateTable('mail_messages')
+        .set({
+          status: 'failed',
+          cancelled_at: isoNow(ctx.clock),
+          next_attempt_at: null,
+          last_error: outgoing.cancel,
+        })
+        .where('id', '=', job.row.id)
+        .where('status', '=', 'sending')
+        .execute();
+      return false;
+    }
+    const fresh = { to_address: outgoing.to, subject: outgoing.subject, body: outgoing.body };
+    await ctx.db.updateTable('mail_messages').set(fresh).where('id', '=', job.row.id).execute();
+    Object.assign(job.row, fresh);
+    return true;
   }
 
   async function run(job: MailJob, stopping: AbortSignal): Promise<void> {
+    if (!(await refresh(job))) return;
     let error: SmtpError | null = null;
     try {
       await send(job);
@@ -157,7 +199,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
       // Cut off by shutdown or by going offline: the server never judged the message, so no attempt is spent.
       await ctx.db
         .updateTable('mail_messages')
-        .set({ status: 'queued', next_attempt_at: isoNow(ctx.clock) })
+        .set({ status: 'queued', next_attempt_at: isoNow(waits) })
         .where('id', '=', job.row.id)
         .where('status', '=', 'sending')
         .execute();
@@ -171,5 +213,6 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     pollMs: options.pollMs ?? 1000,
     claim,
     run,
+    takeBackLeftClaims,
   });
 }

@@ -9,6 +9,12 @@ export interface OutboxRunnerOptions<Job extends { id: string }> {
   claim(max: number, running: string[]): Promise<Job[]>;
   /** Does one job and records its outcome. Must not throw; `signal` aborts when the runner stops. */
   run(job: Job, signal: AbortSignal): Promise<void>;
+  /**
+   * Runs once before the first claim: puts back claims a previous run left when it ended without
+   * recording them. Only one server runs on a data folder (folder-lock.ts), so every claim found
+   * at start is such a leftover, whatever its lease says.
+   */
+  takeBackLeftClaims(): Promise<void>;
 }
 
 /** A started outbox worker as its owner (server shutdown, tests) sees it. */
@@ -32,11 +38,16 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
   private pumping: Promise<void> | null = null;
   private kickedWhilePumping = false;
   private readonly kick = () => void this.pump();
+  private readonly recovered: Promise<void>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly options: OutboxRunnerOptions<Job>,
   ) {
+    this.recovered = options.takeBackLeftClaims().catch((error: unknown) => {
+      // Left claims then come back when their leases run out, as they would without this step.
+      console.error('outbox: taking back claims left by the previous run failed', error);
+    });
     ctx.signals.on('outbox', this.kick);
     ctx.signals.on('online', this.kick);
     this.timer = setInterval(this.kick, options.pollMs);
@@ -56,6 +67,7 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
     }
     this.pumping = (async () => {
       try {
+        await this.recovered;
         do {
           this.kickedWhilePumping = false;
           await this.fill();
@@ -106,6 +118,7 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
     clearInterval(this.timer);
     this.ctx.signals.off('outbox', this.kick);
     this.ctx.signals.off('online', this.kick);
+    await this.recovered;
     await this.pumping;
     await Promise.all(this.running.values());
   }

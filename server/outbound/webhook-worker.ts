@@ -1,11 +1,14 @@
 import type { AppContext } from '../context';
 import type { WebhookInterface } from '../db/schema';
+import { getAccount } from '../domain/accounts';
 import { scheduleOf } from '../domain/webhook-fanout';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { newId } from '../lib/ids';
+import { postToTarget } from './http-post';
 import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, retryDelayMs } from './schedule';
 import { deliveryHeaders } from './signing';
+import { TargetRefused } from './webhook-target';
 
 export interface WebhookWorkerOptions {
   /** Deliveries in flight at once (default 8). */
@@ -25,6 +28,7 @@ const CLAIM_GRACE_MS = 20_000;
 
 interface DeliveryJob {
   id: string;
+  accountId: string;
   attempt: number;
   maxAttempts: number;
   eventId: string;
@@ -48,10 +52,21 @@ export type WebhookWorker = OutboxWorker;
 export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const jitter = options.jitter ?? defaultJitter;
+  // Due times and leases are waits: they are written and compared by a clock that never steps back.
+  const waits = steadyClock(ctx.clock);
+
+  async function takeBackLeftClaims(): Promise<void> {
+    await ctx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: isoNow(waits), updated_at: isoNow(ctx.clock) })
+      .where('status', '=', 'sending')
+      .execute();
+  }
 
   async function claim(max: number, running: string[]): Promise<DeliveryJob[]> {
-    const now = ctx.clock.now();
-    const nowIso = toIso(now);
+    const now = waits.now();
+    const dueIso = toIso(now);
+    const nowIso = isoNow(ctx.clock);
     return ctx.db.transaction().execute(async (tx) => {
       let query = tx
         .selectFrom('webhook_deliveries as d')
@@ -59,6 +74,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         .innerJoin('events as ev', 'ev.id', 'd.event_id')
         .select([
           'd.id',
+          'e.account_id',
           'd.attempts',
           'd.max_attempts',
           'd.event_id',
@@ -72,7 +88,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         ])
         // A 'sending' row here is a claim whose holder stopped (crash, kill): it is taken back.
         .where('d.status', 'in', ['pending', 'sending'])
-        .where('d.next_attempt_at', '<=', nowIso)
+        .where('d.next_attempt_at', '<=', dueIso)
         .where('e.enabled', '=', 1);
       if (running.length) query = query.where('d.id', 'not in', running);
       const due = await query.limit(max).execute();
@@ -92,6 +108,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         .execute();
       return due.map((d) => ({
         id: d.id,
+        accountId: d.account_id,
         attempt: d.attempts + 1,
         maxAttempts: d.max_attempts,
         eventId: d.event_id,
@@ -121,20 +138,20 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const response = await fetch(job.url, {
-        method: 'POST',
+      const { config } = await getAccount(ctx.db, job.accountId);
+      const answer = await postToTarget(job.url, {
         headers,
         body: job.payload,
-        redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]),
+        policy: { allowLocal: config.allow_local_webhooks, ownPort: ctx.listening.port },
+        maxBodyBytes: RESPONSE_BODY_LIMIT,
       });
-      const responseBody = await readPrefix(response, RESPONSE_BODY_LIMIT);
-      const ok = response.status >= 200 && response.status < 300;
+      const ok = answer.status >= 200 && answer.status < 300;
       return {
         ok,
-        responseCode: response.status,
-        responseBody,
-        error: ok ? null : `The receiver answered ${response.status}`,
+        responseCode: answer.status,
+        responseBody: answer.bodyPrefix,
+        error: ok ? null : `The receiver answered ${answer.status}`,
         durationMs: elapsed(),
       };
     } catch (error) {
@@ -152,7 +169,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
   async function release(job: DeliveryJob): Promise<void> {
     await ctx.db
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: isoNow(ctx.clock), updated_at: isoNow(ctx.clock) })
+      .set({ status: 'pending', next_attempt_at: isoNow(waits), updated_at: isoNow(ctx.clock) })
       .where('id', '=', job.id)
       .where('status', '=', 'sending')
       .execute();
@@ -170,7 +187,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         outcome.responseCode >= 400 &&
         outcome.responseCode < 500);
     const delay = final ? null : retryDelayMs(scheduleOf(job.iface), job.attempt, jitter);
-    const nextAttemptAt = delay === null ? null : toIso(new Date(now.getTime() + delay));
+    const nextAttemptAt = delay === null ? null : toIso(new Date(waits.now().getTime() + delay));
     await ctx.db.transaction().execute(async (tx) => {
       const delivery = await tx
         .selectFrom('webhook_deliveries')
@@ -254,35 +271,15 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
     pollMs: options.pollMs ?? 500,
     claim,
     run,
+    takeBackLeftClaims,
   });
 }
 
-async function readPrefix(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // The status decides the outcome; a body cut short still shows what arrived.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes));
-}
-
 function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') {
+  if (error instanceof TargetRefused) return `Not sent: ${error.message}`;
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError') {
     return `No answer within ${timeoutMs / 1000} s`;
   }
-  const cause =
-    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.message) return `Could not connect: ${cause.message}`;
-  return error instanceof Error ? error.message : String(error);
+  return `Could not connect: ${error.message}`;
 }

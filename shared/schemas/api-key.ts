@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { Timestamp, text } from './common';
 
 export const Scope = z.enum(['read', 'write']);
 export type Scope = z.infer<typeof Scope>;
@@ -31,7 +31,7 @@ export const ApiKeyCreate = z
   .strictObject({
     mode: z.enum(['live', 'test']).default('live'),
     scopes: z.array(Scope).min(1).default(['read', 'write']),
-    name: z.string().trim().min(1).max(80).optional(),
+    name: text().min(1).max(80).optional(),
   })
   .meta({ id: 'ApiKeyCreate' });
 export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, ListQuery, Timestamp } from './common';
+import { Email, ListQuery, Timestamp, text } from './common';
 import { CustomerRef, DateOrInstant, InstantInput, PersonName } from './job';
 
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show'] as const;
@@ -34,18 +34,18 @@ function endAfterStart(
 }
 
 const bookingFields = {
-  service: z.string().trim().min(1).max(200),
+  service: text().min(1).max(200),
   start: InstantInput,
   end: InstantInput,
-  notes: z.string().trim().max(5000).nullish(),
+  notes: text({ multiline: true }).max(5000).nullish(),
 };
 
 export const BookingCreate = z
   .strictObject({
     customer_email: Email,
-    customer_name: z.string().trim().min(1).max(200).optional(),
+    customer_name: text().min(1).max(200).optional(),
     ...bookingFields,
-    source: z.string().trim().min(1).max(40).optional().meta({ description: 'Defaults to the API used.' }),
+    source: text().min(1).max(40).optional().meta({ description: 'Defaults to the API used.' }),
   })
   .superRefine(endAfterStart)
   .meta({ id: 'BookingCreate' });
@@ -65,7 +65,7 @@ export const BookingConfirm = z
       .default(true)
       .meta({ description: 'Create a scheduled job for it (default true).' }),
     assignees: z.array(PersonName).max(20).optional(),
-    address: z.string().trim().max(300).nullish(),
+    address: text().max(300).nullish(),
   })
   .meta({ id: 'BookingConfirm' });
 export type BookingConfirm = z.input<typeof BookingConfirm>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { isKnownCurrency } from '../currencies';
 import { hasAtMostDecimals, RATE_DECIMALS } from '../money';
-import { Email } from './common';
+import { isKnownTimeZone } from '../zone-database';
+import { Email, text } from './common';
 
 export const TaxRate = z
   .number()
@@ -10,58 +12,64 @@ export const TaxRate = z
   .meta({ description: 'A fraction: 0.05 means 5 percent.', example: 0.05 });
 
 export const TaxDefinition = z.object({
-  name: z.string().trim().min(1).max(40).meta({ example: 'GST' }),
+  name: text().min(1).max(40).meta({ example: 'GST' }),
   rate: TaxRate,
 });
 
-const knownTimeZones = new Map<string, boolean>();
-
-/** Building a formatter is the only portable check, and it is slow: remember each answer. */
-function isTimeZone(value: string): boolean {
-  let known = knownTimeZones.get(value);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: value });
-      known = true;
-    } catch {
-      known = false;
-    }
-    if (knownTimeZones.size < 1000) knownTimeZones.set(value, known);
+/** Documents and the calendar feed format dates and amounts in this locale: it must be one they can use. */
+function isSupportedLocale(value: string): boolean {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf(value).length > 0;
+  } catch {
+    return false;
   }
-  return known;
 }
 
 export const SmtpSettings = z.object({
-  host: z.string().min(1),
+  host: text().min(1),
   port: z.number().int().min(1).max(65535),
   secure: z.boolean().default(false),
-  user: z.string().optional(),
+  user: text().optional(),
   /** Write-only: never returned by GET /config. */
   password: z.string().optional(),
   from: Email.optional(),
 });
 
 const configFields = {
-  business_name: z.string().trim().min(1).max(120),
+  business_name: text().min(1).max(120),
   business_email: Email.nullable(),
-  business_phone: z.string().max(40).nullable(),
-  business_address: z.string().max(300).nullable(),
+  business_phone: text().max(40).nullable(),
+  business_address: text().max(300).nullable(),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as CAD')
+    .refine(isKnownCurrency, { message: 'must be a currency such as CAD' })
     .meta({ example: 'CAD' }),
-  locale: z.string().min(2).max(35).meta({ example: 'en-CA' }),
-  timezone: z.string().refine(isTimeZone, { message: 'must be an IANA time zone such as America/Toronto' }),
+  locale: z
+    .string()
+    .min(2)
+    .max(35)
+    .refine(isSupportedLocale, {
+      message: 'must be a BCP 47 locale such as en-CA that dates and numbers can be printed in',
+    })
+    .meta({ example: 'en-CA' }),
+  timezone: z
+    .string()
+    .refine(isKnownTimeZone, { message: 'must be an IANA time zone such as America/Toronto' }),
   default_due_days: z.number().int().min(0).max(365),
   default_valid_days: z.number().int().min(1).max(365),
   default_taxes: z.array(TaxDefinition).max(5),
-  invoice_prefix: z.string().max(10),
-  quote_prefix: z.string().max(10),
-  job_prefix: z.string().max(10),
+  invoice_prefix: text().max(10),
+  quote_prefix: text().max(10),
+  job_prefix: text().max(10),
   winback_after_days: z.number().int().min(1).max(3650),
-  winback_subject: z.string().min(1).max(200),
-  winback_message: z.string().min(1).max(5000),
+  winback_subject: text().min(1).max(200),
+  winback_message: text({ multiline: true }).min(1).max(5000),
   smtp: SmtpSettings.nullable(),
+  allow_local_webhooks: z.boolean().meta({
+    description:
+      'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
+  }),
 };
 
 /** The stored configuration of an account. */
@@ -104,5 +112,6 @@ export function defaultConfig(businessName: string): StoredConfig {
     winback_message:
       'Hi {customer_name},\n\nIt has been a while since our last visit. We would love to help you again.\n{offer}\n\n{business_name}',
     smtp: null,
+    allow_local_webhooks: false,
   };
 }

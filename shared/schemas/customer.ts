@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, ListQuery, Money, QueryBoolean, Timestamp } from './common';
+import { Email, ListQuery, Money, QueryBoolean, Timestamp, text } from './common';
 
 export const CustomerNote = z.object({
   id: z.string(),
@@ -28,9 +28,10 @@ export const Customer = z
   .meta({ id: 'Customer' });
 export type Customer = z.infer<typeof Customer>;
 
-export const Tag = z
-  .string()
-  .trim()
+/** A customer carries at most this many tags, however many requests added them. */
+export const MAX_TAGS = 50;
+
+export const Tag = text()
   .toLowerCase()
   .min(1)
   .max(40)
@@ -38,39 +39,41 @@ export const Tag = z
 
 export const CustomerCreate = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: text().min(1).max(200),
     email: Email,
-    phone: z.string().trim().max(40).nullish(),
-    address: z.string().trim().max(300).nullish(),
-    tags: z.array(Tag).max(50).optional(),
+    phone: text().max(40).nullish(),
+    address: text().max(300).nullish(),
+    tags: z.array(Tag).max(MAX_TAGS).optional(),
   })
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.infer<typeof CustomerCreate>;
 
 export const CustomerUpdate = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: text().min(1).max(200),
     email: Email,
-    phone: z.string().trim().max(40).nullable(),
-    address: z.string().trim().max(300).nullable(),
+    phone: text().max(40).nullable(),
+    address: text().max(300).nullable(),
   })
   .partial()
   .meta({ id: 'CustomerUpdate' });
 export type CustomerUpdate = z.infer<typeof CustomerUpdate>;
 
 export const CustomerListQuery = ListQuery.extend({
-  q: z.string().trim().min(1).max(100).optional().meta({ description: 'Matches name, e-mail or phone.' }),
+  q: text().min(1).max(100).optional().meta({ description: 'Matches name, e-mail or phone.' }),
   tag: Tag.optional(),
   lapsed: QueryBoolean.optional(),
 });
 export type CustomerListQuery = z.infer<typeof CustomerListQuery>;
 
-export const TagsBody = z.strictObject({ tags: z.array(Tag).min(1).max(50) }).meta({ id: 'TagsBody' });
-export const NoteBody = z.strictObject({ text: z.string().trim().min(1).max(5000) }).meta({ id: 'NoteBody' });
+export const TagsBody = z.strictObject({ tags: z.array(Tag).min(1).max(MAX_TAGS) }).meta({ id: 'TagsBody' });
+export const NoteBody = z
+  .strictObject({ text: text({ multiline: true }).min(1).max(5000) })
+  .meta({ id: 'NoteBody' });
 export const WinbackBody = z
   .strictObject({
-    offer: z.string().trim().max(500).optional(),
-    message: z.string().trim().max(5000).optional(),
+    offer: text().max(500).optional(),
+    message: text({ multiline: true }).max(5000).optional(),
   })
   .meta({ id: 'WinbackBody' });
 
@@ -82,7 +85,9 @@ export const MailMessage = z
     to: z.string(),
     subject: z.string(),
     body: z.string(),
-    status: z.enum(['queued', 'sending', 'sent', 'failed']),
+    status: z.enum(['queued', 'sending', 'sent', 'failed', 'cancelled']).meta({
+      description: 'cancelled: it will never go out; last_error says why.',
+    }),
     attempts: z.number().int(),
     last_error: z.string().nullable(),
     created_at: Timestamp,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasAtMostDecimals, QUANTITY_DECIMALS, UNIT_PRICE_DECIMALS } from '../money';
-import { Email, Money } from './common';
+import { DateOnly, Email, Money, text } from './common';
 import { TaxRate } from './config';
 
 /**
@@ -15,7 +15,7 @@ export const MAX_TAXES = 5;
 
 export const LineItemInput = z
   .strictObject({
-    description: z.string().trim().min(1).max(500).meta({ example: 'Deep clean, 3-bedroom house' }),
+    description: text().min(1).max(500).meta({ example: 'Deep clean, 3-bedroom house' }),
     quantity: z
       .number()
       .gt(0)
@@ -38,7 +38,7 @@ export type LineItemInput = z.infer<typeof LineItemInput>;
 
 export const TaxInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(40).meta({ example: 'GST' }),
+    name: text().min(1).max(40).meta({ example: 'GST' }),
     rate: TaxRate,
   })
   .meta({ id: 'TaxFields' });
@@ -83,17 +83,17 @@ export const documentContentFields = {
 
 /** Fields of a quote or invoice creation body other than its term (due_days / valid_days). */
 export const documentCreateFields = {
-  customer_name: z.string().trim().min(1).max(200).optional().meta({
+  customer_name: text().min(1).max(200).optional().meta({
     description: 'Used when the e-mail is not a customer yet; defaults to the part before the @.',
   }),
   customer_email: Email,
   items: LineItems,
   taxes: Taxes.optional().meta({ description: "Defaults to the config's default_taxes when absent." }),
-  notes: z.string().trim().max(5000).optional(),
-  issue_date: z.iso
-    .date()
-    .optional()
-    .meta({ description: "Defaults to today in the account's time zone.", example: '2026-11-22' }),
+  notes: text({ multiline: true }).max(5000).optional(),
+  issue_date: DateOnly.optional().meta({
+    description: "Defaults to today in the account's time zone.",
+    example: '2026-11-22',
+  }),
   // Totals are the server's to compute (contract part 3); a client that echoes them is not refused.
   subtotal: z.number().optional().meta({ description: 'Ignored: the server computes totals.' }),
   tax_total: z.number().optional().meta({ description: 'Ignored: the server computes totals.' }),
@@ -105,13 +105,13 @@ export const documentUpdateFields = {
   customer_email: Email.optional().meta({
     description: 'Moves the draft to this customer (created if new).',
   }),
-  customer_name: z.string().trim().min(1).max(200).optional().meta({
+  customer_name: text().min(1).max(200).optional().meta({
     description: 'Name for a customer created by customer_email; needs customer_email.',
   }),
   items: LineItems.optional(),
   taxes: Taxes.optional(),
-  notes: z.string().trim().max(5000).nullable().optional(),
-  issue_date: z.iso.date().optional(),
+  notes: text({ multiline: true }).max(5000).nullable().optional(),
+  issue_date: DateOnly.optional(),
 };
 export type DocumentUpdateFields = {
   [K in keyof typeof documentUpdateFields]?: z.output<(typeof documentUpdateFields)[K]>;
@@ -130,13 +130,7 @@ export function withCustomerNameRule<
 /** Filters of quote and invoice lists besides their status. */
 export const documentListFilters = {
   customer_email: Email.optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({ description: 'Matches number, customer name or e-mail.' }),
+  q: text().min(1).max(100).optional().meta({ description: 'Matches number, customer name or e-mail.' }),
 };
 
 export const DeletedDocument = z

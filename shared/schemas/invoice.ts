@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, ListQuery, Money, PositiveMoney, Timestamp } from './common';
+import { DateOnly, ListQuery, Money, PositiveMoney, Timestamp, text } from './common';
 import {
   documentContentFields,
   documentCreateFields,
@@ -73,7 +73,7 @@ export type InvoiceUpdate = z.infer<typeof InvoiceUpdate>;
 export const PaymentCreate = z
   .strictObject({
     amount: PositiveMoney.meta({ description: 'At most the balance.', example: 100 }),
-    method: z.string().trim().min(1).max(40).optional().meta({ example: 'card' }),
+    method: text().min(1).max(40).optional().meta({ example: 'card' }),
     paid_at: Timestamp.optional().meta({ description: 'Defaults to now; cannot be in the future.' }),
   })
   .meta({ id: 'PaymentCreate' });

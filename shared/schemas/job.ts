@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Email, ListQuery, Money, Timestamp } from './common';
+import { DateOnly, Email, ListQuery, Money, Timestamp, text } from './common';
 
 export const JOB_STATUSES = ['unscheduled', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -20,7 +20,7 @@ export const DateOrInstant = z
 
 export const NonNegativeMoney = Money.refine((n) => n >= 0, { message: 'must not be negative' });
 
-export const PersonName = z.string().trim().min(1).max(100);
+export const PersonName = text().min(1).max(100);
 
 export const CustomerRef = z
   .object({ id: z.string(), name: z.string(), email: z.string() })
@@ -58,8 +58,8 @@ type Schedule = { scheduled_start?: string | null; scheduled_end?: string | null
 export function scheduleProblem(schedule: Schedule): string | undefined {
   const { scheduled_start: start, scheduled_end: end } = schedule;
   if (!end) return undefined;
-  if (!start) return 'scheduled_end needs a scheduled_start';
-  if (end <= start) return 'scheduled_end must be after scheduled_start';
+  if (!start) return 'needs a start time too';
+  if (end <= start) return 'must be after the start';
   return undefined;
 }
 
@@ -69,19 +69,19 @@ function checkSchedule(value: Schedule, ctx: z.RefinementCtx) {
 }
 
 const jobFields = {
-  title: z.string().trim().min(1).max(200),
+  title: text().min(1).max(200),
   scheduled_start: InstantInput.nullish(),
   scheduled_end: InstantInput.nullish(),
   assignees: z.array(PersonName).max(20).meta({ description: 'Team member names; new names join the team.' }),
-  address: z.string().trim().max(300).nullish(),
+  address: text().max(300).nullish(),
   price: NonNegativeMoney.nullish(),
-  notes: z.string().trim().max(5000).nullish(),
+  notes: text({ multiline: true }).max(5000).nullish(),
 };
 
 export const JobCreate = z
   .strictObject({
     customer_email: Email,
-    customer_name: z.string().trim().min(1).max(200).optional(),
+    customer_name: text().min(1).max(200).optional(),
     ...jobFields,
     assignees: jobFields.assignees.optional(),
   })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery, Timestamp } from './common';
 import { MailMessage } from './customer';
 
-export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed']);
+export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'cancelled']);
 
 /** A message of the mail outbox as Settings > E-mail lists it: with why it waits, if it does. */
 export const OutboxMessage = MailMessage.extend({
@@ -17,5 +17,8 @@ export const OutboxMessage = MailMessage.extend({
 }).meta({ id: 'OutboxMessage' });
 export type OutboxMessage = z.infer<typeof OutboxMessage>;
 
-export const MessageListQuery = ListQuery.extend({ status: MailStatus.optional() });
+export const MessageListQuery = ListQuery.extend({
+  status: MailStatus.optional(),
+  document_id: z.string().optional().meta({ description: 'Only the e-mails of one invoice or quote.' }),
+});
 export type MessageListQuery = z.infer<typeof MessageListQuery>;

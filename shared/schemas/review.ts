@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Email, ListQuery, Timestamp } from './common';
+import { DateOnly, Email, ListQuery, Timestamp, text } from './common';
 import { CustomerRef, DateOrInstant, InstantInput } from './job';
 
 export const Rating = z.number().int().min(1).max(5).meta({ example: 5 });
@@ -20,14 +20,14 @@ export const Review = z
   .meta({ id: 'Review' });
 export type Review = z.infer<typeof Review>;
 
-const Source = z.string().trim().toLowerCase().min(1).max(40).meta({ example: 'google' });
+const Source = text().toLowerCase().min(1).max(40).meta({ example: 'google' });
 
 export const ReviewCreate = z
   .strictObject({
     rating: Rating,
-    comment: z.string().trim().max(5000).nullish(),
+    comment: text({ multiline: true }).max(5000).nullish(),
     customer_email: Email.optional().meta({ description: 'An unknown e-mail creates the customer.' }),
-    customer_name: z.string().trim().min(1).max(200).optional(),
+    customer_name: text().min(1).max(200).optional(),
     job_number: z
       .string()
       .min(1)
@@ -42,7 +42,7 @@ export type ReviewCreate = z.input<typeof ReviewCreate>;
 export const ReviewUpdate = z
   .strictObject({
     rating: Rating,
-    comment: z.string().trim().max(5000).nullable(),
+    comment: text({ multiline: true }).max(5000).nullable(),
     source: Source,
     received_at: InstantInput,
   })

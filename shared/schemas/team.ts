@@ -9,6 +9,9 @@ export const TeamMember = z
     name: z.string(),
     open_jobs: z.number().int().meta({ description: 'Assigned jobs not yet completed or cancelled.' }),
     completed_jobs: z.number().int(),
+    active: z
+      .boolean()
+      .meta({ description: 'false once deactivated: kept on past jobs, not offered for new ones.' }),
     created_at: Timestamp,
   })
   .meta({ id: 'TeamMember' });
@@ -16,6 +19,24 @@ export type TeamMember = z.infer<typeof TeamMember>;
 
 export const TeamMemberCreate = z.strictObject({ name: PersonName }).meta({ id: 'TeamMemberCreate' });
 export type TeamMemberCreate = z.infer<typeof TeamMemberCreate>;
+
+/** Rename, deactivate or bring back; deactivating someone with open jobs needs `reassign_to`. */
+export const TeamMemberUpdate = z
+  .strictObject({
+    name: PersonName.optional(),
+    active: z.boolean().optional(),
+    reassign_to: z.string().optional().meta({
+      description: "With active: false, the member (tm_…) who takes over this member's open jobs.",
+    }),
+  })
+  .meta({ id: 'TeamMemberUpdate' });
+export type TeamMemberUpdate = z.infer<typeof TeamMemberUpdate>;
+
+export const TeamMemberRemoval = z.object({
+  reassign_to: z.string().optional().meta({
+    description: "The member (tm_…) who takes over the removed member's open jobs.",
+  }),
+});
 
 export const ScheduleQuery = z.object({
   from: DateOnly.optional().meta({ description: "First day (account's time zone); default this Monday." }),

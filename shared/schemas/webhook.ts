@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListQuery, Timestamp } from './common';
+import { ListQuery, Timestamp, text } from './common';
 import { EVENT_TYPES_BY_INTERFACE, type WebhookInterface } from './event';
 
 export const WebhookEndpoint = z
@@ -61,7 +61,7 @@ function webhookCreateSchema(iface: WebhookInterface) {
     .strictObject({
       url: WebhookUrl,
       events: eventsField(iface).default(['*']),
-      description: z.string().trim().max(500).nullish(),
+      description: text().max(500).nullish(),
       enabled: z.boolean().default(true),
     })
     .meta({ id: `WebhookCreate${iface === 'v1' ? 'V1' : 'Portal'}` });
@@ -75,7 +75,7 @@ function webhookUpdateSchema(iface: WebhookInterface) {
     .strictObject({
       url: WebhookUrl,
       events: eventsField(iface),
-      description: z.string().trim().max(500).nullable(),
+      description: text().max(500).nullable(),
       enabled: z.boolean(),
     })
     .partial()
@@ -89,10 +89,9 @@ export const WebhookAttempt = z
     attempt: z.number().int().meta({ description: '1 for the first attempt.' }),
     status: z.enum(['succeeded', 'failed']),
     response_code: z.number().int().nullable(),
-    response_body: z
-      .string()
-      .nullable()
-      .meta({ description: 'The first 2 KB of what the receiver answered.' }),
+    response_body: z.string().nullable().meta({
+      description: 'The first 2 KB of what the receiver answered; shown on the portal API only (null on v1).',
+    }),
     error: z
       .string()
       .nullable()

@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVtimezone } from '../../server/documents/vtimezone';
 import { createKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
+import { zonedToUtc } from '../../shared/time-zone';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -93,18 +93,18 @@ describe('portal calendar feed', () => {
     expect(carpet.summary).toBe('Carpet clean — grace');
   });
 
-  it("writes times in the account's time zone that convert back to the stored instants", async () => {
-    const { events } = parse((await feed()).text);
+  it('writes UTC instants, so no calendar app applies zone rules of its own to them', async () => {
+    const text = (await feed()).text;
+    expect(text).not.toContain('TZID');
+    expect(text).not.toContain('BEGIN:VTIMEZONE');
+    const { events } = parse(text);
     const deepClean = events.find((e) => e.uid === `${ids.scheduled}@shopdesk`)!;
-    expect(deepClean.startDate.zone?.tzid).toBe('America/Toronto');
-    expect(deepClean.component.getFirstProperty('dtstart')!.getParameter('tzid')).toBe('America/Toronto');
-    expect([deepClean.startDate.hour, deepClean.startDate.minute]).toEqual([9, 0]);
+    expect(deepClean.component.getFirstProperty('dtstart')!.toICALString()).toBe('DTSTART:20261120T140000Z');
     expect(deepClean.startDate.toJSDate().toISOString()).toBe('2026-11-20T14:00:00.000Z');
     expect(deepClean.endDate.toJSDate().toISOString()).toBe('2026-11-20T17:00:00.000Z');
 
-    // Summer time (EDT, UTC-4) is resolved by the feed's VTIMEZONE; a job without an end lasts an hour.
+    // A job without an end lasts an hour.
     const summer = events.find((e) => e.uid === `${ids.summer}@shopdesk`)!;
-    expect(summer.startDate.hour).toBe(9);
     expect(summer.startDate.toJSDate().toISOString()).toBe('2027-06-01T13:00:00.000Z');
     expect(summer.endDate.toJSDate().toISOString()).toBe('2027-06-01T14:00:00.000Z');
   });
@@ -149,30 +149,44 @@ describe('portal calendar feed', () => {
   });
 });
 
-describe('VTIMEZONE', () => {
-  const year2026 = [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2027-01-01T00:00:00Z')] as const;
+describe('calendar feed across zones and clock changes', () => {
+  /** Jobs typed in the UI as wall-clock times of the account's zone, read back from the feed. */
+  async function feedStarts(timezone: string, slots: Array<[string, string]>) {
+    const account = await server.createAccount({ business: `Shop in ${timezone}` });
+    await account.portal('PUT', '/config', { body: { timezone } });
+    const token = (await createKey(server.ctx, account.clientId, { kind: 'feed' })).key;
+    for (const [date, time] of slots) {
+      const start = zonedToUtc(date, time, timezone)
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z');
+      const created = await account.portal('POST', '/jobs/create', {
+        body: { customer_email: 'walk@example.com', title: `${date} ${time}`, scheduled_start: start },
+      });
+      expect(created.status).toBe(201);
+    }
+    const text = (await account.portal('GET', `/calendar.ics?token=${token}`, { key: null })).text;
+    return Object.fromEntries(
+      parse(text).events.map((e) => [e.summary.split(' — ')[0], e.startDate.toJSDate().toISOString()]),
+    );
+  }
 
-  it('has one observance per offset change, starting at local wall time', () => {
-    const zone = new ICAL.Component(
-      ICAL.parse(`BEGIN:VCALENDAR\r\n${buildVtimezone('Europe/Berlin', ...year2026)}\r\nEND:VCALENDAR`),
-    ).getFirstSubcomponent('vtimezone')!;
-    const observances = zone
-      .getAllSubcomponents()
-      .map((c) => [
-        c.name,
-        String(c.getFirstPropertyValue('dtstart')),
-        c.getFirstProperty('tzoffsetto')!.toICALString(),
-      ]);
-    expect(observances).toEqual([
-      ['standard', '2026-01-01T01:00:00', 'TZOFFSETTO:+0100'],
-      ['daylight', '2026-03-29T02:00:00', 'TZOFFSETTO:+0200'],
-      ['standard', '2026-10-25T03:00:00', 'TZOFFSETTO:+0100'],
+  it('puts a Vancouver job at the same instant before and after British Columbia stopped changing clocks', async () => {
+    const starts = await feedStarts('America/Vancouver', [
+      ['2026-11-27', '00:30'],
+      ['2026-09-03', '09:00'],
+      ['2027-01-15', '09:00'],
     ]);
+    expect(starts['2026-11-27 00:30']).toBe('2026-11-27T07:30:00.000Z');
+    expect(starts['2026-09-03 09:00']).toBe('2026-09-03T16:00:00.000Z');
+    expect(starts['2027-01-15 09:00']).toBe('2027-01-15T16:00:00.000Z');
   });
 
-  it('describes a zone without DST with a single observance', () => {
-    const text = buildVtimezone('Asia/Kolkata', ...year2026);
-    expect(text.match(/BEGIN:(STANDARD|DAYLIGHT)/g)).toEqual(['BEGIN:STANDARD']);
-    expect(text).toContain('TZOFFSETTO:+0530');
+  it('puts Sydney jobs on both sides of its clock changes at the right instants', async () => {
+    const starts = await feedStarts('Australia/Sydney', [
+      ['2026-12-01', '08:00'],
+      ['2027-06-01', '08:00'],
+    ]);
+    expect(starts['2026-12-01 08:00']).toBe('2026-11-30T21:00:00.000Z');
+    expect(starts['2027-06-01 08:00']).toBe('2027-05-31T22:00:00.000Z');
   });
 });

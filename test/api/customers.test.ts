@@ -34,6 +34,30 @@ describe('portal customers', () => {
     expect(list.body.pagination).toEqual({ has_more: false, next_cursor: null });
   });
 
+  it('finds a customer by a phone typed as bare digits, and by id in the path', async () => {
+    const own = await server.createAccount({ business: 'Phone Finder' });
+    const created = await own.portal('POST', '/customers', {
+      body: { name: 'Lucas Martin', email: 'lucas@example.com', phone: '+1 (604) 555-0142' },
+    });
+    expect(created.status).toBe(201);
+    for (const q of ['6045550142', '555-0142', '604 555']) {
+      const found = await own.portal('GET', `/customers?q=${encodeURIComponent(q)}`);
+      expect(
+        found.body.data.map((c: { id: string }) => c.id),
+        q,
+      ).toEqual([created.body.id]);
+    }
+    const byId = await own.portal('GET', `/customers/${created.body.id}`);
+    expect(byId.body).toMatchObject({ email: 'lucas@example.com', history: { invoices: [] } });
+    const moved = await own.portal('PATCH', `/customers/${created.body.id}`, {
+      body: { email: 'l.martin@example.com' },
+    });
+    expect(moved.status).toBe(200);
+    expect((await own.portal('GET', `/customers/${created.body.id}`)).body.email).toBe(
+      'l.martin@example.com',
+    );
+  });
+
   it('refuses a duplicate e-mail with 409 conflict', async () => {
     const again = await shop.portal('POST', '/customers', {
       body: { name: 'Ada', email: 'ADA@example.com' },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
+import { csvField } from '../../server/documents/export';
 import { manualClock } from '../../server/lib/clock';
 import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -295,6 +296,20 @@ describe('GET /export', () => {
     const account = Object.fromEntries(parseCsv(files.get('account.csv')!).map((r) => [r.field, r.value]));
     expect(account.business_name).toBe('Sparkle Cleaning');
     expect(files.get('account.csv')).not.toContain('hunter2');
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas (OWASP CSV injection)', async () => {
+    const formulas = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)'];
+    for (const text of formulas) {
+      await shop.portal('POST', '/customers/ada%40example.com/notes', { body: { text } });
+    }
+    const files = await unzip((await download('/export?format=csv')).body);
+    const texts = parseCsv(files.get('customer_notes.csv')!).map((row) => row.text);
+    for (const text of formulas) expect(texts).toContain(`'${text}`);
+    expect(parseCsv(files.get('invoices.csv')!)[0]).toMatchObject({ total: '123.45' });
+    expect(csvField('\tcmd')).toBe("'\tcmd");
+    expect(csvField('\rcmd')).toBe('"\'\rcmd"');
+    expect(csvField(-12.5)).toBe('-12.5');
   });
 
   it('refuses an unknown format with 400 on param format', async () => {

@@ -195,7 +195,7 @@ describe('reading invoices', () => {
       customer_email: 'late@example.com',
       issue_date: '2026-10-01',
     });
-    await shop.portal('POST', `/invoices/${late.number}/send`);
+    await shop.portal('POST', `/invoices/${late.number}/mark-sent`);
     const overdue = await shop.portal('GET', '/invoices?status=overdue&customer_email=late%40example.com');
     expect(overdue.body.data.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
       [late.id, 'overdue'],
@@ -206,25 +206,39 @@ describe('reading invoices', () => {
 });
 
 describe('sending and payments', () => {
-  it('sends an invoice into the mail outbox, again on re-send', async () => {
+  it('queues the e-mail without marking the invoice sent, and lets the owner cancel it', async () => {
     const invoice = await create();
-    const sent = await shop.portal('POST', `/invoices/${invoice.number}/send`);
-    expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ status: 'sent', sent_at: '2026-11-22T15:00:00Z' });
-    await shop.portal('POST', `/invoices/${invoice.number}/send`);
-    const mail = await server.ctx.db
-      .selectFrom('mail_messages')
-      .selectAll()
-      .where('document_id', '=', invoice.id)
-      .execute();
-    expect(mail.map((m) => [m.kind, m.to_address, m.status])).toEqual([
-      ['invoice', 'ada@example.com', 'queued'],
-      ['invoice', 'ada@example.com', 'queued'],
+    const queued = await shop.portal('POST', `/invoices/${invoice.number}/send`);
+    expect(queued.status).toBe(200);
+    expect(queued.body).toMatchObject({ status: 'draft', sent_at: null });
+    const twice = await shop.portal('POST', `/invoices/${invoice.number}/send`);
+    expect([twice.status, twice.body.error.message]).toEqual([
+      409,
+      `Invoice ${invoice.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
     ]);
+    const listed = await shop.portal('GET', `/messages?document_id=${invoice.id}`);
+    expect(listed.body.data.map((m: any) => [m.kind, m.to, m.status, m.waiting_reason])).toEqual([
+      ['invoice', 'ada@example.com', 'queued', 'smtp_not_configured'],
+    ]);
+    const id = listed.body.data[0].id;
+    const now = await shop.portal('POST', `/messages/${id}/send`);
+    expect([now.status, now.body.error.message]).toEqual([
+      409,
+      'Not sent — set up e-mail first: Settings › Business › E-mail.',
+    ]);
+    const cancelled = await shop.portal('POST', `/messages/${id}/cancel`);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', last_error: 'Cancelled by you' });
+    expect(
+      (await shop.portal('GET', `/messages?status=cancelled&document_id=${invoice.id}`)).body.data,
+    ).toHaveLength(1);
+    expect((await shop.portal('POST', `/invoices/${invoice.number}/send`)).status).toBe(200);
+
+    const handed = await shop.portal('POST', `/invoices/${invoice.number}/mark-sent`);
+    expect(handed.body).toMatchObject({ status: 'sent', sent_at: '2026-11-22T15:00:00Z' });
   });
 
   it('records partial payments, then the rest, with one event each', async () => {
-    const invoice = await create();
+    const invoice = await create({ ...invoiceBody, issue_date: '2026-11-20' });
     const partial = await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
       body: { amount: 100, method: 'e-transfer', paid_at: '2026-11-21T12:00:00Z' },
     });
@@ -290,7 +304,7 @@ describe('draft edits', () => {
     });
     expect(nameOnly.body.error.param).toBe('customer_name');
 
-    await shop.portal('POST', `/invoices/${invoice.number}/send`);
+    await shop.portal('POST', `/invoices/${invoice.number}/mark-sent`);
     const late = await shop.portal('PATCH', `/invoices/${invoice.number}`, { body: { notes: 'x' } });
     expect(late.status).toBe(409);
     expect((await shop.portal('DELETE', `/invoices/${invoice.number}`)).status).toBe(409);

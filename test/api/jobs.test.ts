@@ -78,6 +78,25 @@ describe('portal jobs', () => {
     expect(await eventsOf('customer.created')).toHaveLength(1);
   });
 
+  it("puts a job at the customer's address unless it says otherwise", async () => {
+    const own = await server.createAccount({ business: 'Harbour Cleaning' });
+    const create = (body: Record<string, unknown>) => own.portal('POST', '/jobs/create', { body });
+    const customer = await own.portal('POST', '/customers', {
+      body: { name: 'Grace Hopper', email: 'grace@example.com', address: '7 Harbour Rd' },
+    });
+    expect(customer.status).toBe(201);
+    const defaulted = await create({ customer_email: 'grace@example.com', title: 'Windows' });
+    expect(defaulted.body.address).toBe('7 Harbour Rd');
+    const elsewhere = await create({
+      customer_email: 'grace@example.com',
+      title: 'Office',
+      address: '1 Bay St',
+    });
+    expect(elsewhere.body.address).toBe('1 Bay St');
+    const none = await create({ customer_email: 'grace@example.com', title: 'Phone advice', address: null });
+    expect(none.body.address).toBeNull();
+  });
+
   it('refuses an end before the start, an end without a start and a bad e-mail with 400 and param', async () => {
     const backwards = await create({
       customer_email: 'ada@example.com',

@@ -138,17 +138,26 @@ describe('analytics through the write routes (America/St_Johns)', () => {
   });
 
   it('counts payments in the local month they were made', async () => {
-    expect((await shop.portal('POST', '/invoices/INV-0001/send')).status).toBe(200);
-    // 31 October 23:30 in St John's (daylight time, -2:30).
-    const partial = await shop.portal('POST', '/invoices/INV-0001/payment', {
-      body: { amount: 50, method: 'card', paid_at: '2026-11-01T02:00:00Z' },
+    const october = await shop.portal('POST', '/invoices/create', {
+      body: {
+        customer_email: 'ada@example.com',
+        items: [{ description: 'Windows', quantity: 1, unit_price: 50 }],
+        taxes: [],
+        issue_date: '2026-10-30',
+      },
     });
-    expect(partial.status).toBe(200);
+    expect((await shop.portal('POST', `/invoices/${october.body.number}/mark-sent`)).status).toBe(200);
+    // 31 October 23:30 in St John's (daylight time, -2:30), though 1 November in UTC.
+    const early = await shop.portal('POST', `/invoices/${october.body.number}/paid`, {
+      body: { method: 'card', paid_at: '2026-11-01T02:00:00Z' },
+    });
+    expect(early.status).toBe(200);
+    expect((await shop.portal('POST', '/invoices/INV-0001/mark-sent')).status).toBe(200);
     const full = await shop.portal('POST', '/invoices/INV-0001/paid', { body: { method: 'cash' } });
     expect(full.status).toBe(200);
     expect(full.body.status).toBe('paid');
-    expect(await month('2026-10-01')).toMatchObject({ revenue: 50 });
-    expect(await month('2026-11-01')).toMatchObject({ revenue: 200, invoiced: 250 });
+    expect(await month('2026-10-01')).toMatchObject({ revenue: 50, invoiced: 50 });
+    expect(await month('2026-11-01')).toMatchObject({ revenue: 250, invoiced: 250 });
     await check();
   });
 
@@ -192,13 +201,13 @@ describe('analytics through the write routes (America/St_Johns)', () => {
       });
     const won = await create('ada@example.com');
     expect(won.status).toBe(201);
-    for (const step of ['send', 'accept', 'convert']) {
+    for (const step of ['mark-sent', 'accept', 'convert']) {
       const res = await shop.portal('POST', `/quotes/${won.body.number}/${step}`);
       expect(res.status, step).toBeLessThan(300);
     }
     expect(await month('2026-11-01')).toMatchObject({ quotes_accepted: 1, quotes_decided: 1 });
     const lost = await create('bob@example.com');
-    await shop.portal('POST', `/quotes/${lost.body.number}/send`);
+    await shop.portal('POST', `/quotes/${lost.body.number}/mark-sent`);
     expect((await shop.portal('POST', `/quotes/${lost.body.number}/decline`)).status).toBe(200);
     expect(await month('2026-11-01')).toMatchObject({
       quotes_accepted: 1,

@@ -57,7 +57,7 @@ describe('GET /invoices/{number}/pdf', () => {
   it('serves a real invoice with its lines, taxes, payments and balance', async () => {
     const invoice = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
     await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
-      body: { amount: 100, method: 'Interac', paid_at: '2026-11-20T15:00:00Z' },
+      body: { amount: 100, method: 'Interac', paid_at: '2026-11-22T14:00:00Z' },
     });
     const { response, bytes } = await fetchPdf(shop, `/invoices/${invoice.number}/pdf`);
     expect(response.status).toBe(200);
@@ -83,7 +83,7 @@ describe('GET /invoices/{number}/pdf', () => {
       'Total $273.64',
       'Amount paid $100.00',
       'Balance due $173.64',
-      'Nov 20, 2026 Interac $100.00',
+      'Nov 22, 2026 Interac $100.00',
       'Due date Dec 22, 2026',
     ]) {
       expect(page, expected).toContain(expected);

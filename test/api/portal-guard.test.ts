@@ -205,6 +205,11 @@ describe('UI session', () => {
     expect((await server.request('GET', `/sign-in?token=${token}`)).status).toBe(303);
     const reused = await server.request('GET', `/sign-in?token=${token}`);
     expect(reused.status).toBe(401);
+    // A person opened it: a page that says what to do, not the API's JSON.
+    expect(reused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(reused.text).toContain('This sign-in link was already used or has expired.');
+    expect(reused.text).toContain('npm run --silent cli -- sign-in');
+    expect((await server.request('GET', '/sign-in')).headers.get('content-type')).toContain('text/html');
   });
 });
 

@@ -25,7 +25,7 @@ async function create(body: Record<string, unknown> = quoteBody) {
 
 async function sent(body: Record<string, unknown> = quoteBody) {
   const quote = await create(body);
-  const response = await shop.portal('POST', `/quotes/${quote.number}/send`);
+  const response = await shop.portal('POST', `/quotes/${quote.number}/mark-sent`);
   expect(response.status).toBe(200);
   return response.body;
 }
@@ -87,14 +87,17 @@ describe('POST /quotes/create', () => {
 
 describe('quote answers', () => {
   it('sends, accepts and converts a quote into a job', async () => {
-    const quote = await sent();
-    expect(quote.status).toBe('sent');
+    const draft = await create();
+    const queued = await shop.portal('POST', `/quotes/${draft.number}/send`);
+    expect(queued.body).toMatchObject({ status: 'draft', sent_at: null });
     const mail = await server.ctx.db
       .selectFrom('mail_messages')
       .select(['kind', 'to_address'])
-      .where('document_id', '=', quote.id)
+      .where('document_id', '=', draft.id)
       .execute();
     expect(mail).toEqual([{ kind: 'quote', to_address: 'grace@example.com' }]);
+    const quote = (await shop.portal('POST', `/quotes/${draft.number}/mark-sent`)).body;
+    expect(quote.status).toBe('sent');
 
     const accepted = await shop.portal('POST', `/quotes/${quote.number}/accept`);
     expect(accepted.body).toMatchObject({ status: 'accepted', accepted_at: '2026-11-22T15:00:00Z' });
@@ -172,7 +175,7 @@ describe('listing and drafts', () => {
       body: { valid_until: '2027-01-15', notes: 'Includes disposal' },
     });
     expect(patched.body).toMatchObject({ valid_until: '2027-01-15', notes: 'Includes disposal' });
-    await shop.portal('POST', `/quotes/${quote.number}/send`);
+    await shop.portal('POST', `/quotes/${quote.number}/mark-sent`);
     expect((await shop.portal('PATCH', `/quotes/${quote.number}`, { body: { notes: 'x' } })).status).toBe(
       409,
     );

@@ -143,6 +143,48 @@ describe('portal team members', () => {
     expect(friday.body).toMatchObject({ status: 'completed', assignees: ['Sam'] });
   });
 
+  it('renames, deactivates with a hand-over, brings back, and removes with reassignment', async () => {
+    const own = await server.createAccount({ business: 'Handover Co' });
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const response = await own.portal(method, path, { body });
+      expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
+      return response.body;
+    };
+    const job = await ok('POST', '/jobs/create', {
+      customer_email: 'ada@example.com',
+      title: 'Windows',
+      assignees: ['Jo', 'Kim'],
+    });
+    const members = (await ok('GET', '/team')).data;
+    const jo = members.find((m: { name: string }) => m.name === 'Jo');
+    const kim = members.find((m: { name: string }) => m.name === 'Kim');
+
+    expect(await ok('PATCH', `/team/${jo.id}`, { name: 'Joanna' })).toMatchObject({
+      name: 'Joanna',
+      active: true,
+    });
+    expect((await ok('GET', `/jobs/${job.id}`)).assignees.sort()).toEqual(['Joanna', 'Kim']);
+    expect((await own.portal('PATCH', `/team/${jo.id}`, { body: { name: 'kim' } })).status).toBe(409);
+
+    const refused = await own.portal('PATCH', `/team/${kim.id}`, { body: { active: false } });
+    expect([refused.status, refused.body.error.message]).toEqual([
+      409,
+      'Kim has 1 open job; choose who takes them over before deactivating them',
+    ]);
+    const lee = await ok('POST', '/team', { name: 'Lee' });
+    const off = await ok('PATCH', `/team/${kim.id}`, { active: false, reassign_to: lee.id });
+    expect(off).toMatchObject({ active: false, open_jobs: 0 });
+    expect((await ok('GET', `/jobs/${job.id}`)).assignees.sort()).toEqual(['Joanna', 'Lee']);
+    const assignInactive = await own.portal('PATCH', `/jobs/${job.id}`, { body: { assignees: ['Kim'] } });
+    expect([assignInactive.status, assignInactive.body.error.param]).toEqual([400, 'assignees']);
+    expect(await ok('PATCH', `/team/${kim.id}`, { active: true })).toMatchObject({ active: true });
+
+    // Joanna is already on the job: handing it to her keeps one assignment.
+    expect((await own.portal('DELETE', `/team/${lee.id}`)).status).toBe(409);
+    await ok('DELETE', `/team/${lee.id}?reassign_to=${jo.id}`);
+    expect((await ok('GET', `/jobs/${job.id}`)).assignees).toEqual(['Joanna']);
+  });
+
   it('keeps the team read-only on the basic plan', async () => {
     const basic = await server.createAccount({ plan: 'basic' });
     expect((await basic.portal('GET', '/team/schedule')).status).toBe(200);

@@ -102,6 +102,17 @@ describe('v1 keys', () => {
     expect((await shop.v1('GET', '/clients', { key: rotated.key })).status).toBe(200);
   });
 
+  it('keeps only the current and the previous secret when a key is rotated twice', async () => {
+    const key = await createKey(server.ctx, shop.clientId, { kind: 'v1' });
+    const second = await rotateKey(server.ctx, shop.clientId, key.id);
+    const third = await rotateKey(server.ctx, shop.clientId, key.id);
+    const oldest = await shop.v1('GET', '/clients', { key: key.key });
+    expect(oldest.status).toBe(401);
+    expect(oldest.body.error.code).toBe('api_key_expired');
+    expect((await shop.v1('GET', '/clients', { key: second.key })).status).toBe(200);
+    expect((await shop.v1('GET', '/clients', { key: third.key })).status).toBe(200);
+  });
+
   it('refuses a revoked key with 401', async () => {
     const key = await createKey(server.ctx, shop.clientId, { kind: 'v1' });
     expect((await shop.v1('GET', '/clients', { key: key.key })).status).toBe(200);

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../server/domain/api-keys';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -84,5 +88,86 @@ describe('v1 Idempotency-Key', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('Idempotency-Key');
+  });
+});
+
+describe('Idempotency-Key and secrets', () => {
+  it('never stores a new key in a replay, and checks the owner before replaying', async () => {
+    const cookie = await shop.signIn();
+    const headers = { cookie, 'Idempotency-Key': 'new-key-once', 'content-type': 'application/json' };
+    const created = await server.request('POST', `/api/portal/${shop.clientId}/keys`, {
+      rawBody: '{"scopes":["read"]}',
+      headers,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^sd_live_/);
+
+    const stored = await server.ctx.db.selectFrom('idempotency_keys').select('response').execute();
+    expect(stored.some((row) => row.response?.includes(created.body.key))).toBe(false);
+
+    const byPortalKey = await shop.portal('POST', '/keys', {
+      rawBody: '{"scopes":["read"]}',
+      headers: { 'Idempotency-Key': 'new-key-once', 'content-type': 'application/json' },
+    });
+    expect(byPortalKey.status).toBe(403);
+    expect(byPortalKey.text).not.toContain('sd_live_');
+
+    const replay = await server.request('POST', `/api/portal/${shop.clientId}/keys`, {
+      rawBody: '{"scopes":["read"]}',
+      headers,
+    });
+    expect(replay.status).toBe(409);
+    expect(replay.body.error.code).toBe('idempotency_secret_not_replayable');
+    expect(replay.body.error.details.id).toBe(created.body.id);
+    expect(replay.text).not.toContain(created.body.key);
+  });
+
+  it('never stores a webhook signing secret in a replay', async () => {
+    const body = { url: 'https://example.com/hooks' };
+    const created = await shop.v1('POST', '/webhooks', { body, headers: key('hook-once') });
+    expect(created.status).toBe(201);
+    const stored = await server.ctx.db.selectFrom('idempotency_keys').select('response').execute();
+    expect(stored.some((row) => row.response?.includes(created.body.secret))).toBe(false);
+    const replay = await shop.v1('POST', '/webhooks', { body, headers: key('hook-once') });
+    expect(replay.status).toBe(409);
+    expect(replay.text).not.toContain(created.body.secret);
+    expect((await shop.v1('GET', '/webhooks')).body.data).toHaveLength(1);
+  });
+
+  it('checks the scope before replaying', async () => {
+    const reader = await createKey(server.ctx, shop.clientId, { kind: 'v1', scopes: ['read'] });
+    const body = { name: 'Scoped', email: 'scoped@example.com' };
+    expect((await shop.v1('POST', '/clients', { body, headers: key('scoped') })).status).toBe(201);
+    const replay = await shop.v1('POST', '/clients', { body, headers: key('scoped'), key: reader.key });
+    expect(replay.status).toBe(403);
+  });
+});
+
+describe('Idempotency-Key after a crash', () => {
+  it('releases a claim that was never finished when the server starts again', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-idem-'));
+    const first = await startTestServer({ dataDir });
+    const account = await first.createAccount();
+    await first.ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        scope: `v1:${account.clientId}`,
+        key: 'crashed',
+        fingerprint: 'x',
+        status_code: null,
+        response: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await first.stop();
+    const second = await startTestServer({ dataDir });
+    const retry = await second.request('POST', '/api/v1/clients', {
+      key: account.v1Key,
+      body: { name: 'After crash', email: 'crash@example.com' },
+      headers: key('crashed'),
+    });
+    await second.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(retry.status).toBe(201);
   });
 });

@@ -130,7 +130,9 @@ describe('v1 invoices', () => {
   it('sends, takes payments until paid, and filters by status', async () => {
     const created = await shop.v1('POST', '/invoices', { body: invoiceBody('inv-b@example.com') });
     const id = created.body.id;
-    const sent = await shop.v1('POST', `/invoices/${id}/send`);
+    const queued = await shop.v1('POST', `/invoices/${id}/send`);
+    expect(queued.body).toMatchObject({ status: 'draft', sent_at: null });
+    const sent = await shop.v1('POST', `/invoices/${id}/mark-sent`);
     expect(sent.body.status).toBe('sent');
 
     expect((await shop.v1('DELETE', `/invoices/${id}`)).status).toBe(409);
@@ -151,7 +153,7 @@ describe('v1 invoices', () => {
     expect(paid.body).toMatchObject({ status: 'paid', balance: 0 });
     expect(paid.body.payments).toHaveLength(2);
     const other = await shop.v1('POST', '/invoices', { body: invoiceBody('inv-b@example.com') });
-    await shop.v1('POST', `/invoices/${other.body.id}/send`);
+    await shop.v1('POST', `/invoices/${other.body.id}/mark-sent`);
     const paidWithoutBody = await shop.v1('POST', `/invoices/${other.body.id}/paid`);
     expect(paidWithoutBody.body).toMatchObject({ status: 'paid', amount_paid: 282.49 });
 
@@ -167,7 +169,7 @@ describe('v1 invoices', () => {
 
   it('voids a sent invoice and shows overdue ones under status=overdue', async () => {
     const toVoid = await shop.v1('POST', '/invoices', { body: invoiceBody('inv-c@example.com') });
-    await shop.v1('POST', `/invoices/${toVoid.body.id}/send`);
+    await shop.v1('POST', `/invoices/${toVoid.body.id}/mark-sent`);
     const voided = await shop.v1('POST', `/invoices/${toVoid.body.id}/void`);
     expect(voided.body.status).toBe('void');
     expect(
@@ -177,7 +179,7 @@ describe('v1 invoices', () => {
     const late = await shop.v1('POST', '/invoices', {
       body: { ...invoiceBody('inv-d@example.com'), issue_date: '2026-10-01', due_days: 7 },
     });
-    await shop.v1('POST', `/invoices/${late.body.id}/send`);
+    await shop.v1('POST', `/invoices/${late.body.id}/mark-sent`);
     const overdue = await shop.v1('GET', '/invoices?status=overdue');
     expect(ids(overdue.body)).toEqual([late.body.id]);
     expect(overdue.body.data[0].status).toBe('overdue');
@@ -201,7 +203,8 @@ describe('v1 quotes', () => {
     const patched = await shop.v1('PATCH', `/quotes/${id}`, { body: { valid_until: '2026-12-31' } });
     expect(patched.body.valid_until).toBe('2026-12-31');
 
-    expect((await shop.v1('POST', `/quotes/${id}/send`)).body.status).toBe('sent');
+    expect((await shop.v1('POST', `/quotes/${id}/send`)).body.status).toBe('draft');
+    expect((await shop.v1('POST', `/quotes/${id}/mark-sent`)).body.status).toBe('sent');
     expect((await shop.v1('DELETE', `/quotes/${id}`)).status).toBe(409);
     expect((await shop.v1('POST', `/quotes/${id}/accept`)).body.status).toBe('accepted');
     expect((await shop.v1('POST', `/quotes/${id}/decline`)).status).toBe(409);
@@ -217,7 +220,7 @@ describe('v1 quotes', () => {
   it('declines a quote and deletes a draft', async () => {
     const { customer_email, items } = invoiceBody('quote-b@example.com');
     const declined = await shop.v1('POST', '/quotes', { body: { customer_email, items } });
-    await shop.v1('POST', `/quotes/${declined.body.id}/send`);
+    await shop.v1('POST', `/quotes/${declined.body.id}/mark-sent`);
     expect((await shop.v1('POST', `/quotes/${declined.body.id}/decline`)).body.status).toBe('declined');
     expect((await shop.v1('POST', `/quotes/${declined.body.id}/accept`)).status).toBe(409);
 

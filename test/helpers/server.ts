@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type ApiPlan, createAccount, type Plan } from '../../server/domain/accounts';
+import { type ApiPlan, createAccount, type Plan, updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
@@ -41,12 +41,22 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-/** A real server on 127.0.0.1, port 0, with a data folder of its own that is removed on stop. */
+/**
+ * A real server on 127.0.0.1, port 0, with a data folder of its own that is removed on stop.
+ * `localWebhooks`: every account it creates lets webhooks reach 127.0.0.1, where test receivers listen.
+ */
 export async function startTestServer(
-  options: Partial<ServerOptions> & { clock?: Clock } = {},
+  options: Partial<ServerOptions> & { clock?: Clock; localWebhooks?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'shopdesk-test-'));
-  const server = await startServer({ ...options, dataDir, host: '127.0.0.1', port: 0 });
+  // The daily backup would add a snapshot to every test's start; the backup tests turn it on.
+  const server = await startServer({
+    backups: { schedule: false },
+    ...options,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+  });
 
   const request = async <T>(
     method: string,
@@ -76,6 +86,7 @@ export async function startTestServer(
       plan: opts.plan ?? 'platform',
       apiPlan: opts.apiPlan ?? 'growth',
     });
+    if (options.localWebhooks) await updateConfig(server.ctx, account.id, { allow_local_webhooks: true });
     const portalKey = (await createKey(server.ctx, account.id, { kind: 'portal' })).key;
     const v1Key = (await createKey(server.ctx, account.id, { kind: 'v1' })).key;
     return {

@@ -3,7 +3,7 @@
  * the given data folder, adds an endpoint for the given receiver and records an event, then
  * prints what it created and keeps running until killed.
  */
-import { createAccount } from '../../server/domain/accounts';
+import { createAccount, updateConfig } from '../../server/domain/accounts';
 import { createCustomer } from '../../server/domain/customers';
 import { createEndpoint } from '../../server/domain/webhooks';
 import { startServer } from '../../server/index';
@@ -15,6 +15,7 @@ const account = await createAccount(server.ctx, {
   plan: 'platform',
   apiPlan: 'growth',
 });
+await updateConfig(server.ctx, account.id, { allow_local_webhooks: true });
 const endpoint = await createEndpoint(server.ctx, account.id, 'portal', {
   url: receiverUrl!,
   events: ['*'],

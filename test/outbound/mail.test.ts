@@ -115,6 +115,9 @@ describe('mail outbox', () => {
     const [sent] = await messages(account);
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, last_error: null, waiting_reason: null });
     expect(sent.sent_at).toBe('2026-11-22T09:00:00Z');
+    // Only now, with the e-mail out, is the invoice sent.
+    const after = (await account.portal('GET', `/invoices/${invoice.number}`)).body;
+    expect(after).toMatchObject({ status: 'sent', sent_at: '2026-11-22T09:00:00Z' });
 
     const mail = delivered.find((d) => d.to.includes('ada@example.com'))!;
     expect(mail.from).toBe('billing@sparkle.example');
@@ -127,6 +130,30 @@ describe('mail outbox', () => {
     const pdf = Buffer.from(attachment.body.replace(/\s+/g, ''), 'base64');
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.equals(await renderInvoicePdf(server.ctx, account.clientId, invoice.id))).toBe(true);
+  });
+
+  it('writes a waiting invoice e-mail afresh when it leaves, and holds back one paid in full', async () => {
+    const account = await server.createAccount({ business: 'Fresh Mail' });
+    const partly = await sendInvoice(account, 'old-address@example.com');
+    const settled = await sendInvoice(account, 'settled@example.com');
+    await account.portal('POST', `/invoices/${partly.number}/payment`, { body: { amount: 100 } });
+    await account.portal('POST', `/invoices/${settled.number}/paid`);
+    const moved = await account.portal('PATCH', '/customers/old-address@example.com', {
+      body: { email: 'new-address@example.com' },
+    });
+    expect(moved.status, moved.text).toBe(200);
+
+    await configureSmtp(account);
+    await server.outbound.mail.runDue();
+    const byDocument = Object.fromEntries((await messages(account)).map((m: any) => [m.document_id, m]));
+    expect(byDocument[settled.id]).toMatchObject({
+      status: 'cancelled',
+      last_error: `Invoice ${settled.number} was paid in full before this e-mail went out.`,
+    });
+    expect(delivered.some((d) => d.to.includes('settled@example.com'))).toBe(false);
+    expect(byDocument[partly.id]).toMatchObject({ status: 'sent', to: 'new-address@example.com' });
+    expect(byDocument[partly.id].body).toContain('balance of $171.20');
+    expect(delivered.some((d) => d.to.includes('new-address@example.com'))).toBe(true);
   });
 
   it("fails at once on the server's refusal, shows its answer, and can be retried", async () => {

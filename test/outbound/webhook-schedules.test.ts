@@ -15,7 +15,11 @@ afterEach(async () => {
 
 async function setUp(status: number, options: { jitter?: () => number; concurrency?: number } = {}) {
   const clock = manualClock('2026-11-22T09:00:00Z');
-  server = await startTestServer({ clock, outbound: { webhooks: { jitter: () => 1, ...options } } });
+  server = await startTestServer({
+    clock,
+    localWebhooks: true,
+    outbound: { webhooks: { jitter: () => 1, ...options } },
+  });
   receiver = await startReceiver(answer(status, 'nope'));
   const account = await server.createAccount();
   return { clock, server, receiver, account };
@@ -169,7 +173,11 @@ describe('secret rotation', () => {
 describe('timeouts and connection errors', () => {
   it('records a receiver that does not answer in time and one that is not there', async () => {
     const clock = manualClock('2026-11-22T09:00:00Z');
-    server = await startTestServer({ clock, outbound: { webhooks: { jitter: () => 1, timeoutMs: 300 } } });
+    server = await startTestServer({
+      clock,
+      localWebhooks: true,
+      outbound: { webhooks: { jitter: () => 1, timeoutMs: 300 } },
+    });
     receiver = await startReceiver(() => undefined);
     const account = await server.createAccount();
     const silent = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });

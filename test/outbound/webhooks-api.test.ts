@@ -7,7 +7,7 @@ let shop: TestAccount;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  server = await startTestServer({ outbound: { webhooks: { jitter: () => 1 } } });
+  server = await startTestServer({ localWebhooks: true, outbound: { webhooks: { jitter: () => 1 } } });
   shop = await server.createAccount();
   receiver = await startReceiver(answer(200, 'thanks'));
 });

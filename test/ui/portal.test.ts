@@ -4,9 +4,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals, fromCents } from '../../shared/money';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { backupFlows } from './backup-flows';
 import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
 import { money, type UiContext } from './context';
 import { documentFlows } from './document-flows';
+import { ownerWeekFlows } from './owner-week-flows';
 import { schedulingFlows } from './scheduling-flows';
 import { settingsFlows } from './settings-flows';
 
@@ -93,9 +95,8 @@ describe('portal UI', () => {
     const context = await browser.newContext();
     const anonymous = await context.newPage();
     await anonymous.goto(server.url);
-    await expect(anonymous.getByRole('heading', { name: 'Sign in to Shopdesk' }).isVisible()).resolves.toBe(
-      true,
-    );
+    // isVisible() does not wait for the first render; waitFor() does.
+    await anonymous.getByRole('heading', { name: 'Sign in to Shopdesk' }).waitFor();
     expect(await anonymous.textContent('body')).toContain('npm run cli -- sign-in');
     await screenshot(anonymous, 'signed-out');
     await context.close();
@@ -211,6 +212,10 @@ describe('portal UI', () => {
     await form.getByRole('button', { name: 'Create quote' }).click();
     await page.getByRole('heading', { name: /Quote Q-/ }).waitFor();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
+    // No e-mail settings here: the quote waits as a draft until it goes out or is marked as sent.
+    await page.getByTestId('document-email').getByText('Queued, waits for e-mail settings').waitFor();
+    await page.locator('.badge', { hasText: 'Draft' }).waitFor();
+    await page.getByRole('button', { name: 'Mark as sent' }).click();
     await page.locator('.badge', { hasText: 'Sent' }).waitFor();
     await page.getByRole('button', { name: 'Accepted', exact: true }).click();
     await page.getByRole('button', { name: 'Convert to job' }).click();
@@ -279,6 +284,17 @@ describe('webhooks in the UI', () => {
     expect(routes.status, 'GET /webhooks is registered in the portal API').toBe(200);
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     await page.goto(`${server.url}/#/settings/webhooks`);
+    // The receiver is on 127.0.0.1: the owner allows local targets first.
+    const allowLocal = page.getByLabel(/Allow endpoints on this computer/);
+    // The box follows the saved setting, so it turns checked only once the server has answered.
+    await allowLocal.click();
+    await expect
+      .poll(
+        async () =>
+          (await server.request('GET', `${portalPath()}/config`, { key: shop.portalKey })).body
+            .allow_local_webhooks,
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Add endpoint' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('URL').fill(url);
@@ -334,3 +350,7 @@ describe('read-only plan', () => {
 documentFlows(ui);
 schedulingFlows(ui);
 settingsFlows(ui);
+
+backupFlows(ui);
+
+ownerWeekFlows(ui);

@@ -39,7 +39,12 @@ export function schedulingFlows(ui: UiContext) {
       await row.getByRole('button', { name: /^Confirm/ }).click();
       const confirm = page.getByRole('dialog');
       expect(await confirm.getByLabel('Create a job on the calendar for it').isChecked()).toBe(true);
-      await confirm.getByLabel('Team').fill('Sam, Riley');
+      await confirm.getByRole('button', { name: 'Sam', exact: true }).click();
+      await confirm.getByLabel('Someone new').fill('Riley');
+      await confirm.getByRole('button', { name: 'Add', exact: true }).click();
+      expect(await confirm.getByRole('button', { name: 'Riley (new)' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
       await screenshot(page, 'booking-confirm');
       await confirm.getByRole('button', { name: 'Confirm booking' }).click();
       await confirm.waitFor({ state: 'hidden' });
@@ -70,7 +75,10 @@ export function schedulingFlows(ui: UiContext) {
       await dialog.getByLabel('Title').fill('Oven, fridge and freezer clean');
       await dialog.getByLabel('Starts').fill(when.start);
       await dialog.getByLabel('Ends').fill(when.end);
-      await dialog.getByLabel('Team').fill('Riley');
+      await dialog.getByRole('button', { name: 'Sam', exact: true }).click();
+      expect(
+        await dialog.getByRole('button', { name: 'Riley', exact: true }).getAttribute('aria-pressed'),
+      ).toBe('true');
       await dialog.getByRole('button', { name: 'Save changes' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByRole('heading', { name: /Oven, fridge and freezer clean/ }).waitFor();
@@ -101,7 +109,7 @@ export function schedulingFlows(ui: UiContext) {
       expect((await portalOk(ui, 'GET', `/bookings/${booking.id}`)).status).toBe('cancelled');
     });
 
-    it('adds and removes team members, and says why one with open jobs stays', async () => {
+    it('adds, renames, deactivates and removes team members, handing open jobs to a teammate', async () => {
       const { page, server } = ui;
       await page.goto(`${server.url}/#/team`);
       const form = page.getByRole('form', { name: 'Add a team member' });
@@ -109,7 +117,6 @@ export function schedulingFlows(ui: UiContext) {
       await form.getByRole('button', { name: 'Add member' }).click();
       const members = page.getByRole('table', { name: 'Team members' });
       await members.getByRole('row', { name: /Casey/ }).waitFor();
-      await screenshot(page, 'team');
 
       await page.getByRole('button', { name: 'Remove Casey' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click();
@@ -121,15 +128,30 @@ export function schedulingFlows(ui: UiContext) {
       expect(sam.open_jobs).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Remove Sam' }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
-      const refusal = dialog.getByTestId('remove-member-error');
-      await refusal.waitFor();
-      expect(await refusal.textContent()).toContain('Sam cannot be removed yet.');
-      expect(await refusal.textContent()).toMatch(/open job/);
-      await screenshot(page, 'team-remove-refused');
-      await page.keyboard.press('Escape');
+      const remove = dialog.getByRole('button', { name: 'Remove', exact: true });
+      expect(await remove.isDisabled()).toBe(true);
+      await dialog.getByLabel(/Who takes over Sam's \d+ open jobs?\?/).selectOption({ label: 'Alex' });
+      await screenshot(page, 'team-remove-reassign');
+      await remove.click();
       await dialog.waitFor({ state: 'hidden' });
-      expect((await portalOk(ui, 'GET', '/team')).data.map((m: { name: string }) => m.name)).toContain('Sam');
+      const after = (await portalOk(ui, 'GET', '/team')).data;
+      expect(after.map((m: { name: string }) => m.name)).not.toContain('Sam');
+      const alex = after.find((m: { name: string }) => m.name === 'Alex');
+      expect(alex.open_jobs).toBeGreaterThanOrEqual(sam.open_jobs);
+
+      await page.getByRole('button', { name: 'Rename Alex' }).click();
+      const rename = page.getByRole('dialog');
+      await rename.getByLabel('New name').fill('Alexandra');
+      await rename.getByRole('button', { name: 'Rename' }).click();
+      await members.getByRole('row', { name: /Alexandra/ }).waitFor();
+      await page.getByRole('button', { name: 'Deactivate Jordan' }).click();
+      await page
+        .getByRole('dialog')
+        .getByLabel(/Who takes over/)
+        .selectOption({ label: 'Alexandra' });
+      await page.getByRole('dialog').getByRole('button', { name: 'Deactivate', exact: true }).click();
+      await members.getByRole('row', { name: /Jordan.*Inactive/ }).waitFor();
+      await screenshot(page, 'team');
     });
   });
 }

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { currencyCodes } from '../../../shared/currencies';
 import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
+import { timeZoneNames } from '../../../shared/time-zone';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
-import { Button, Card, Field, FormAlert, fieldError, Input, Textarea, useToast } from '../../ui';
+import { Button, Card, Field, FormAlert, fieldError, Input, Select, Textarea, useToast } from '../../ui';
 import { Loaded } from '../common';
 import { SmtpSettings } from './smtp';
 
@@ -100,6 +102,12 @@ const PARAMS = [
   'winback_message',
 ];
 
+/** A list to choose from that still shows the stored value when an older version saved another. */
+const withCurrent = (list: readonly string[], current: string) =>
+  list.includes(current) ? list : [current, ...list];
+const currencyNames = new Intl.DisplayNames(undefined, { type: 'currency' });
+const currencyName = (code: string) => currencyNames.of(code) ?? code;
+
 function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Config): void }) {
   const { canWrite, refresh } = useSession();
   const toast = useToast();
@@ -109,6 +117,8 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
   const set =
     (field: keyof Omit<Draft, 'taxes'>) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setDraft({ ...draft, [field]: e.target.value });
+  const choose = (name: 'currency' | 'timezone') => (e: React.ChangeEvent<HTMLSelectElement>) =>
+    setDraft({ ...draft, [name]: e.target.value });
   const field = (
     name: keyof Omit<Draft, 'taxes'>,
     label: string,
@@ -155,9 +165,29 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
       </Card>
       <Card title="Money and time">
         <div className="form-grid">
-          {field('currency', 'Currency', { hint: 'ISO code, e.g. CAD' })}
+          <Field
+            label="Currency"
+            hint="Fixed once invoices or quotes exist: their amounts are not converted"
+            error={fieldError(error, 'currency')}
+          >
+            <Select value={draft.currency} onChange={choose('currency')} disabled={!canWrite}>
+              {withCurrent(currencyCodes, draft.currency).map((code) => (
+                <option key={code} value={code}>
+                  {code} — {currencyName(code)}
+                </option>
+              ))}
+            </Select>
+          </Field>
           {field('locale', 'Number and date format', { hint: 'e.g. en-CA, fr-CA' })}
-          {field('timezone', 'Time zone', { hint: 'e.g. America/Toronto' })}
+          <Field label="Time zone" hint="Where the business works" error={fieldError(error, 'timezone')}>
+            <Select value={draft.timezone} onChange={choose('timezone')} disabled={!canWrite}>
+              {withCurrent(timeZoneNames, draft.timezone).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replace(/_/g, ' ')}
+                </option>
+              ))}
+            </Select>
+          </Field>
           {field('default_due_days', 'Invoices due after (days)', { type: 'number' })}
           {field('default_valid_days', 'Quotes valid for (days)', { type: 'number' })}
           {field('invoice_prefix', 'Invoice number prefix')}

@@ -172,9 +172,33 @@ export function IntegrationSettings() {
           </Card>
           <Card title="Calendar feed">
             <p className="muted">
-              Subscribe from Google Calendar, Apple Calendar or Outlook to see scheduled jobs and confirmed
-              bookings. Anyone with the link can read the calendar; replace it to cut off old subscribers.
+              Scheduled jobs and confirmed bookings, for a calendar app to subscribe to. Anyone with the link
+              can read the calendar; replace it to cut off old subscribers.
             </p>
+            <ul className="muted" data-testid="feed-reach">
+              <li>
+                <strong>On this computer</strong> (Apple Calendar, Outlook, Thunderbird): the link works as it
+                is.
+              </li>
+              <li>
+                <strong>Phones and Google Calendar</strong> fetch the feed from elsewhere and cannot reach
+                this computer's <code>127.0.0.1</code> address: they need an address they can reach.
+                <details>
+                  <summary>How to set that up</summary>
+                  <p>
+                    A phone on the same network: start Shopdesk with{' '}
+                    <code>npm run serve -- --host 0.0.0.0</code> and replace <code>127.0.0.1</code> in the
+                    link with this computer's network address (such as 192.168.1.20); keep this computer
+                    awake.
+                  </p>
+                  <p>
+                    Google Calendar reads subscriptions from Google's servers on the internet, so it needs the
+                    feed at a public HTTPS address (a reverse proxy or tunnel in front of Shopdesk). The full
+                    steps are in docs/calendar-feed.md.
+                  </p>
+                </details>
+              </li>
+            </ul>
             <div className="spread">
               <span>
                 {data.feed_token ? (

@@ -1,13 +1,7 @@
-import { useState } from 'react';
-import { Button, Notice } from '../../ui';
+import { CopyButton, Notice } from '../../ui';
 
 /** A secret shown once, with a copy button; the server never shows it again. */
 export function SecretOnce({ label, secret }: { label: string; secret: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(secret);
-    setCopied(true);
-  };
   return (
     <div className="stack">
       <Notice tone="warning">
@@ -15,9 +9,7 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
       </Notice>
       <div className="secret-box">
         <code data-testid="secret">{secret}</code>
-        <Button size="sm" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
+        <CopyButton text={secret} />
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Config } from '../../../shared/schemas/config';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
 import { api, type ListPage } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
@@ -7,6 +8,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Dialog,
   EmptyState,
   Field,
@@ -80,6 +82,7 @@ export function WebhookSettings({ selected }: { selected?: string }) {
           }
         </Loaded>
       </Card>
+      <LocalTargets />
       {selected && endpoints.data && (
         <SelectedEndpoint endpoints={endpoints.data.data} id={selected} onChanged={endpoints.reload} />
       )}
@@ -114,6 +117,36 @@ export function WebhookSettings({ selected }: { selected?: string }) {
         )}
       </Dialog>
     </div>
+  );
+}
+
+/** The owner's permission for endpoints on this machine or the local network (SSRF: see docs/webhooks.md). */
+function LocalTargets() {
+  const config = useResource(() => api.get<Config>('/config'), 'config');
+  const [error, setError] = useState<unknown>();
+  const change = async (allow: boolean) => {
+    setError(undefined);
+    try {
+      config.set(await api.put<Config>('/config', { allow_local_webhooks: allow }));
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Card title="Local network">
+      <FormAlert error={error} params={[]} />
+      {config.data && (
+        <Checkbox
+          label="Allow endpoints on this computer or the local network (localhost, 192.168.…, 10.…)"
+          checked={config.data.allow_local_webhooks}
+          onChange={(e) => void change(e.target.checked)}
+        />
+      )}
+      <p className="muted">
+        Leave this off unless you run a receiver on your own network: an integration could otherwise point
+        Shopdesk at devices only your network can reach.
+      </p>
+    </Card>
   );
 }
 

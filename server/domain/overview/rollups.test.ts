@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import { Kysely, type Migration, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as initial from '../../db/migrations/0001_initial';

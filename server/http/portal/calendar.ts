@@ -21,9 +21,11 @@ export function portalCalendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: z.object({
             token: z.string().optional().meta({ description: 'The calendar feed token (sd_feed_…).' }),
           }),
-          produces: ['text/calendar'],
           response: {
-            200: z.string().meta({ description: 'An RFC 5545 calendar.' }),
+            200: {
+              description: 'An RFC 5545 calendar.',
+              content: { 'text/calendar': { schema: z.string() } },
+            },
             ...commonErrors,
           },
         },

@@ -18,7 +18,7 @@ import * as customers from '../../domain/customers';
 import { commonErrors, PortalParams } from '../schemas';
 
 const EmailParams = PortalParams.extend({
-  email: z.string().meta({ description: "The customer's e-mail address." }),
+  email: z.string().meta({ description: "The customer's id (cus_…) or e-mail address." }),
 });
 const tags = ['customers'];
 

@@ -19,7 +19,13 @@ export function portalExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: PortalParams,
           querystring: ExportQuery,
           response: {
-            200: z.unknown().meta({ description: 'The export file (application/json or application/zip).' }),
+            200: {
+              description: 'The export file: JSON, or with format=csv a zip of CSV files.',
+              content: {
+                'application/json': { schema: z.record(z.string(), z.unknown()) },
+                'application/zip': { schema: z.any().meta({ type: 'string', format: 'binary' }) },
+              },
+            },
             ...commonErrors,
           },
         },

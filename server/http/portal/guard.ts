@@ -20,6 +20,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that calendar apps call: they also accept the feed token as ?token=. */
     feedToken?: boolean;
+    /** Routes only the signed-in owner may call (key management), never with a key. */
+    /** The owner's alone (the signed-in UI, never a key): true, or the refusal to give a key. */
+    ownerOnly?: boolean | string;
   }
 }
 
@@ -62,6 +65,16 @@ export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
     }
     if (auth.account.id !== clientId) {
       throw new ApiError(403, 'forbidden', 'This key belongs to another account.');
+    }
+    const { ownerOnly } = request.routeOptions.config;
+    if (ownerOnly && auth.via !== 'session') {
+      throw new ApiError(
+        403,
+        'forbidden',
+        typeof ownerOnly === 'string'
+          ? ownerOnly
+          : 'Keys are managed from the signed-in portal UI or the CLI, not with an API key.',
+      );
     }
     const subject = auth.key ? auth.key.keyId : `session:${auth.account.id}`;
     const limit = auth.via === 'session' ? SESSION_LIMIT_PER_MINUTE : PORTAL_LIMIT_PER_MINUTE;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
@@ -14,11 +15,12 @@ import { portalMessageRoutes } from './messages';
 import { portalOverviewRoutes } from './overview';
 import { portalQuoteRoutes } from './quotes';
 import { portalReviewRoutes } from './reviews';
+import { portalSyncRoutes } from './sync';
 import { portalTeamRoutes } from './team';
 import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
-export async function portalApi(app: FastifyInstance, ctx: AppContext) {
+export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafety?: DataSafety) {
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));
@@ -35,4 +37,6 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext) {
   await app.register(portalCalendarRoutes(ctx));
   await app.register(portalWebhookRoutes(ctx));
   await app.register(portalMessageRoutes(ctx));
+  await app.register(portalSyncRoutes(ctx));
+  if (dataSafety) await app.register(portalBackupRoutes(ctx, dataSafety));
 }

@@ -1,10 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
 import * as keys from '../../domain/api-keys';
-import { ApiError } from '../../lib/errors';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['settings'];
@@ -18,22 +16,20 @@ const Integrations = z
   })
   .meta({ id: 'Integrations' });
 
-/** Keys are the owner's to manage, from the signed-in UI (or the CLI), never with another key. */
-function requireOwner(request: { auth: FastifyRequest['auth'] }) {
-  if (request.auth.via !== 'session') {
-    throw new ApiError(
-      403,
-      'forbidden',
-      'Keys are managed from the signed-in portal UI or the CLI, not with an API key.',
-    );
-  }
-}
+/**
+ * Keys are the owner's to manage, from the signed-in UI (or the CLI), never with another key; the
+ * guard checks that before anything else runs, a stored idempotent replay included.
+ */
+const ownerOnly = { ownerOnly: true };
+/** The new secret is in this response only: an idempotent replay never carries it. */
+const keySecret = { ownerOnly: true, secretField: 'key' };
 
 export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/integrations',
       {
+        config: ownerOnly,
         schema: {
           tags,
           summary: 'Keys and feed token (Settings > Integrations)',
@@ -42,7 +38,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        requireOwner(request);
         const accountId = request.auth.account.id;
         const [portal, feed, v1] = await Promise.all([
           keys.listKeys(ctx, accountId, 'portal'),
@@ -61,6 +56,7 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       app.post(
         kind === 'portal' ? '/integrations/portal-key' : '/integrations/feed-token',
         {
+          config: keySecret,
           schema: {
             tags,
             summary:
@@ -71,7 +67,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           },
         },
         async (request, reply) => {
-          requireOwner(request);
           return reply.status(201).send(await keys.createKey(ctx, request.auth.account.id, { kind }));
         },
       );
@@ -80,6 +75,7 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/keys',
       {
+        config: keySecret,
         schema: {
           tags,
           summary: 'Create a v1 API key',
@@ -90,7 +86,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        requireOwner(request);
         const key = await keys.createKey(ctx, request.auth.account.id, { kind: 'v1', ...request.body });
         return reply.status(201).send(key);
       },
@@ -99,6 +94,7 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/keys/:key_id/rotate',
       {
+        config: keySecret,
         schema: {
           tags,
           summary: 'Rotate a key',
@@ -108,7 +104,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        requireOwner(request);
         return keys.rotateKey(ctx, request.auth.account.id, request.params.key_id);
       },
     );
@@ -116,6 +111,7 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.delete(
       '/keys/:key_id',
       {
+        config: ownerOnly,
         schema: {
           tags,
           summary: 'Revoke a key',
@@ -124,7 +120,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        requireOwner(request);
         return keys.revokeKey(ctx, request.auth.account.id, request.params.key_id);
       },
     );

@@ -110,12 +110,27 @@ export function portalInvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Send an invoice by e-mail',
           description:
-            'Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent; an open invoice can be sent again.',
+            'Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent when the e-mail has gone out (never before: without e-mail settings it waits); an open invoice can be sent again. 409 while an e-mail of the invoice still waits.',
           params: NumberParams,
           response: { 200: Invoice, ...commonErrors },
         },
       },
       (request) => invoices.sendInvoice(ctx, request.auth.account.id, request.params.number),
+    );
+
+    app.post(
+      '/invoices/:number/mark-sent',
+      {
+        schema: {
+          tags,
+          summary: 'Record a draft invoice as sent without e-mail',
+          description:
+            'For an invoice the customer got another way (handed over, posted). No e-mail is sent.',
+          params: NumberParams,
+          response: { 200: Invoice, ...commonErrors },
+        },
+      },
+      (request) => invoices.markInvoiceSent(ctx, request.auth.account.id, request.params.number),
     );
 
     app.post(

@@ -95,12 +95,27 @@ export function portalQuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Send a quote by e-mail',
-          description: 'Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent.',
+          description:
+            'Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent when the e-mail has gone out (never before: without e-mail settings it waits). 409 while an e-mail of the quote still waits.',
           params: NumberParams,
           response: { 200: Quote, ...commonErrors },
         },
       },
       (request) => quotes.sendQuote(ctx, request.auth.account.id, request.params.number),
+    );
+
+    app.post(
+      '/quotes/:number/mark-sent',
+      {
+        schema: {
+          tags,
+          summary: 'Record a draft quote as sent without e-mail',
+          description: 'For a quote the customer got another way (handed over, posted). No e-mail is sent.',
+          params: NumberParams,
+          response: { 200: Quote, ...commonErrors },
+        },
+      },
+      (request) => quotes.markQuoteSent(ctx, request.auth.account.id, request.params.number),
     );
 
     app.post(

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ScheduleQuery, TeamMember, TeamMemberCreate, TeamSchedule } from '../../../shared/schemas/team';
+import {
+  ScheduleQuery,
+  TeamMember,
+  TeamMemberCreate,
+  TeamMemberRemoval,
+  TeamMemberUpdate,
+  TeamSchedule,
+} from '../../../shared/schemas/team';
 import type { AppContext } from '../../context';
 import * as team from '../../domain/team';
 import { commonErrors, PortalParams } from '../schemas';
@@ -61,15 +68,34 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Remove a team member',
-          description: 'Only without open jobs (409 otherwise); finished jobs keep their history.',
+          description:
+            'Open jobs go to reassign_to (409 when they have open jobs and it is missing); finished jobs keep their history.',
           params: PortalParams.extend({ id: z.string() }),
+          querystring: TeamMemberRemoval,
           response: {
             200: z.object({ id: z.string(), object: z.literal('team_member'), deleted: z.literal(true) }),
             ...commonErrors,
           },
         },
       },
-      (request) => team.removeTeamMember(ctx, request.auth.account.id, request.params.id),
+      (request) =>
+        team.removeTeamMember(ctx, request.auth.account.id, request.params.id, request.query.reassign_to),
+    );
+
+    app.patch(
+      '/team/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Rename, deactivate or bring back a team member',
+          description:
+            'active: false keeps them on finished jobs and out of new ones; their open jobs go to reassign_to (409 without it).',
+          params: PortalParams.extend({ id: z.string() }),
+          body: TeamMemberUpdate,
+          response: { 200: TeamMember, ...commonErrors },
+        },
+      },
+      (request) => team.updateTeamMember(ctx, request.auth.account.id, request.params.id, request.body),
     );
   };
 }

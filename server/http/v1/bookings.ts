@@ -7,14 +7,15 @@ import {
   BookingUpdate,
 } from '../../../shared/schemas/booking';
 import { listOf } from '../../../shared/schemas/common';
-import { Deleted, V1ClientFilter, V1ListFilters } from '../../../shared/schemas/v1';
+import { Deleted, V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
 import * as bookings from '../../domain/bookings';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
-import { clientFilter, IdParams, v1Tag } from './params';
+import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
 
 const tags = v1Tag('bookings');
+const BookingCreateV1 = v1CreateBody(BookingCreate, 'BookingCreateV1', { required: true });
 const Params = IdParams('booking', 'bkg_01jd3k5x2m9q7r8s6t4v2w0y1z');
 const V1BookingListQuery = BookingListQuery.extend({ ...V1ListFilters.shape, ...V1ClientFilter.shape });
 /** Bookings made through this API say so unless the caller names another source (a widget, the phone). */
@@ -88,14 +89,21 @@ export function v1BookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Create a booking',
           description:
             'A pending booking for a client named by e-mail (created if new); sends the booking.created webhook. source defaults to "v1".',
-          body: withExample(BookingCreate, createExample),
+          body: withExample(BookingCreateV1, createExample),
           response: { 201: Booking, ...commonErrors },
         },
       },
       async (request, reply) =>
         reply
           .status(201)
-          .send(await bookings.createBooking(ctx, request.auth.account.id, request.body, V1_SOURCE)),
+          .send(
+            await bookings.createBooking(
+              ctx,
+              request.auth.account.id,
+              await withClientEmail(ctx, request.auth.account.id, request.body),
+              V1_SOURCE,
+            ),
+          ),
     );
 
     app.patch(

@@ -9,14 +9,15 @@ import {
   MarkPaid,
   PaymentCreate,
 } from '../../../shared/schemas/invoice';
-import { V1ClientFilter, V1ListFilters } from '../../../shared/schemas/v1';
+import { V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
 import * as invoices from '../../domain/invoices';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
-import { clientFilter, IdParams, v1Tag } from './params';
+import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
 
 const tags = v1Tag('invoices');
+const InvoiceCreateV1 = v1CreateBody(InvoiceCreate, 'InvoiceCreateV1', { required: true });
 const Params = IdParams('invoice', 'inv_01jd3k5x2m9q7r8s6t4v2w0y1z');
 const V1InvoiceListQuery = InvoiceListQuery.extend({ ...V1ListFilters.shape, ...V1ClientFilter.shape });
 
@@ -67,12 +68,20 @@ export function v1InvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Create a draft invoice',
           description:
             "The client is named by e-mail and created if new. Totals are computed by the server (tax per rate on the subtotal, rounded once to the cent); taxes default to the config's default_taxes when absent.",
-          body: withExample(InvoiceCreate, createExample),
+          body: withExample(InvoiceCreateV1, createExample),
           response: { 201: Invoice, ...commonErrors },
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await invoices.createInvoice(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(
+            await invoices.createInvoice(
+              ctx,
+              request.auth.account.id,
+              await withClientEmail(ctx, request.auth.account.id, request.body),
+            ),
+          ),
     );
 
     app.patch(
@@ -112,12 +121,27 @@ export function v1InvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Send an invoice',
           description:
-            'Queues the e-mail to the client (sent when online). A draft becomes sent; sending an open invoice again queues a reminder. Paid or void: 409.',
+            'Queues the e-mail to the client. A draft becomes sent once the e-mail has gone out (it waits while e-mail is not set up or offline); sending an open invoice again queues a reminder. Paid, void, or an e-mail already waiting: 409.',
           params: Params,
           response: { 200: Invoice, ...commonErrors },
         },
       },
       (request) => invoices.sendInvoice(ctx, request.auth.account.id, request.params.id),
+    );
+
+    app.post(
+      '/invoices/:id/mark-sent',
+      {
+        schema: {
+          tags,
+          summary: 'Record a draft invoice as sent without e-mail',
+          description:
+            'draft → sent for an invoice the client got another way (handed over, posted). No e-mail is sent.',
+          params: Params,
+          response: { 200: Invoice, ...commonErrors },
+        },
+      },
+      (request) => invoices.markInvoiceSent(ctx, request.auth.account.id, request.params.id),
     );
 
     app.post(

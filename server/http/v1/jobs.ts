@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listOf } from '../../../shared/schemas/common';
 import { Job, JobCreate, JobListQuery, JobUpdate } from '../../../shared/schemas/job';
-import { Deleted, V1ClientFilter, V1ListFilters } from '../../../shared/schemas/v1';
+import { Deleted, V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
 import * as jobs from '../../domain/jobs';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag } from './params';
+import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
 
 const tags = v1Tag('jobs');
+const JobCreateV1 = v1CreateBody(JobCreate, 'JobCreateV1', { required: true });
 const Params = IdParams('job', 'job_01jd3k5x2m9q7r8s6t4v2w0y1z');
 const V1JobListQuery = JobListQuery.extend({ ...V1ListFilters.shape, ...V1ClientFilter.shape });
 
@@ -84,12 +85,20 @@ export function v1JobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Create a job',
           description:
             'The client is named by e-mail and created if new. With scheduled_start the job is scheduled, else unscheduled; assignees are team member names.',
-          body: withExample(JobCreate, createExample),
+          body: withExample(JobCreateV1, createExample),
           response: { 201: Job, ...commonErrors },
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await jobs.createJob(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(
+            await jobs.createJob(
+              ctx,
+              request.auth.account.id,
+              await withClientEmail(ctx, request.auth.account.id, request.body),
+            ),
+          ),
     );
 
     app.patch(

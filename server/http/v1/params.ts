@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { getCustomer } from '../../domain/customers';
+import { ApiError, validationError } from '../../lib/errors';
 
 /** The {id} path parameter of v1 routes. */
 export const IdParams = (what: string, example: string) =>
@@ -18,4 +21,60 @@ export function clientFilter<Q extends { client_id?: string | undefined }>(
 ): Omit<Q, 'client_id'> & { customer_id: string | undefined } {
   const { client_id, ...rest } = query;
   return { ...rest, customer_id: client_id };
+}
+
+/** Omit that keeps the known keys of a type with an index signature (a strict zod object's output). */
+type Without<T, Keys> = { [K in keyof T as K extends Keys ? never : K]: T[K] };
+
+interface ClientReference {
+  client_id?: string | undefined;
+  customer_email?: string | undefined;
+}
+
+function withoutClientId<B extends ClientReference>(body: B): Without<B, 'client_id'> {
+  const { client_id: _id, ...rest } = body;
+  return rest as unknown as Without<B, 'client_id'>;
+}
+
+/**
+ * The e-mail of the client a v1 create body names (the domain takes clients by e-mail):
+ * `client_id` becomes that client's e-mail. An unknown id, or an id and an e-mail naming two
+ * different clients, is 400.
+ */
+async function clientEmail(ctx: AppContext, accountId: string, body: ClientReference) {
+  const { client_id, customer_email } = body;
+  if (client_id === undefined) return customer_email;
+  const customer = await getCustomer(ctx, accountId, client_id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) {
+      throw validationError(`No client ${client_id} in this account`, 'client_id');
+    }
+    throw error;
+  });
+  if (customer_email !== undefined && customer_email.toLowerCase() !== customer.email.toLowerCase()) {
+    throw validationError(
+      `client_id ${client_id} is ${customer.email}, not ${customer_email}: send one of them`,
+      'client_id',
+    );
+  }
+  return customer.email;
+}
+
+/** A body whose client is required (v1CreateBody with required: true), in the domain's terms. */
+export async function withClientEmail<B extends ClientReference>(
+  ctx: AppContext,
+  accountId: string,
+  body: B,
+): Promise<Without<B, 'client_id'> & { customer_email: string }> {
+  const email = await clientEmail(ctx, accountId, body);
+  if (email === undefined) throw validationError('send client_id or customer_email', 'client_id');
+  return { ...withoutClientId(body), customer_email: email };
+}
+
+/** A body whose client may be left out (a review defaults to its job's client). */
+export async function withOptionalClientEmail<B extends ClientReference>(
+  ctx: AppContext,
+  accountId: string,
+  body: B,
+): Promise<Without<B, 'client_id'>> {
+  return { ...withoutClientId(body), customer_email: await clientEmail(ctx, accountId, body) };
 }

@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listOf } from '../../../shared/schemas/common';
 import { DeletedDocument } from '../../../shared/schemas/document';
 import { Quote, QuoteCreate, QuoteListQuery, QuoteUpdate } from '../../../shared/schemas/quote';
-import { V1ClientFilter, V1ListFilters } from '../../../shared/schemas/v1';
+import { V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
 import * as quotes from '../../domain/quotes';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag } from './params';
+import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
 
 const tags = v1Tag('quotes');
+const QuoteCreateV1 = v1CreateBody(QuoteCreate, 'QuoteCreateV1', { required: true });
 const Params = IdParams('quote', 'quo_01jd3k5x2m9q7r8s6t4v2w0y1z');
 const V1QuoteListQuery = QuoteListQuery.extend({ ...V1ListFilters.shape, ...V1ClientFilter.shape });
 
@@ -25,8 +26,16 @@ const actions = [
   {
     path: 'send',
     summary: 'Send a quote',
-    description: 'Queues the e-mail to the client (sent when online). A draft becomes sent.',
+    description:
+      'Queues the e-mail to the client. A draft becomes sent once the e-mail has gone out (it waits while e-mail is not set up or offline). 409 while one already waits.',
     run: quotes.sendQuote,
+  },
+  {
+    path: 'mark-sent',
+    summary: 'Record a draft quote as sent without e-mail',
+    description:
+      'draft → sent for a quote the client got another way (handed over, posted). No e-mail is sent.',
+    run: quotes.markQuoteSent,
   },
   {
     path: 'accept',
@@ -89,12 +98,20 @@ export function v1QuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Create a draft quote',
           description:
             'The invoice body with valid_days in place of due_days. The client is named by e-mail and created if new; totals are computed by the server.',
-          body: withExample(QuoteCreate, createExample),
+          body: withExample(QuoteCreateV1, createExample),
           response: { 201: Quote, ...commonErrors },
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await quotes.createQuote(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(
+            await quotes.createQuote(
+              ctx,
+              request.auth.account.id,
+              await withClientEmail(ctx, request.auth.account.id, request.body),
+            ),
+          ),
     );
 
     app.patch(

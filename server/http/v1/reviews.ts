@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listOf } from '../../../shared/schemas/common';
 import { Review, ReviewCreate, ReviewListQuery, ReviewUpdate } from '../../../shared/schemas/review';
-import { Deleted, V1ClientFilter, V1ListFilters } from '../../../shared/schemas/v1';
+import { Deleted, V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
 import * as reviews from '../../domain/reviews';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag } from './params';
+import { clientFilter, IdParams, v1Tag, withOptionalClientEmail } from './params';
 
 const tags = v1Tag('reviews');
+const ReviewCreateV1 = v1CreateBody(ReviewCreate, 'ReviewCreateV1', { required: false });
 const Params = IdParams('review', 'rev_01jd3k5x2m9q7r8s6t4v2w0y1z');
 const V1ReviewListQuery = ReviewListQuery.extend({ ...V1ListFilters.shape, ...V1ClientFilter.shape });
 
@@ -59,12 +60,20 @@ export function v1ReviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Record a review',
           description:
             'A review received elsewhere (Google, a survey, by phone). Link it to a job (job_number) and/or a client (customer_email, created if new); sends the review.received webhook.',
-          body: withExample(ReviewCreate, createExample),
+          body: withExample(ReviewCreateV1, createExample),
           response: { 201: Review, ...commonErrors },
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await reviews.createReview(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(
+            await reviews.createReview(
+              ctx,
+              request.auth.account.id,
+              await withOptionalClientEmail(ctx, request.auth.account.id, request.body),
+            ),
+          ),
     );
 
     app.patch(

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import type { Customer } from '../../shared/schemas/customer';
+import { api, type ListPage } from '../lib/api';
+import { useResource } from '../lib/use-resource';
+import { Field, fieldError, Input } from '../ui';
+
+export interface CustomerChoice {
+  customer_email: string;
+  customer_name: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const search = (q: string) => api.get<ListPage<Customer>>('/customers', { q, limit: 6 });
+
+/**
+ * The customer of a form, found by name, e-mail or phone, so nobody types an existing customer's
+ * e-mail from memory (a typo there made a new customer). The e-mail field stays for a new
+ * customer, and says whether the e-mail typed is someone on file or creates someone new.
+ */
+export function CustomerPicker({
+  email,
+  name,
+  onChange,
+  error,
+  emailHint,
+  autoFocus,
+}: {
+  email: string;
+  name: string;
+  onChange(choice: CustomerChoice): void;
+  error: unknown;
+  /** What leaving the e-mail empty means here, when it may be empty. */
+  emailHint?: string;
+  autoFocus?: boolean;
+}) {
+  const [term, setTerm] = useState('');
+  const wanted = term.trim();
+  const found = useResource(
+    () => (wanted.length >= 2 ? search(wanted) : Promise.resolve(null)),
+    `find:${wanted}`,
+  );
+  const typed = email.trim().toLowerCase();
+  const onFile = useResource(
+    () => (EMAIL.test(typed) ? search(typed) : Promise.resolve(null)),
+    `on-file:${typed}`,
+  );
+  const known = onFile.data?.data.find((c) => c.email.toLowerCase() === typed);
+  const matches = found.data?.data ?? [];
+
+  const emailStatus = known
+    ? `On file: ${known.name}`
+    : EMAIL.test(typed)
+      ? 'No customer has this e-mail yet: a new one is added. Check the spelling.'
+      : (emailHint ?? 'Needed: invoices and quotes go out by e-mail, and it tells customers apart.');
+
+  return (
+    <>
+      <Field label="Find a customer" hint="Name, e-mail or phone" className="span-2">
+        <Input
+          type="search"
+          value={term}
+          onChange={(event) => setTerm(event.target.value)}
+          autoFocus={autoFocus}
+          autoComplete="off"
+          aria-controls="customer-matches"
+        />
+        {wanted.length >= 2 && found.data && (
+          <ul id="customer-matches" className="picker-list" aria-label="Matching customers">
+            {matches.map((c) => (
+              <li key={c.id}>
+                <button
+                  type="button"
+                  className="picker-option"
+                  onClick={() => {
+                    onChange({ customer_email: c.email, customer_name: c.name });
+                    setTerm('');
+                  }}
+                >
+                  <strong>{c.name}</strong>
+                  <span className="cell-sub">{[c.email, c.phone].filter(Boolean).join(' · ')}</span>
+                </button>
+              </li>
+            ))}
+            {matches.length === 0 && (
+              <li className="muted picker-empty">
+                Nobody matches “{wanted}”. Add them with their e-mail below.
+              </li>
+            )}
+          </ul>
+        )}
+      </Field>
+      <Field label="Customer e-mail" hint={emailStatus} error={fieldError(error, 'customer_email')}>
+        <Input
+          type="email"
+          value={email}
+          onChange={(event) => onChange({ customer_email: event.target.value, customer_name: name })}
+          autoComplete="off"
+        />
+      </Field>
+      <Field
+        label="Customer name"
+        hint={known ? 'As on file' : 'For a new customer'}
+        error={fieldError(error, 'customer_name')}
+      >
+        <Input
+          value={known ? known.name : name}
+          readOnly={Boolean(known)}
+          onChange={(event) => onChange({ customer_email: email, customer_name: event.target.value })}
+        />
+      </Field>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
+import { api, type ListPage } from '../lib/api';
+import type { Formatters } from '../lib/format';
+import { useResource } from '../lib/use-resource';
+import { Button, Card } from '../ui';
+import { MailStatus, mailStatusWords } from './mail-status';
+import { MessageDialog } from './message-dialog';
+
+const newestMail = (documentId: string) =>
+  api.get<ListPage<OutboxMessage>>('/messages', { document_id: documentId, limit: 1 });
+
+/**
+ * What to tell the owner after Send: where the e-mail now stands, in the words every screen uses
+ * ("Queued, waits for e-mail settings"), never "sent" before it went out.
+ */
+export async function afterSendWords(
+  doc: { id: string; number: string },
+  format: Formatters,
+): Promise<string> {
+  const message = (await newestMail(doc.id)).data[0];
+  return message ? `${doc.number}: ${mailStatusWords(message, format)}` : `${doc.number} queued`;
+}
+
+/**
+ * An invoice's or quote's newest e-mail and where it stands, to open, send now or cancel.
+ * `version` changes whenever the page queued a new one.
+ */
+export function DocumentEmail({
+  documentId,
+  version,
+  onChange,
+}: {
+  documentId: string;
+  version: number;
+  onChange(): void;
+}) {
+  const [open, setOpen] = useState(false);
+  const mail = useResource(() => newestMail(documentId), `mail:${documentId}:${version}`);
+  const message = mail.data?.data[0];
+  return (
+    <Card title="E-mail">
+      {message ? (
+        <div className="stack" data-testid="document-email">
+          <div>
+            <MailStatus message={message} />
+            <div className="cell-sub">to {message.to}</div>
+          </div>
+          <div>
+            <Button size="sm" onClick={() => setOpen(true)}>
+              Open e-mail
+            </Button>
+          </div>
+          <MessageDialog
+            message={open ? message : null}
+            onClose={() => setOpen(false)}
+            onChange={() => {
+              setOpen(false);
+              mail.reload();
+              onChange();
+            }}
+          />
+        </div>
+      ) : (
+        <span className="muted" data-testid="document-email">
+          Not sent by e-mail yet.
+        </span>
+      )}
+    </Card>
+  );
+}

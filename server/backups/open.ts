@@ -1,0 +1,19 @@
+import { type OpenedDatabase, openDatabase } from '../db/database';
+import type { Backups } from './backups';
+
+/**
+ * Opens the data folder's database the way every entry point must: a backup before pending migrations
+ * run, and, when a key turns encryption on, the backups written before it encrypted like the database.
+ */
+export async function openDatabaseWithBackups(
+  backups: Backups,
+  options: { holdsFolderLock?: boolean } = {},
+): Promise<OpenedDatabase> {
+  const database = await openDatabase(backups.dataDir, {
+    key: backups.key,
+    beforeMigrating: () => backups.create('pre-migration'),
+    ...options,
+  });
+  await backups.encryptPlainBackups();
+  return database;
+}

@@ -1,0 +1,48 @@
+import type { AppContext } from '../context';
+import type { Queryable } from '../db/database';
+import type { MailMessagesTable } from '../db/schema';
+import { getAccount } from './accounts';
+import { markDraftSent } from './documents';
+import { getInvoice, invoiceMail } from './invoices';
+import { getQuote, quoteMail } from './quotes';
+
+/**
+ * The e-mail of an invoice or quote is the document reaching the customer: the document counts as
+ * sent only once its e-mail has gone out, and an e-mail that waited is written afresh when it
+ * leaves, so it never asks for money already paid nor goes to an address the customer left.
+ */
+
+type Outgoing = { to: string; subject: string; body: string } | { cancel: string };
+
+/** What a waiting invoice or quote e-mail says as it leaves now, or why it must not leave. */
+export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTable): Promise<Outgoing | null> {
+  if (!row.document_id || row.kind === 'winback') return null;
+  const { config } = await getAccount(ctx.db, row.account_id);
+  if (row.kind === 'invoice') {
+    const invoice = await getInvoice(ctx, row.account_id, row.document_id);
+    if (invoice.status === 'void')
+      return { cancel: `Invoice ${invoice.number} was voided before it went out.` };
+    if (invoice.status === 'paid') {
+      return { cancel: `Invoice ${invoice.number} was paid in full before this e-mail went out.` };
+    }
+    return { to: invoice.customer.email, ...invoiceMail(invoice, config) };
+  }
+  const quote = await getQuote(ctx, row.account_id, row.document_id);
+  if (quote.status !== 'draft' && quote.status !== 'sent') {
+    return { cancel: `Quote ${quote.number} is ${quote.status}; it is no longer offered.` };
+  }
+  return { to: quote.customer.email, ...quoteMail(quote, config) };
+}
+
+/** Once its e-mail went out, a draft document is sent, as of that moment. */
+export async function markDocumentSent(db: Queryable, row: MailMessagesTable, sentAt: string): Promise<void> {
+  if (!row.document_id || row.kind === 'winback') return;
+  const table = row.kind === 'invoice' ? 'invoices' : 'quotes';
+  await markDraftSent(db, table, row.document_id, sentAt);
+  await db
+    .updateTable(table)
+    .set({ sent_at: sentAt })
+    .where('id', '=', row.document_id)
+    .where('sent_at', 'is', null)
+    .execute();
+}

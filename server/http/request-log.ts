@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One line per request (its id comes from the request's child logger), so an owner's support
+ * question can be matched to what the server did. Server errors are logged with their stacks by
+ * the error handler.
+ */
+export function registerRequestLog(app: FastifyInstance) {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+}

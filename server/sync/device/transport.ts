@@ -1,0 +1,120 @@
+import {
+  SYNC_SCHEMA_HEADER,
+  type SyncJoinResponse,
+  type SyncPullResponse,
+  type SyncPushResponse,
+} from '../../../shared/schemas/sync';
+import { SCHEMA_VERSION } from '../../db/database';
+import { type Clock, isoNow } from '../../lib/clock';
+import { ApiError } from '../../lib/errors';
+import type { Hub } from '../hub/service';
+import type { HubDevice, PushedChange } from '../hub/storage';
+import { pinnedRequest } from './pinned-https';
+
+/** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
+export interface HubTransport {
+  push(changes: PushedChange[]): Promise<SyncPushResponse>;
+  pull(cursor: number, limit: number, waitSeconds: number, signal?: AbortSignal): Promise<SyncPullResponse>;
+  lease(
+    series: string[],
+    size: number,
+  ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
+}
+
+/**
+ * The hub could not be reached or refused the request; `message` is for the owner. To this
+ * server's own clients it is a 502: the fault is upstream.
+ */
+export class SyncError extends ApiError {
+  constructor(
+    message: string,
+    code: string,
+    readonly hubStatus?: number,
+  ) {
+    super(502, code, message, { type: 'api_error' });
+    this.name = 'SyncError';
+  }
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Where the hub is, and the certificate fingerprint pinned at pairing (a LAN hub's own certificate). */
+export interface HubAddress {
+  url: string;
+  fingerprint?: string | null;
+}
+
+interface Call {
+  method: string;
+  body?: string;
+  credential?: string;
+  signal?: AbortSignal;
+}
+
+async function call<T>(hub: HubAddress, path: string, init: Call): Promise<T> {
+  const headers: Record<string, string> = { [SYNC_SCHEMA_HEADER]: String(SCHEMA_VERSION) };
+  if (init.body) headers['content-type'] = 'application/json';
+  if (init.credential) headers.authorization = `Bearer ${init.credential}`;
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+  const url = new URL(`/api/sync/v1${path}`, hub.url);
+  let response: { status: number; text: string };
+  try {
+    if (url.protocol === 'https:' && hub.fingerprint) {
+      response = await pinnedRequest(
+        url,
+        { method: init.method, headers, body: init.body, signal },
+        hub.fingerprint,
+      );
+    } else {
+      const answer = await fetch(url, { method: init.method, headers, body: init.body, signal });
+      response = { status: answer.status, text: await answer.text() };
+    }
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    const cause = (error as Error).cause ?? (error as Error).message;
+    throw new SyncError(`The hub at ${hub.url} cannot be reached (${cause}).`, 'hub_unreachable');
+  }
+  const body = response.text ? (JSON.parse(response.text) as unknown) : undefined;
+  if (response.status >= 400) {
+    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new SyncError(
+      error?.message ?? `The hub answered ${response.status}.`,
+      error?.code ?? 'hub_error',
+      response.status,
+    );
+  }
+  return body as T;
+}
+
+export function httpTransport(hub: HubAddress, credential: string): HubTransport {
+  return {
+    push: (changes) => call(hub, '/push', { method: 'POST', body: JSON.stringify({ changes }), credential }),
+    pull: (cursor, limit, wait, signal) =>
+      call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
+    lease: (series, size) =>
+      call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential }),
+  };
+}
+
+/** `known` lists the businesses this folder holds already: the hub refuses to join one twice. */
+export function joinHub(
+  hub: HubAddress,
+  code: string,
+  name?: string,
+  known: string[] = [],
+): Promise<SyncJoinResponse> {
+  return call(hub, '/join', { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) });
+}
+
+/** The hub's own install talks to its hub without a network hop. */
+export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTransport {
+  return {
+    push: async (changes) => ({ ...(await hub.push(device, changes)), hub_time: isoNow(clock) }),
+    pull: async (cursor, limit, wait, signal) => ({
+      ...(await hub.pull(device.account_id, cursor, limit, wait * 1000, signal)),
+      hub_time: isoNow(clock),
+    }),
+    lease: (series, size) => hub.lease(device, series, size),
+  };
+}

@@ -1,0 +1,88 @@
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ClientConfig, Pool } from 'pg';
+import { BODY_LIMIT_BYTES } from '../../http/app';
+import { registerJsonBodies } from '../../http/bodies';
+import { registerErrorHandling } from '../../http/errors';
+import { type Clock, systemClock } from '../../lib/clock';
+import { newId } from '../../lib/ids';
+import { migratePgHub } from './pg-schema';
+import { pgHubStorage } from './pg-storage';
+import { hubApiRoutes } from './routes';
+import { Hub } from './service';
+
+const CLOSE_GRACE_MS = 5000;
+
+export interface HostedHubOptions {
+  pool: Pool;
+  /** Where pushes are heard from, when the pool goes through a pooler that keeps no sessions. */
+  listen?: ClientConfig;
+  host?: string;
+  port?: number;
+  clock?: Clock;
+  logger?: boolean;
+}
+
+export interface HostedHub {
+  url: string;
+  hub: Hub;
+  app: FastifyInstance;
+  /** Ends long polls, lets in-flight requests finish; the pool stays the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * A hosted hub (docs/sync.md, "Hosted hub"): only the sync API and a health route, its state all
+ * in PostgreSQL, so any number of these processes may serve one database behind a load balancer.
+ */
+export async function startHostedHub(options: HostedHubOptions): Promise<HostedHub> {
+  const clock = options.clock ?? systemClock;
+  await migratePgHub(options.pool);
+  const hub = new Hub(pgHubStorage(options.pool, options.listen), clock);
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+  });
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerErrorHandling(app);
+  registerJsonBodies(app);
+  // A load balancer takes a process out of rotation while it cannot reach the database.
+  app.get('/health', async (_request, reply) => {
+    try {
+      await options.pool.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'database_unreachable' });
+    }
+  });
+  await app.register(
+    hubApiRoutes(clock, () => hub, { behindTlsProxy: true }),
+    { prefix: '/api/sync/v1' },
+  );
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 4400 });
+  } catch (error) {
+    hub.shutdown();
+    await app.close();
+    throw error;
+  }
+  const { port, address, family } = app.server.address() as AddressInfo;
+  const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  return {
+    url,
+    hub,
+    app,
+    close: async () => {
+      hub.shutdown();
+      // In-flight requests get a few seconds; a connection a device left open does not hold the stop.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cutOff);
+      }
+    },
+  };
+}

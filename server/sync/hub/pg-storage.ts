@@ -1,0 +1,318 @@
+import type { ClientConfig, Pool, PoolClient } from 'pg';
+import type { RowState } from '../merge';
+import { syncedTable } from '../tables';
+import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
+import { type HubRowStore, mergePushedChange } from './push-merge';
+import type { HubDevice, HubStorage, PulledRow, PushedChange, PushResult } from './storage';
+
+/**
+ * The hub's state in PostgreSQL (the hosted hub, docs/sync.md "Hosted hub"): any number of hub
+ * processes may share one database, since every method is one transaction and a business's order
+ * comes from its counter row, locked by the push that advances it. A sequence would not do:
+ * sequence numbers are taken before commit, so a later number could become visible first and a
+ * device's cursor would move past a row still to come. Tables: pg-schema.ts. `listen` is where
+ * pushes are heard from (pg-push-watch.ts): PostgreSQL itself when the pool goes through a pooler.
+ */
+export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): HubStorage {
+  const one = async <T>(text: string, values: unknown[]): Promise<T | undefined> =>
+    (await pool.query(text, values)).rows[0] as T | undefined;
+
+  return {
+    watchPushes: pushWatcher(listen),
+    ensureBusiness: async (accountId, now) => {
+      await pool.query(
+        'INSERT INTO hub_businesses (account_id, last_seq, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING',
+        [accountId, now],
+      );
+    },
+    hasBusiness: async (accountId) =>
+      Boolean(await one('SELECT 1 FROM hub_businesses WHERE account_id = $1', [accountId])),
+
+    addPairingCode: async (code) => {
+      await pool.query(
+        'INSERT INTO hub_pairing_codes (code_hash, account_id, name, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [code.hash, code.account_id, code.name, code.created_at, code.expires_at],
+      );
+    },
+    peekPairingCode: async (hash, now) =>
+      (
+        await one<{ account_id: string }>(
+          'SELECT account_id FROM hub_pairing_codes WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2',
+          [hash, now],
+        )
+      )?.account_id,
+    redeemPairingCode: (hash, now) =>
+      one(
+        `UPDATE hub_pairing_codes SET used_at = $2
+         WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
+         RETURNING account_id, name`,
+        [hash, now],
+      ),
+
+    addDevice: async (device) =>
+      ((
+        await pool.query(
+          `INSERT INTO hub_devices (id, account_id, name, code, credential_hash, last_local_seq, created_at)
+           VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account_id, code) DO NOTHING`,
+          [device.id, device.account_id, device.name, device.code, device.credential_hash, device.created_at],
+        )
+      ).rowCount ?? 0) > 0,
+    deviceByCredential: async (hash) => {
+      const row = await one<DeviceRow>(
+        `SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE credential_hash = $1`,
+        [hash],
+      );
+      return row && toDevice(row);
+    },
+    listDevices: async (accountId) =>
+      (
+        await pool.query<DeviceRow>(
+          `SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE account_id = $1 ORDER BY created_at, id`,
+          [accountId],
+        )
+      ).rows.map(toDevice),
+    revokeDevice: async (accountId, deviceId, now) =>
+      ((
+        await pool.query(
+          'UPDATE hub_devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL',
+          [accountId, deviceId, now],
+        )
+      ).rowCount ?? 0) > 0,
+    touchDevice: async (deviceId, now) => {
+      await pool.query('UPDATE hub_devices SET last_seen_at = $2 WHERE id = $1', [deviceId, now]);
+    },
+
+    push: (accountId, deviceId, changes) =>
+      inTransaction(pool, async (client): Promise<PushResult> => {
+        // Pushes of one business queue here, so their rows take numbers in commit order.
+        const business = (
+          await client.query<{ last_seq: string }>(
+            'SELECT last_seq FROM hub_businesses WHERE account_id = $1 FOR UPDATE',
+            [accountId],
+          )
+        ).rows[0];
+        if (!business) throw new Error(`The hub holds no business ${accountId}`);
+        const device = (
+          await client.query<{ last_local_seq: string }>(
+            'SELECT last_local_seq FROM hub_devices WHERE id = $1',
+            [deviceId],
+          )
+        ).rows[0];
+        if (!device) throw new Error(`The hub holds no device ${deviceId}`);
+        let seq = Number(business.last_seq);
+        const store = await rowStore(client, accountId, changes, () => ++seq);
+        let acknowledged = Number(device.last_local_seq);
+        let accepted = 0;
+        for (const change of changes) {
+          if (change.local_seq <= acknowledged) continue;
+          acknowledged = change.local_seq;
+          accepted += await mergePushedChange(store, change);
+        }
+        await client.query('UPDATE hub_businesses SET last_seq = $2 WHERE account_id = $1', [accountId, seq]);
+        await client.query('UPDATE hub_devices SET last_local_seq = $2 WHERE id = $1', [
+          deviceId,
+          acknowledged,
+        ]);
+        // Delivered at commit, to every hub process listening (pg-push-watch.ts).
+        if (accepted > 0) await client.query('SELECT pg_notify($1, $2)', [PUSHED_CHANNEL, accountId]);
+        return { acknowledged, accepted, last_seq: seq };
+      }),
+    pull: async (accountId, cursor, limit) => {
+      const [page, business] = await Promise.all([
+        pool.query<{ seq: string; tbl: string; pk: string; vals: string; clocks: string }>(
+          'SELECT seq, tbl, pk, vals, clocks FROM hub_rows WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          [accountId, cursor, limit],
+        ),
+        one<{ last_seq: string }>('SELECT last_seq FROM hub_businesses WHERE account_id = $1', [accountId]),
+      ]);
+      const rows = page.rows.map(
+        (r): PulledRow => ({
+          seq: Number(r.seq),
+          table: r.tbl,
+          pk: r.pk,
+          state: { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) },
+        }),
+      );
+      // The two reads may see different commits; a last_seq ahead of the page only means "pull again".
+      const lastSeq = Math.max(Number(business?.last_seq ?? 0), rows.at(-1)?.seq ?? 0);
+      return { rows, last_seq: lastSeq };
+    },
+
+    seedNumbers: async (accountId, series, floor) => {
+      await pool.query(
+        'INSERT INTO hub_number_series (account_id, series, next_value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [accountId, series, floor],
+      );
+    },
+    leaseNumbers: (accountId, deviceId, series, size, now) =>
+      inTransaction(pool, async (client) => {
+        await client.query(
+          'INSERT INTO hub_number_series (account_id, series, next_value) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING',
+          [accountId, series],
+        );
+        // The update holds the series row until commit: concurrent leases take the next block.
+        const { rows } = await client.query<{ next_value: string }>(
+          `UPDATE hub_number_series SET next_value = next_value + $3
+           WHERE account_id = $1 AND series = $2 RETURNING next_value`,
+          [accountId, series, size],
+        );
+        const end = Number(rows[0]!.next_value) - 1;
+        const start = end - size + 1;
+        await client.query(
+          `INSERT INTO hub_number_leases (account_id, device_id, series, start_value, end_value, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [accountId, deviceId, series, start, end, now],
+        );
+        return { start, end };
+      }),
+  };
+}
+
+/**
+ * The rows and aliases a push works on. It holds its business's counter row, so no other push
+ * writes them meanwhile: what it reads once stays true for the transaction, and its own writes go
+ * through the caches. The rows of the pushed keys and the aliases of the ids they name are read in
+ * one query each first, instead of a query per look-up.
+ */
+async function rowStore(
+  client: PoolClient,
+  accountId: string,
+  changes: PushedChange[],
+  nextSeq: () => number,
+): Promise<HubRowStore> {
+  const key = (table: string, id: string) => `${table}\u0000${id}`;
+  const rows = new Map<string, RowState | undefined>();
+  const aliases = new Map<string, string | undefined>();
+
+  const pushed = changes.map((change) => [change.table, change.pk] as const);
+  const named = changes.flatMap((change) => aliasCandidates(change));
+  const [existing, known] = await Promise.all([
+    client.query<{ tbl: string; pk: string; vals: string; clocks: string }>(
+      `SELECT tbl, pk, vals, clocks FROM hub_rows
+       WHERE account_id = $1 AND (tbl, pk) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+      [accountId, pushed.map(([t]) => t), pushed.map(([, pk]) => pk)],
+    ),
+    client.query<{ tbl: string; from_id: string; to_id: string }>(
+      `SELECT tbl, from_id, to_id FROM hub_aliases
+       WHERE account_id = $1 AND (tbl, from_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+      [accountId, named.map(([t]) => t), named.map(([, id]) => id)],
+    ),
+  ]);
+  for (const [table, pk] of pushed) rows.set(key(table, pk), undefined);
+  for (const r of existing.rows)
+    rows.set(key(r.tbl, r.pk), { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) });
+  for (const [table, id] of named) aliases.set(key(table, id), undefined);
+  for (const a of known.rows) aliases.set(key(a.tbl, a.from_id), a.to_id);
+
+  return {
+    get: async (table, pk) => {
+      if (rows.has(key(table, pk))) return rows.get(key(table, pk));
+      const row = (
+        await client.query<{ vals: string; clocks: string }>(
+          'SELECT vals, clocks FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND pk = $3',
+          [accountId, table, pk],
+        )
+      ).rows[0];
+      const state = row && { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) };
+      rows.set(key(table, pk), state);
+      return state;
+    },
+    put: async (table, pk, state, naturalKey) => {
+      await client.query(
+        `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals,
+           clocks = excluded.clocks, natural_key = excluded.natural_key`,
+        [accountId, table, pk, nextSeq(), JSON.stringify(state.v), JSON.stringify(state.c), naturalKey],
+      );
+      rows.set(key(table, pk), state);
+    },
+    findLive: async (table, naturalKey, pk) =>
+      (
+        await client.query<{ pk: string }>(
+          'SELECT pk FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND natural_key = $3 AND pk <> $4 LIMIT 1',
+          [accountId, table, naturalKey, pk],
+        )
+      ).rows[0]?.pk,
+    aliasOf: async (table, id) => {
+      if (aliases.has(key(table, id))) return aliases.get(key(table, id));
+      const to = (
+        await client.query<{ to_id: string }>(
+          'SELECT to_id FROM hub_aliases WHERE account_id = $1 AND tbl = $2 AND from_id = $3',
+          [accountId, table, id],
+        )
+      ).rows[0]?.to_id;
+      aliases.set(key(table, id), to);
+      return to;
+    },
+    addAlias: async (table, from, to) => {
+      await client.query(
+        `INSERT INTO hub_aliases (account_id, tbl, from_id, to_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, tbl, from_id) DO UPDATE SET to_id = excluded.to_id`,
+        [accountId, table, from, to],
+      );
+      // Records merged into `from` earlier now point straight at the survivor.
+      await client.query(
+        'UPDATE hub_aliases SET to_id = $4 WHERE account_id = $1 AND tbl = $2 AND to_id = $3',
+        [accountId, table, from, to],
+      );
+      for (const [cached, target] of aliases) {
+        if (target === from && cached.startsWith(key(table, ''))) aliases.set(cached, to);
+      }
+      aliases.set(key(table, from), to);
+    },
+  };
+}
+
+/** The (table, id) pairs a change may have been merged away under: its own key and what it refers to. */
+function aliasCandidates(change: PushedChange): Array<readonly [string, string]> {
+  const table = syncedTable(change.table);
+  if (!table) return [];
+  const key = JSON.parse(change.pk) as unknown[];
+  const out: Array<readonly [string, string]> = [];
+  if (table.naturalKey) out.push([table.name, String(key[0])]);
+  for (const [i, column] of table.pk.entries()) {
+    const target = table.refs?.[column];
+    if (target) out.push([target, String(key[i])]);
+  }
+  for (const [column, target] of Object.entries(table.refs ?? {})) {
+    const value = change.state.v[column];
+    if (typeof value === 'string') out.push([target, value]);
+  }
+  return out;
+}
+
+async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection lost while checked out (a server restart, a killed backend) fails the running
+  // query; its error event must not also bring the process down.
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    client.off('error', lost);
+    // A connection that is lost or cannot even roll back is dropped, not handed to the next caller.
+    client.release(broken);
+  }
+}
+
+interface DeviceRow extends Omit<HubDevice, 'last_local_seq'> {
+  last_local_seq: string;
+}
+
+function toDevice(row: DeviceRow): HubDevice {
+  return { ...row, last_local_seq: Number(row.last_local_seq) };
+}
+
+const DEVICE_COLUMNS = 'id, account_id, name, code, last_local_seq, created_at, last_seen_at, revoked_at';

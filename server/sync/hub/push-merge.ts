@@ -1,0 +1,101 @@
+import { isDeleted, mergeStates, type RowState } from '../merge';
+import { ALIAS_TABLE, DELETED, IDENTITY_COLUMNS, type SyncedTable, syncedTable } from '../tables';
+import type { PushedChange } from './storage';
+
+/**
+ * What the hub does with one pushed change, whatever stores its rows (docs/sync.md, "The hub"):
+ * follow merged records, merge the change into the resolved row by the merge rules, and merge a
+ * second live record with the same natural key into the first. Decisions are made here, in hub
+ * order, and reach devices as rows, so every device ends with the same records.
+ */
+export interface HubRowStore {
+  get(table: string, pk: string): Promise<RowState | undefined>;
+  put(table: string, pk: string, state: RowState, naturalKey: string | null): Promise<void>;
+  /** A live row of the table with this natural key, other than `pk`. */
+  findLive(table: string, naturalKey: string, pk: string): Promise<string | undefined>;
+  aliasOf(table: string, id: string): Promise<string | undefined>;
+  addAlias(table: string, from: string, to: string): Promise<void>;
+}
+
+/** Merges one change; returns how many rows changed (each took the next sequence number in `put`). */
+export async function mergePushedChange(store: HubRowStore, change: PushedChange): Promise<number> {
+  const table = syncedTable(change.table);
+  if (!table) throw new Error(`Unknown synced table ${change.table}`);
+  const state = await followAliases(store, table, change.state);
+  const key = JSON.parse(change.pk) as unknown[];
+  for (const [i, column] of table.pk.entries()) {
+    const target = table.refs?.[column];
+    const to = target && (await store.aliasOf(target, String(key[i])));
+    if (to) key[i] = to;
+  }
+  const pk = JSON.stringify(key);
+  const mergedInto = table.naturalKey ? await store.aliasOf(table.name, String(key[0])) : undefined;
+  // A merged-away record keeps its own row, without its key: the survivor holds the key now.
+  let changed = await mergeInto(store, table, pk, state, !mergedInto);
+  if (mergedInto)
+    changed += await mergeInto(store, table, JSON.stringify([mergedInto]), withoutIdentity(state));
+  else if (changed && table.naturalKey) changed += await mergeDuplicate(store, table, pk);
+  return changed;
+}
+
+async function mergeInto(
+  store: HubRowStore,
+  table: SyncedTable,
+  pk: string,
+  incoming: RowState,
+  keyed = true,
+): Promise<number> {
+  const base = await store.get(table.name, pk);
+  // Append-only rows (payments, events) are written once: a correction is a new row.
+  if (base && table.appendOnly) return 0;
+  const { state, changed } = mergeStates(table, base, incoming);
+  if (changed.length === 0) return 0;
+  await store.put(table.name, pk, state, keyed ? naturalKeyOf(table, state) : null);
+  return 1;
+}
+
+/** A second live record with the key of an existing one merges into the existing one. */
+async function mergeDuplicate(store: HubRowStore, table: SyncedTable, pk: string): Promise<number> {
+  const state = await store.get(table.name, pk);
+  const key = state && naturalKeyOf(table, state);
+  if (!state || !key) return 0;
+  const survivor = await store.findLive(table.name, key, pk);
+  if (!survivor) return 0;
+  const from = String((JSON.parse(pk) as unknown[])[0]);
+  const to = String((JSON.parse(survivor) as unknown[])[0]);
+  // In this order, so a device pulling in hub order learns of the merge before it meets either row.
+  await store.addAlias(table.name, from, to);
+  await store.put(ALIAS_TABLE, JSON.stringify([table.name, from]), { v: { to_id: to }, c: {} }, null);
+  await store.put(table.name, pk, state, null);
+  const survivorState = (await store.get(table.name, survivor))!;
+  const merged = mergeStates(table, survivorState, withoutIdentity(state)).state;
+  // Rewritten even when nothing changed: devices must see the survivor after the merge, in order.
+  await store.put(table.name, survivor, merged, naturalKeyOf(table, merged));
+  return 3;
+}
+
+async function followAliases(store: HubRowStore, table: SyncedTable, state: RowState): Promise<RowState> {
+  let v = state.v;
+  for (const [column, target] of Object.entries(table.refs ?? {})) {
+    const value = v[column];
+    if (typeof value !== 'string') continue;
+    const to = await store.aliasOf(target, value);
+    if (to) v = { ...v, [column]: to };
+  }
+  return v === state.v ? state : { v, c: state.c };
+}
+
+export function withoutIdentity(state: RowState): RowState {
+  const keep = ([column]: [string, unknown]) => !IDENTITY_COLUMNS.has(column);
+  return {
+    v: Object.fromEntries(Object.entries(state.v).filter(keep)),
+    c: Object.fromEntries(Object.entries(state.c).filter(keep)),
+  };
+}
+
+/** The natural key a live row holds; a deleted row holds none. */
+export function naturalKeyOf(table: SyncedTable, state: RowState): string | null {
+  if (!table.naturalKey || isDeleted(state) || state.v[DELETED] === undefined) return null;
+  const value = state.v[table.naturalKey];
+  return typeof value === 'string' && value !== '' ? value : null;
+}

@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  SYNC_SCHEMA_HEADER,
+  SyncJoinRequest,
+  SyncJoinResponse,
+  SyncLeaseRequest,
+  SyncLeaseResponse,
+  SyncPullQuery,
+  SyncPullResponse,
+  SyncPushRequest,
+  SyncPushResponse,
+} from '../../../shared/schemas/sync';
+import type { AppContext } from '../../context';
+import { SCHEMA_VERSION } from '../../db/database';
+import { commonErrors } from '../../http/schemas';
+import { type Clock, isoNow } from '../../lib/clock';
+import { ApiError, notFound } from '../../lib/errors';
+import type { Hub } from './service';
+
+const tags = ['sync'];
+const security = [{ syncDevice: [] }];
+const SyncHeaders = z.object({
+  [SYNC_SCHEMA_HEADER]: z.coerce
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "The device's schema version; a hub refuses one newer than its own (426)." }),
+});
+
+function fromThisMachine(address: string | undefined): boolean {
+  return address !== undefined && /^(127\.|::1$|::ffff:127\.)/.test(address);
+}
+
+/** The sync API of an install, served by its own hub (the engine's). */
+export function syncApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return hubApiRoutes(ctx.clock, () => {
+    if (!ctx.sync) throw notFound('This server does not run sync.');
+    return ctx.sync.hub;
+  });
+}
+
+/**
+ * The sync API under /api/sync/v1: what devices call on their hub (docs/sync.md, "Protocol").
+ * The hub is looked up per request, so an install serves it only while it runs sync.
+ */
+export function hubApiRoutes(
+  clock: Clock,
+  hub: () => Hub,
+  options: { behindTlsProxy?: boolean } = {},
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      // Device credentials and the whole business cross the network: beyond this machine, only over
+      // TLS. A hosted hub is deployed behind a load balancer that terminates it.
+      const encrypted = 'encrypted' in request.socket && request.socket.encrypted === true;
+      if (!encrypted && !options.behindTlsProxy && !fromThisMachine(request.socket.remoteAddress)) {
+        throw new ApiError(
+          403,
+          'https_required',
+          'A hub answers other computers only over HTTPS: start it with TLS (serve --tls) and pair again.',
+        );
+      }
+      const version = Number(request.headers[SYNC_SCHEMA_HEADER] ?? 0);
+      if (version > SCHEMA_VERSION) {
+        throw new ApiError(
+          426,
+          'upgrade_required',
+          `This device runs a newer Shopdesk (schema ${version}) than the hub (schema ${SCHEMA_VERSION}): update the hub first.`,
+        );
+      }
+    });
+    const device = (authorization: string | undefined) => hub().authenticate(authorization);
+
+    app.post(
+      '/join',
+      {
+        schema: {
+          tags,
+          summary: 'Join a business with a pairing code',
+          description: 'Redeems a one-time pairing code (valid 15 minutes) for a device credential.',
+          security: [],
+          headers: SyncHeaders,
+          body: SyncJoinRequest,
+          response: { 200: SyncJoinResponse, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const { code, name, known_accounts } = request.body;
+        const { device: joined, credential } = await hub().join(code, name, known_accounts);
+        return {
+          client_id: joined.account_id,
+          device_id: joined.id,
+          device_code: joined.code,
+          credential,
+          hub_time: isoNow(clock),
+        };
+      },
+    );
+
+    app.post(
+      '/push',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Push local changes',
+          description:
+            'Up to 1,000 changes in the order the device made them. Idempotent: changes at or below the acknowledged local_seq are skipped. The hub merges them in one transaction and orders them.',
+          headers: SyncHeaders,
+          body: SyncPushRequest,
+          response: { 200: SyncPushResponse, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const from = await device(request.headers.authorization);
+        return { ...(await hub().push(from, request.body.changes)), hub_time: isoNow(clock) };
+      },
+    );
+
+    app.get(
+      '/pull',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Pull rows changed after a cursor',
+          description:
+            'Rows in hub order, with their merged values and clocks. Page with the returned cursor while has_more; `wait` holds the request open until something changes.',
+          headers: SyncHeaders,
+          querystring: SyncPullQuery,
+          response: { 200: SyncPullResponse, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const from = await device(request.headers.authorization);
+        const { cursor, limit, wait } = request.query;
+        const page = await hub().pull(from.account_id, cursor, limit, wait * 1000);
+        return { ...page, hub_time: isoNow(clock) };
+      },
+    );
+
+    app.post(
+      '/leases',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Lease blocks of document numbers',
+          headers: SyncHeaders,
+          body: SyncLeaseRequest,
+          response: { 200: SyncLeaseResponse, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const from = await device(request.headers.authorization);
+        return hub().lease(from, request.body.series, request.body.size);
+      },
+    );
+  };
+}

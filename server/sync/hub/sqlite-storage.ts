@@ -1,0 +1,240 @@
+import type SQLite from 'better-sqlite3-multiple-ciphers';
+import type { Db } from '../../db/database';
+import { exclusive } from '../exclusive';
+import { type HubRowStore, mergePushedChange } from './push-merge';
+import type { HubDevice, HubStorage, PulledRow, PushResult } from './storage';
+
+/**
+ * The hub's state in the install's own SQLite file (the embedded default). Statements run on the
+ * raw driver for speed, while holding Kysely's connection so no request's transaction is open.
+ */
+export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
+  const run = <T>(fn: () => T) => exclusive({ db, sqlite }, () => sqlite.transaction(fn).immediate());
+  const getRow = sqlite.prepare(
+    'SELECT vals, clocks FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk = ?',
+  );
+  const putRow = sqlite.prepare(
+    `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals, clocks = excluded.clocks,
+       natural_key = excluded.natural_key`,
+  );
+  const findLive = sqlite.prepare(
+    'SELECT pk FROM hub_rows WHERE account_id = ? AND tbl = ? AND natural_key = ? AND pk <> ? LIMIT 1',
+  );
+  const getAlias = sqlite.prepare(
+    'SELECT to_id FROM hub_aliases WHERE account_id = ? AND tbl = ? AND from_id = ?',
+  );
+
+  return {
+    ensureBusiness: (accountId, now) =>
+      run(() => {
+        sqlite
+          .prepare('INSERT OR IGNORE INTO hub_businesses (account_id, last_seq, created_at) VALUES (?, 0, ?)')
+          .run(accountId, now);
+      }),
+    hasBusiness: (accountId) =>
+      run(() => Boolean(sqlite.prepare('SELECT 1 FROM hub_businesses WHERE account_id = ?').get(accountId))),
+
+    addPairingCode: (code) =>
+      run(() => {
+        sqlite
+          .prepare(
+            'INSERT INTO hub_pairing_codes (code_hash, account_id, name, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+          )
+          .run(code.hash, code.account_id, code.name, code.created_at, code.expires_at);
+      }),
+    peekPairingCode: (hash, now) =>
+      run(
+        () =>
+          (
+            sqlite
+              .prepare(
+                'SELECT account_id FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
+              )
+              .get(hash, now) as { account_id: string } | undefined
+          )?.account_id,
+      ),
+    redeemPairingCode: (hash, now) =>
+      run(() => {
+        const row = sqlite
+          .prepare(
+            'SELECT account_id, name FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
+          )
+          .get(hash, now) as { account_id: string; name: string | null } | undefined;
+        if (row)
+          sqlite.prepare('UPDATE hub_pairing_codes SET used_at = ? WHERE code_hash = ?').run(now, hash);
+        return row;
+      }),
+
+    addDevice: (device) =>
+      run(
+        () =>
+          sqlite
+            .prepare(
+              `INSERT INTO hub_devices (id, account_id, name, code, credential_hash, last_local_seq, created_at)
+               VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (account_id, code) DO NOTHING`,
+            )
+            .run(
+              device.id,
+              device.account_id,
+              device.name,
+              device.code,
+              device.credential_hash,
+              device.created_at,
+            ).changes > 0,
+      ),
+    deviceByCredential: (hash) =>
+      run(
+        () =>
+          sqlite.prepare(`SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE credential_hash = ?`).get(hash) as
+            | HubDevice
+            | undefined,
+      ),
+    listDevices: (accountId) =>
+      run(
+        () =>
+          sqlite
+            .prepare(`SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE account_id = ? ORDER BY created_at, id`)
+            .all(accountId) as HubDevice[],
+      ),
+    revokeDevice: (accountId, deviceId, now) =>
+      run(
+        () =>
+          sqlite
+            .prepare(
+              'UPDATE hub_devices SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
+            )
+            .run(now, accountId, deviceId).changes > 0,
+      ),
+    touchDevice: (deviceId, now) =>
+      run(() => {
+        sqlite.prepare('UPDATE hub_devices SET last_seen_at = ? WHERE id = ?').run(now, deviceId);
+      }),
+
+    push: (accountId, deviceId, changes) =>
+      exclusive({ db, sqlite }, async (): Promise<PushResult> => {
+        sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const business = sqlite
+            .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
+            .get(accountId) as { last_seq: number } | undefined;
+          if (!business) throw new Error(`The hub holds no business ${accountId}`);
+          const device = sqlite
+            .prepare('SELECT last_local_seq FROM hub_devices WHERE id = ?')
+            .get(deviceId) as {
+            last_local_seq: number;
+          };
+          let seq = business.last_seq;
+          const store = rowStore(accountId, () => ++seq);
+          let acknowledged = device.last_local_seq;
+          let accepted = 0;
+          for (const change of changes) {
+            if (change.local_seq <= acknowledged) continue;
+            acknowledged = change.local_seq;
+            accepted += await mergePushedChange(store, change);
+          }
+          sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
+          sqlite
+            .prepare('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?')
+            .run(acknowledged, deviceId);
+          sqlite.exec('COMMIT');
+          return { acknowledged, accepted, last_seq: seq };
+        } catch (error) {
+          sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    pull: (accountId, cursor, limit) =>
+      run(() => {
+        const rows = (
+          sqlite
+            .prepare(
+              'SELECT seq, tbl, pk, vals, clocks FROM hub_rows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+            )
+            .all(accountId, cursor, limit) as Array<{
+            seq: number;
+            tbl: string;
+            pk: string;
+            vals: string;
+            clocks: string;
+          }>
+        ).map(
+          (r): PulledRow => ({
+            seq: r.seq,
+            table: r.tbl,
+            pk: r.pk,
+            state: { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) },
+          }),
+        );
+        const business = sqlite
+          .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
+          .get(accountId) as { last_seq: number } | undefined;
+        return { rows, last_seq: business?.last_seq ?? 0 };
+      }),
+
+    seedNumbers: (accountId, series, floor) =>
+      run(() => {
+        sqlite
+          .prepare(
+            'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, ?)',
+          )
+          .run(accountId, series, floor);
+      }),
+    leaseNumbers: (accountId, deviceId, series, size, now) =>
+      run(() => {
+        sqlite
+          .prepare(
+            'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, 1)',
+          )
+          .run(accountId, series);
+        const { next_value: start } = sqlite
+          .prepare('SELECT next_value FROM hub_number_series WHERE account_id = ? AND series = ?')
+          .get(accountId, series) as { next_value: number };
+        const end = start + size - 1;
+        sqlite
+          .prepare('UPDATE hub_number_series SET next_value = ? WHERE account_id = ? AND series = ?')
+          .run(end + 1, accountId, series);
+        sqlite
+          .prepare(
+            `INSERT INTO hub_number_leases (account_id, device_id, series, start_value, end_value, created_at)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(accountId, deviceId, series, start, end, now);
+        return { start, end };
+      }),
+  };
+
+  function rowStore(accountId: string, nextSeq: () => number): HubRowStore {
+    return {
+      get: async (table, pk) => {
+        const row = getRow.get(accountId, table, pk) as { vals: string; clocks: string } | undefined;
+        return row ? { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) } : undefined;
+      },
+      put: async (table, pk, state, naturalKey) => {
+        putRow.run(
+          accountId,
+          table,
+          pk,
+          nextSeq(),
+          JSON.stringify(state.v),
+          JSON.stringify(state.c),
+          naturalKey,
+        );
+      },
+      findLive: async (table, naturalKey, pk) =>
+        (findLive.get(accountId, table, naturalKey, pk) as { pk: string } | undefined)?.pk,
+      aliasOf: async (table, id) =>
+        (getAlias.get(accountId, table, id) as { to_id: string } | undefined)?.to_id,
+      addAlias: async (table, from, to) => {
+        sqlite
+          .prepare('INSERT OR REPLACE INTO hub_aliases (account_id, tbl, from_id, to_id) VALUES (?, ?, ?, ?)')
+          .run(accountId, table, from, to);
+        sqlite
+          .prepare('UPDATE hub_aliases SET to_id = ? WHERE account_id = ? AND tbl = ? AND to_id = ?')
+          .run(to, accountId, table, from);
+      },
+    };
+  }
+}
+
+const DEVICE_COLUMNS = 'id, account_id, name, code, last_local_seq, created_at, last_seen_at, revoked_at';

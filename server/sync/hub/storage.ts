@@ -1,0 +1,89 @@
+import type { RowState } from '../merge';
+
+/**
+ * Everything a hub keeps, behind one interface: the embedded hub keeps it in the install's own
+ * SQLite (sqlite-storage.ts); a hosted hub may keep it elsewhere. Every method is one transaction
+ * of the storage, so any number of hub processes may share one store.
+ */
+export interface HubDevice {
+  id: string;
+  account_id: string;
+  name: string;
+  /** Short code that marks the numbers the device issues on its own (docs/sync.md, "Numbers"). */
+  code: string;
+  last_local_seq: number;
+  created_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface PushedChange {
+  /** The device's own sequence number of the change: a repeated push of it is a no-op. */
+  local_seq: number;
+  table: string;
+  pk: string;
+  state: RowState;
+}
+
+export interface PulledRow {
+  seq: number;
+  table: string;
+  pk: string;
+  state: RowState;
+}
+
+export interface PushResult {
+  /** The highest local_seq the hub holds for the device (including earlier pushes). */
+  acknowledged: number;
+  /** Rows whose state the push changed. */
+  accepted: number;
+  last_seq: number;
+}
+
+export interface HubStorage {
+  ensureBusiness(accountId: string, now: string): Promise<void>;
+  hasBusiness(accountId: string): Promise<boolean>;
+
+  addPairingCode(code: {
+    hash: string;
+    account_id: string;
+    name: string | null;
+    created_at: string;
+    expires_at: string;
+  }): Promise<void>;
+  /** The business an unexpired, unused code is for, without using it up. */
+  peekPairingCode(hash: string, now: string): Promise<string | undefined>;
+  /** Marks an unexpired, unused code used and returns it; undefined when it cannot be used. */
+  redeemPairingCode(
+    hash: string,
+    now: string,
+  ): Promise<{ account_id: string; name: string | null } | undefined>;
+
+  /** False, adding nothing, when the business already has a device with that code. */
+  addDevice(device: HubDevice & { credential_hash: string }): Promise<boolean>;
+  deviceByCredential(hash: string): Promise<HubDevice | undefined>;
+  listDevices(accountId: string): Promise<HubDevice[]>;
+  revokeDevice(accountId: string, deviceId: string, now: string): Promise<boolean>;
+  touchDevice(deviceId: string, now: string): Promise<void>;
+
+  /** Merges the changes into the resolved rows in one transaction, in hub order. */
+  push(accountId: string, deviceId: string, changes: PushedChange[]): Promise<PushResult>;
+  /**
+   * Calls `listener` with the business a push changed, through whichever process shares this
+   * store; returns the unsubscribe. Absent where only one process serves the store.
+   */
+  watchPushes?(listener: (accountId: string) => void): () => void;
+  /** Rows changed after `cursor`, in hub order. */
+  pull(accountId: string, cursor: number, limit: number): Promise<{ rows: PulledRow[]; last_seq: number }>;
+
+  /** Starts a number series at `floor` unless the hub already counts it. */
+  seedNumbers(accountId: string, series: string, floor: number): Promise<void>;
+  /** Leases the next `size` numbers of a series to a device. */
+  leaseNumbers(
+    accountId: string,
+    deviceId: string,
+    series: string,
+    size: number,
+    now: string,
+  ): Promise<{ start: number; end: number }>;
+}

@@ -1,0 +1,155 @@
+import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../server/lib/clock';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function owner(shop: TestAccount) {
+  const cookie = await shop.signIn();
+  return (method: string, p: string, body?: unknown) =>
+    shop.portal(method, p, { key: null, headers: { cookie }, body });
+}
+
+const customerNames = async (shop: TestAccount) =>
+  (await shop.portal('GET', '/customers')).body.data.map((c: { name: string }) => c.name).sort();
+
+describe('backups while serving, and restoring an older one', () => {
+  it('backs up, lists, verifies and restores last Tuesday’s backup, keeping the data it replaces', async () => {
+    const clock = manualClock('2026-11-17T09:00:00Z');
+    server = await startTestServer({ clock });
+    const shop = await server.createAccount();
+    const ui = await owner(shop);
+    await shop.portal('POST', '/customers', { body: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+
+    const tuesday = await ui('POST', '/backups');
+    expect(tuesday.status).toBe(201);
+    expect(tuesday.body).toMatchObject({
+      object: 'backup',
+      reason: 'manual',
+      result: 'verified',
+      encrypted: false,
+    });
+    expect(tuesday.body.tables.customers).toBe(1);
+    expect(tuesday.body.size_bytes).toBeGreaterThan(0);
+
+    clock.set('2026-11-20T09:00:00Z');
+    await shop.portal('POST', '/customers', { body: { name: 'Grace Hopper', email: 'grace@example.com' } });
+    const friday = await ui('POST', '/backups');
+    const listed = await ui('GET', '/backups');
+    expect(listed.body.data.map((b: { id: string }) => b.id)).toEqual([friday.body.id, tuesday.body.id]);
+    expect(listed.body.status).toMatchObject({ health: 'ok', last_success_at: '2026-11-20T09:00:00Z' });
+
+    const verified = await ui('POST', `/backups/${tuesday.body.id}/verify`);
+    expect(verified.body.result).toBe('verified');
+
+    await shop.portal('POST', '/customers', { body: { name: 'Edsger Dijkstra', email: 'ewd@example.com' } });
+    const restored = await ui('POST', `/backups/${tuesday.body.id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body.restored.id).toBe(tuesday.body.id);
+    expect(restored.body.safety_copy).toMatchObject({ reason: 'pre-restore', result: 'verified' });
+    expect(restored.body.safety_copy.tables.customers).toBe(3);
+
+    expect(await customerNames(shop)).toEqual(['Ada Lovelace']);
+    // The owner who pressed Restore is still signed in.
+    expect((await ui('GET', '/backups')).status).toBe(200);
+
+    // The data the restore replaced is one restore away.
+    await ui('POST', `/backups/${restored.body.safety_copy.id}/restore`);
+    expect(await customerNames(shop)).toEqual(['Ada Lovelace', 'Edsger Dijkstra', 'Grace Hopper']);
+    // Writes go to the reopened database.
+    const created = await shop.portal('POST', '/customers', {
+      body: { name: 'Alan Turing', email: 'alan@example.com' },
+    });
+    expect(created.status).toBe(201);
+  });
+
+  it('refuses a damaged backup and changes nothing', async () => {
+    server = await startTestServer();
+    const shop = await server.createAccount();
+    const ui = await owner(shop);
+    const backup = await ui('POST', '/backups');
+    await shop.portal('POST', '/customers', { body: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    truncateSync(backup.body.file, Math.floor(backup.body.size_bytes / 2));
+    const refused = await ui('POST', `/backups/${backup.body.id}/restore`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('backup_unusable');
+    expect(await customerNames(shop)).toEqual(['Ada Lovelace']);
+    expect(readdirSync(server.dataDir).filter((name) => name.endsWith('.restoring'))).toEqual([]);
+  });
+
+  it('keeps backups to the owner: a portal key may not list, make or restore them', async () => {
+    server = await startTestServer();
+    const shop = await server.createAccount();
+    expect((await shop.portal('GET', '/backups')).status).toBe(403);
+    expect((await shop.portal('POST', '/backups')).status).toBe(403);
+  });
+
+  it('refuses a portal restore on a folder holding several accounts (it would replace them all)', async () => {
+    server = await startTestServer();
+    const shop = await server.createAccount();
+    await server.createAccount({ business: 'Other' });
+    const ui = await owner(shop);
+    const backup = await ui('POST', '/backups');
+    const refused = await ui('POST', `/backups/${backup.body.id}/restore`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('several_accounts');
+  });
+
+  it('shows a failed backup in the status the dashboard reads, and clears it at the next success', async () => {
+    server = await startTestServer();
+    const shop = await server.createAccount();
+    const ui = await owner(shop);
+    const blocker = path.join(server.dataDir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    // The folder was reachable when chosen (an external drive), then it went away.
+    expect((await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'drive') })).status).toBe(
+      200,
+    );
+    writeFileSync(
+      path.join(server.dataDir, 'backup-state.json'),
+      JSON.stringify({ folder: path.join(blocker, 'x') }),
+    );
+
+    const failed = await ui('POST', '/backups');
+    expect(failed.status).toBe(500);
+    expect(failed.body.error.code).toBe('backup_failed');
+    const status = (await ui('GET', '/backups')).body.status;
+    expect(status.health).toBe('failed');
+    expect(status.last_error).toContain('not-a-folder');
+
+    const moved = await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'elsewhere') });
+    expect(moved.body.folder).toBe(path.join(server.dataDir, 'elsewhere'));
+    expect((await ui('POST', '/backups')).status).toBe(201);
+    expect((await ui('GET', '/backups')).body.status.health).toBe('ok');
+  });
+
+  it('runs the daily backup when due and prunes by the retention rule', async () => {
+    const clock = manualClock('2026-11-01T02:00:00Z');
+    server = await startTestServer({
+      clock,
+      backups: { schedule: false, retention: { daily: 3, weekly: 2, monthly: 1 } },
+    });
+    await server.createAccount();
+    expect(server.backups.status().health).toBe('never');
+    for (let day = 0; day < 10; day++) {
+      expect(await server.runDueBackup()).not.toBeNull();
+      clock.advance(12 * 60 * 60 * 1000);
+      expect(await server.runDueBackup()).toBeNull();
+      clock.advance(12 * 60 * 60 * 1000);
+    }
+    // Nov 1 … 10: the last 3 days, the newest of the 2 last ISO weeks (Sunday the 8th), of the month (the 10th).
+    expect(server.backups.list().map((b) => b.created_at.slice(0, 10))).toEqual([
+      '2026-11-10',
+      '2026-11-09',
+      '2026-11-08',
+    ]);
+    clock.advance(27 * 60 * 60 * 1000);
+    expect(server.backups.status().health).toBe('overdue');
+  });
+});

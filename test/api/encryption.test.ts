@@ -1,0 +1,127 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3-multiple-ciphers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseKeyError, openSqliteFile, parseDatabaseKey } from '../../server/db/cipher';
+import { openDatabase } from '../../server/db/database';
+import { startServer } from '../../server/index';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const KEY = parseDatabaseKey('correct horse battery staple');
+// Words that exist only in the customer's record: if they are on disk in clear, the record leaked.
+const SECRET = {
+  name: 'Zebulon Quackenbush',
+  email: 'zebulon@quackenbush.example',
+  address: '77 Xylophone Lane',
+};
+
+let server: TestServer | undefined;
+let folders: string[] = [];
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  folders = [];
+});
+
+function dataFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'shopdesk-encryption-'));
+  folders.push(folder);
+  return folder;
+}
+
+/** Every file under the folder: what a thief who takes the disk reads. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(folder, name))
+    .filter((file) => statSync(file).isFile());
+}
+
+function leaks(folder: string): string[] {
+  return filesUnder(folder).filter((file) => {
+    const bytes = readFileSync(file);
+    return Object.values(SECRET).some(
+      (text) => bytes.includes(text) || bytes.includes(Buffer.from(text, 'utf16le')),
+    );
+  });
+}
+
+async function addSecretCustomer(s: TestServer) {
+  const shop = await s.createAccount();
+  const created = await shop.portal('POST', '/customers', {
+    body: { name: SECRET.name, email: SECRET.email, address: SECRET.address },
+  });
+  expect(created.status).toBe(201);
+  return shop;
+}
+
+describe('encryption at rest', () => {
+  it('leaves no customer data in clear on the disk of a stolen laptop: database, WAL or backups', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir, key: KEY });
+    const shop = await addSecretCustomer(server);
+    await server.backups.create('manual');
+    // Read while the server runs, so the WAL still holds the latest writes.
+    expect(filesUnder(dataDir).some((file) => file.endsWith('-wal'))).toBe(true);
+    expect(leaks(dataDir)).toEqual([]);
+    expect((await shop.portal('GET', '/customers')).body.data[0].name).toBe(SECRET.name);
+    await server.stop();
+    server = undefined;
+    expect(leaks(dataDir)).toEqual([]);
+  });
+
+  it('refuses a wrong key, or none, with a message that says so', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir, key: KEY });
+    await addSecretCustomer(server);
+    await server.stop();
+    server = undefined;
+    const wrong = startServer({ dataDir, port: 0, key: parseDatabaseKey('Tr0ub4dor&3') });
+    await expect(wrong).rejects.toThrow(DatabaseKeyError);
+    await expect(wrong).rejects.toThrow(/cannot be opened with this key: the key or passphrase is wrong/);
+    await expect(startServer({ dataDir, port: 0 })).rejects.toThrow(/is encrypted: give its key/);
+  });
+
+  it('writes backups that nothing opens without the key', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir, key: KEY });
+    await addSecretCustomer(server);
+    const backup = await server.backups.create('manual');
+    expect(backup.encrypted).toBe(true);
+    expect(() => openSqliteFile(backup.file, null)).toThrow(DatabaseKeyError);
+    expect(() =>
+      new SQLite(backup.file, { readonly: true }).prepare('select * from customers').all(),
+    ).toThrow(/file is not a database/);
+    const opened = openSqliteFile(backup.file, KEY, { readonly: true });
+    expect(opened.prepare('select name from customers').pluck().all()).toEqual([SECRET.name]);
+    opened.close();
+  });
+
+  it('encrypts an existing plain database and its backups in place at the first start with a key', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir });
+    const shop = await addSecretCustomer(server);
+    await server.backups.create('manual');
+    await server.stop();
+    expect(leaks(dataDir).length).toBeGreaterThan(0);
+
+    server = await startTestServer({ dataDir, key: KEY });
+    expect(leaks(dataDir)).toEqual([]);
+    const customers = await server.request('GET', `/api/portal/${shop.clientId}/customers`, {
+      key: shop.portalKey,
+    });
+    expect(customers.body.data.map((c: { name: string }) => c.name)).toEqual([SECRET.name]);
+    const [backup] = server.backups.list();
+    expect(backup).toMatchObject({ encrypted: true, result: 'verified' });
+    expect((await server.backups.verify(backup!.id)).result).toBe('verified');
+  });
+
+  it('will not encrypt a database in place under a running server', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir });
+    await addSecretCustomer(server);
+    await expect(openDatabase(dataDir, { key: KEY })).rejects.toThrow(/needs it to itself: stop the server/);
+    expect(leaks(dataDir).length).toBeGreaterThan(0);
+  });
+});

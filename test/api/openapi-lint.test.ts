@@ -1,0 +1,96 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let shop: TestAccount;
+let doc: any;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  shop = await server.createAccount();
+  doc = (await server.request('GET', '/openapi.json')).body;
+});
+afterAll(() => server.stop());
+
+type Operation = { operationId?: string; responses: Record<string, any>; requestBody?: any };
+
+function operations(): Array<[string, string, Operation]> {
+  return Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(
+      ([method, operation]) => [path, method, operation] as [string, string, Operation],
+    ),
+  );
+}
+
+/** Every sub-schema of a JSON value, to look for shapes no document should hold. */
+function* schemas(value: unknown): Generator<Record<string, any>> {
+  if (Array.isArray(value)) for (const item of value) yield* schemas(item);
+  else if (value && typeof value === 'object') {
+    yield value as Record<string, any>;
+    for (const child of Object.values(value)) yield* schemas(child);
+  }
+}
+
+/** Validates a value against a request body schema of the document, $refs and all, as a generated client would. */
+function validator(schema: unknown) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile({ ...(schema as object), components: doc.components });
+}
+
+describe('the OpenAPI document', () => {
+  it('lints clean: servers, unique operationIds, error responses, media types', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers?.[0]?.url).toBeTruthy();
+    const ids = new Set<string>();
+    for (const [path, method, operation] of operations()) {
+      const where = `${method} ${path}`;
+      expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(ids.has(operation.operationId!), where).toBe(false);
+      ids.add(operation.operationId!);
+      expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['400', '404', '500']));
+      if (method !== 'get') {
+        expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['413', '415']));
+      }
+      if (path.startsWith('/api/v1/') || path.startsWith('/api/portal/')) {
+        expect(Object.keys(operation.responses), where).toEqual(
+          expect.arrayContaining(['401', '403', '429']),
+        );
+      }
+    }
+    const content = (path: string) => Object.keys(doc.paths[path].get.responses['200'].content);
+    expect(content('/api/portal/{client_id}/export')).toEqual(['application/json', 'application/zip']);
+    expect(content('/api/portal/{client_id}/calendar.ics')).toEqual(['text/calendar']);
+    expect(content('/api/portal/{client_id}/invoices/{number}/pdf')).toEqual(['application/pdf']);
+  });
+
+  it('holds no unsatisfiable request body (allOf with an empty closed object)', () => {
+    for (const schema of schemas(doc)) {
+      for (const part of schema.allOf ?? []) {
+        const closedAndEmpty =
+          part.additionalProperties === false && Object.keys(part.properties ?? {}).length === 0;
+        expect(closedAndEmpty, JSON.stringify(schema).slice(0, 200)).toBe(false);
+      }
+    }
+  });
+
+  it('accepts what the API accepts: a client checking bodies against it creates a job and an invoice', async () => {
+    for (const resource of ['jobs', 'invoices', 'quotes', 'clients', 'bookings', 'reviews']) {
+      const body = doc.paths[`/api/v1/${resource}`].post.requestBody.content['application/json'];
+      const validate = validator(body.schema);
+      expect(validate(body.examples.example.value), `${resource}: ${JSON.stringify(validate.errors)}`).toBe(
+        true,
+      );
+      expect(validate({ ...body.examples.example.value, unknown_field: 1 }), resource).toBe(false);
+    }
+    for (const resource of ['jobs', 'invoices']) {
+      const body = doc.paths[`/api/v1/${resource}`].post.requestBody.content['application/json'];
+      const created = await shop.v1('POST', `/${resource}`, { body: body.examples.example.value });
+      expect(created.status, resource).toBe(201);
+      const response = doc.paths[`/api/v1/${resource}`].post.responses['201'].content['application/json'];
+      expect(validator(response.schema)(created.body), resource).toBe(true);
+    }
+  });
+});

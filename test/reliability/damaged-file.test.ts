@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../server/context';
+import { openDatabase } from '../../server/db/database';
+import { createAccount } from '../../server/domain/accounts';
+import { createCustomer } from '../../server/domain/customers';
+import { systemClock } from '../../server/lib/clock';
+import { startTestServer } from '../helpers/server';
+import { cli, serve } from './processes';
+
+const folders: string[] = [];
+function folder(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-damage-'));
+  folders.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A data folder with a business and enough customers to span many pages, closed cleanly. */
+async function populatedFolder(): Promise<{ dataDir: string; file: string }> {
+  const dataDir = folder();
+  const database = await openDatabase(dataDir);
+  const ctx = createContext(database.db, systemClock);
+  const account = await createAccount(ctx, { businessName: 'Damaged', plan: 'platform', apiPlan: 'lite' });
+  for (let i = 0; i < 400; i++) {
+    await createCustomer(ctx, account.id, {
+      name: `Customer ${i} ${'x'.repeat(200)}`,
+      email: `c${i}@example.com`,
+    });
+  }
+  database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  await database.close();
+  return { dataDir, file: path.join(dataDir, 'shopdesk.sqlite') };
+}
+
+function overwriteMiddle(file: string, bytes: number): void {
+  const fd = openSync(file, 'r+');
+  writeSync(fd, randomBytes(bytes), 0, bytes, Math.floor(statSync(file).size / 2));
+  closeSync(fd);
+}
+
+function expectOneLine(stderr: string, ...parts: string[]): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  for (const part of parts) expect(lines[0]).toContain(part);
+}
+
+describe('a damaged data file is refused in words', () => {
+  it('random bytes in the middle of the file: refused at start, naming the file and the backups', async () => {
+    const { dataDir, file } = await populatedFolder();
+    overwriteMiddle(file, 64 * 1024);
+    await expect(openDatabase(dataDir)).rejects.toThrow(`The data file ${file} is damaged`);
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, file, 'damaged', path.join(dataDir, 'backups'));
+    const command = await cli(dataDir, 'accounts');
+    expect(command.code).toBe(1);
+    expectOneLine(command.stderr, file, 'damaged');
+  });
+
+  it('a truncated file: one clear line', async () => {
+    const { dataDir, file } = await populatedFolder();
+    truncateSync(file, Math.floor(statSync(file).size / 3));
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, file, path.join(dataDir, 'backups'));
+  });
+
+  it('an emptied (zero-length) file is not silently replaced by a new business', async () => {
+    const { dataDir, file } = await populatedFolder();
+    truncateSync(file, 0);
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, `The data file ${file} is empty`, path.join(dataDir, 'backups'));
+    expect(statSync(file).size).toBe(0);
+  });
+
+  it('a data folder that cannot be created: one clear line', async () => {
+    const parent = folder();
+    writeFileSync(path.join(parent, 'not-a-folder'), 'x');
+    const dataDir = path.join(parent, 'not-a-folder', 'data');
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, `Shopdesk cannot open or create ${path.join(dataDir, 'shopdesk.sqlite')}`);
+    const command = await cli(dataDir, 'accounts');
+    expect(command.code).toBe(1);
+    expectOneLine(command.stderr, dataDir);
+  });
+
+  it('damage only the full check finds: the background check stops the server serving the file', async () => {
+    const { dataDir, file } = await populatedFolder();
+    // Two indexes of the same shape swap their trees: every page is sound (the quick check passes)
+    // but the indexes no longer match the table, which only the full integrity check compares.
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE scratch (a TEXT, b TEXT);
+      CREATE INDEX scratch_a ON scratch (a);
+      CREATE INDEX scratch_b ON scratch (b);`);
+    const insert = raw.prepare('INSERT INTO scratch VALUES (?, ?)');
+    for (let i = 0; i < 50; i++) insert.run(`a${i}`, `b${i}`);
+    const roots = raw
+      .prepare("SELECT name, rootpage FROM sqlite_master WHERE name IN ('scratch_a', 'scratch_b')")
+      .all() as Array<{ name: string; rootpage: number }>;
+    raw.unsafeMode(true);
+    raw.pragma('writable_schema = ON');
+    const setRoot = raw.prepare('UPDATE sqlite_master SET rootpage = ? WHERE name = ?');
+    setRoot.run(roots[1]!.rootpage, roots[0]!.name);
+    setRoot.run(roots[0]!.rootpage, roots[1]!.name);
+    raw.close();
+
+    const server = await startTestServer({ dataDir });
+    try {
+      expect((await server.integrityChecked).length).toBeGreaterThan(0);
+      const refused = await server.request('GET', '/health');
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ type: 'api_error', code: 'database_damaged' });
+      expect(refused.body.error.message).toContain(file);
+      expect(refused.body.error.message).toContain(path.join(dataDir, 'backups'));
+      // The UI itself still loads, to show the message from its first API call.
+      expect((await server.request('GET', '/')).headers.get('content-type')).toContain('text/html');
+      expect((await server.request('GET', '/api/session')).status).toBe(503);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a sound file passes the background check and serves', async () => {
+    const { dataDir } = await populatedFolder();
+    const server = await startTestServer({ dataDir });
+    try {
+      expect(await server.integrityChecked).toEqual([]);
+      expect((await server.request('GET', '/health')).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { startTestServer } from '../helpers/server';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+it('a server started through a shell that dies on SIGTERM stops too, and frees its folder', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-signals-'));
+  // As `npm run serve` does: a shell between the signal's sender and the server, which ends on
+  // SIGTERM without passing it on (the trailing `true` keeps the shell from exec'ing node).
+  const shell = spawn(
+    'sh',
+    ['-c', `"${process.execPath}" --import tsx server/serve.ts --data-dir "${dataDir}" --port 0; true`],
+    { cwd: root },
+  );
+  let output = '';
+  shell.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const saw = (text: string) =>
+    new Promise<void>((resolve) => {
+      const look = () => {
+        if (!output.includes(text)) return;
+        shell.stdout.off('data', look);
+        resolve();
+      };
+      shell.stdout.on('data', look);
+      look();
+    });
+  try {
+    await saw('running at');
+    const url = /running at (\S+)/.exec(output)![1]!;
+    shell.kill('SIGTERM');
+    await saw('Stopped.');
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    const next = await startTestServer({ dataDir });
+    await next.stop();
+  } finally {
+    shell.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

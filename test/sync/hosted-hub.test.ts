@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../server/domain/api-keys';
+import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { migratePgHub } from '../../server/sync/hub/pg-schema';
+import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let postgres: TestPostgres;
+const pools: pg.Pool[] = [];
+const stops: Array<() => Promise<unknown>> = [];
+
+function pool(): pg.Pool {
+  const created = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  pools.push(created);
+  return created;
+}
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+});
+afterAll(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+  await Promise.all(pools.splice(0).map((p) => p.end()));
+  await postgres?.stop();
+});
+
+async function customerCount(server: TestServer, accountId: string): Promise<number> {
+  const rows = await server.ctx.db
+    .selectFrom('customers')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.length;
+}
+
+describe('a hosted hub on PostgreSQL', () => {
+  it('serves a business paired by its install to a device that joins through the hosted hub', async () => {
+    const officePool = pool();
+    await migratePgHub(officePool);
+    const office = await startTestServer({ hubStorage: pgHubStorage(officePool) });
+    stops.push(() => office.stop());
+    const account = await office.createAccount({ business: 'Sparkle' });
+    for (let i = 0; i < 3; i++) {
+      await account.portal('POST', '/customers', {
+        body: { name: `Customer ${i}`, email: `c${i}@example.com` },
+      });
+    }
+    // The first pairing makes the office install the business's hub: its business goes into PostgreSQL.
+    expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
+
+    const hosted: HostedHub = await startHostedHub({ pool: pool(), port: 0 });
+    stops.push(() => hosted.close());
+    expect((await fetch(`${hosted.url}/health`)).status).toBe(200);
+    const pairing = await hosted.hub.createPairing(account.clientId, hosted.url, 'Van');
+
+    const van = await startTestServer();
+    stops.push(() => van.stop());
+    await van.ctx.sync!.join({ url: hosted.url }, pairing.pairing_code, 'Van');
+    expect(await customerCount(van, account.clientId)).toBe(3);
+
+    const { key } = await createKey(van.ctx, account.clientId, { kind: 'portal' });
+    const made = await van.request('POST', `/api/portal/${account.clientId}/customers`, {
+      key,
+      body: { name: 'From the van', email: 'van@example.com' },
+    });
+    expect(made.status).toBe(201);
+    await van.ctx.sync!.syncNow(account.clientId);
+    await office.ctx.sync!.syncNow(account.clientId);
+    expect(await customerCount(office, account.clientId)).toBe(4);
+  });
+
+  it('runs as `npm run hub`: migrates, logs JSON, answers health and stops on SIGTERM', async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/hub.ts', '--database-url', postgres.url, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    stops.push(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    const lines = createInterface({ input: child.stdout! });
+    let url: string | undefined;
+    for await (const line of lines) {
+      const entry = JSON.parse(line) as { msg: string; url?: string; level: number };
+      if (entry.msg === 'hosted hub ready') {
+        url = entry.url;
+        break;
+      }
+    }
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const unauthorised = await fetch(`${url}/api/sync/v1/pull?cursor=0`);
+    expect(unauthorised.status).toBe(401);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+});

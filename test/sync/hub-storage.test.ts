@@ -1,0 +1,415 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database';
+import { manualClock } from '../../server/lib/clock';
+import { migratePgHub } from '../../server/sync/hub/pg-schema';
+import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { Hub } from '../../server/sync/hub/service';
+import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
+import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../server/sync/hub/storage';
+import { ALIAS_TABLE } from '../../server/sync/tables';
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+
+/**
+ * The hub-storage contract (server/sync/hub/storage.ts), run against both implementations: the
+ * embedded SQLite hub and the hosted PostgreSQL hub (on a throwaway cluster of this file's own).
+ */
+interface OpenedStorage {
+  storage: HubStorage;
+  close(): Promise<void>;
+}
+
+let postgres: TestPostgres;
+const pools: pg.Pool[] = [];
+
+async function pgPool(): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  pools.push(pool);
+  return pool;
+}
+
+const STORAGES: Array<[string, () => Promise<OpenedStorage>]> = [
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-hub-storage-'));
+      const database = await openDatabase(dir);
+      return {
+        storage: sqliteHubStorage(database.db, database.sqlite),
+        close: async () => {
+          await database.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const pool = await pgPool();
+      await migratePgHub(pool);
+      return { storage: pgHubStorage(pool), close: async () => {} };
+    },
+  ],
+];
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+});
+afterAll(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.end()));
+  await postgres?.stop();
+});
+
+const clockAt = (n: number) => `${String(1_800_000_000_000 + n).padStart(15, '0')}.${'0'.repeat(10)}.node`;
+
+function member(accountId: string, id: string, name: string, n: number): PushedChange['state'] {
+  const values = { id, account_id: accountId, name, created_at: '2026-11-22T09:00:00Z', _deleted: 0 };
+  return { v: values, c: Object.fromEntries(Object.keys(values).map((k) => [k, clockAt(n)])) };
+}
+
+function customer(accountId: string, id: string, email: string, n: number): PushedChange['state'] {
+  const values = {
+    id,
+    account_id: accountId,
+    name: `Customer ${id}`,
+    email,
+    email_lower: email.toLowerCase(),
+    created_at: '2026-11-22T09:00:00Z',
+    _deleted: 0,
+  };
+  return { v: values, c: Object.fromEntries(Object.keys(values).map((k) => [k, clockAt(n)])) };
+}
+
+/** A business with its hub device and `devices` joined devices. */
+async function business(hub: Hub, devices: number) {
+  const accountId = `acct_${randomUUID()}`;
+  const own = await hub.adopt(accountId, 'Hub');
+  const joined: HubDevice[] = [];
+  for (let i = 0; i < devices; i++) {
+    const pairing = await hub.createPairing(accountId, 'http://hub.invalid');
+    joined.push((await hub.join(pairing.pairing_code, `Device ${i}`)).device);
+  }
+  return { accountId, own, devices: joined };
+}
+
+async function pullAll(hub: Hub, accountId: string, limit = 1000): Promise<PulledRow[]> {
+  const rows: PulledRow[] = [];
+  let cursor = 0;
+  for (;;) {
+    const page = await hub.pull(accountId, cursor, limit);
+    rows.push(...page.rows);
+    cursor = page.cursor;
+    if (!page.has_more) return rows;
+  }
+}
+
+describe.each(STORAGES)('the hub on %s', (_name, open) => {
+  let opened: OpenedStorage;
+  const clock = manualClock();
+  let hub: Hub;
+  beforeAll(async () => {
+    opened = await open();
+    hub = new Hub(opened.storage, clock);
+  });
+  afterAll(async () => {
+    hub?.shutdown();
+    await opened?.close();
+  });
+
+  it('skips a change it already acknowledged', async () => {
+    const { accountId, devices } = await business(hub, 1);
+    const change = {
+      local_seq: 1,
+      table: 'team_members',
+      pk: '["tm_a"]',
+      state: member(accountId, 'tm_a', 'Sam', 1),
+    };
+    const first = await hub.push(devices[0]!, [change]);
+    const again = await hub.push(devices[0]!, [change]);
+    expect(first).toEqual({ acknowledged: 1, accepted: 1, last_seq: 1 });
+    expect(again).toEqual({ acknowledged: 1, accepted: 0, last_seq: 1 });
+  });
+
+  it('gives changed rows the next numbers in hub order and pages pulls by them', async () => {
+    const { accountId, devices } = await business(hub, 2);
+    const [a, b] = devices as [HubDevice, HubDevice];
+    const changes = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        local_seq: i + 1,
+        table: 'team_members',
+        pk: JSON.stringify([`tm_${from + i}`]),
+        state: member(accountId, `tm_${from + i}`, `Member ${from + i}`, from + i),
+      }));
+    await hub.push(a, changes(15, 0));
+    await hub.push(b, changes(10, 100));
+    // A newer edit of a row moves it to the end of hub order.
+    const edit = {
+      local_seq: 16,
+      table: 'team_members',
+      pk: '["tm_0"]',
+      state: member(accountId, 'tm_0', 'Renamed', 500),
+    };
+    expect((await hub.push(a, [edit])).last_seq).toBe(26);
+
+    const first = await hub.pull(accountId, 0, 10);
+    expect(first.rows.map((r) => r.seq)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(first).toMatchObject({ cursor: 11, has_more: true });
+    const rows = await pullAll(hub, accountId, 7);
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 2));
+    expect(rows.at(-1)).toMatchObject({ pk: '["tm_0"]', state: { v: { name: 'Renamed' } } });
+    expect(rows.at(-1)?.state).toEqual(edit.state);
+  });
+
+  it('merges two customers with one e-mail from two devices, the alias first', async () => {
+    const { accountId, devices } = await business(hub, 2);
+    const [a, b] = devices as [HubDevice, HubDevice];
+    await hub.push(a, [
+      {
+        local_seq: 1,
+        table: 'customers',
+        pk: '["cus_a"]',
+        state: customer(accountId, 'cus_a', 'Jo@x.com', 1),
+      },
+    ]);
+    await hub.push(b, [
+      {
+        local_seq: 1,
+        table: 'customers',
+        pk: '["cus_b"]',
+        state: customer(accountId, 'cus_b', 'jo@x.com', 2),
+      },
+    ]);
+    const jobs = {
+      local_seq: 2,
+      table: 'jobs',
+      pk: '["job_1"]',
+      state: {
+        v: { id: 'job_1', account_id: accountId, customer_id: 'cus_b' },
+        c: { id: clockAt(3), account_id: clockAt(3), customer_id: clockAt(3) },
+      },
+    };
+    await hub.push(b, [jobs]);
+
+    const rows = await pullAll(hub, accountId);
+    const alias = rows.findIndex((r) => r.table === ALIAS_TABLE);
+    expect(rows[alias]).toMatchObject({ pk: '["customers","cus_b"]', state: { v: { to_id: 'cus_a' } } });
+    // Both records still go out, each after the alias: devices merge them as they meet them.
+    const customers = rows.filter((r) => r.table === 'customers');
+    expect(customers.map((r) => r.pk)).toEqual(['["cus_b"]', '["cus_a"]']);
+    expect(customers.every((r) => r.seq > rows[alias]!.seq)).toBe(true);
+    expect(customers[1]!.state.v).toMatchObject({ id: 'cus_a', email: 'jo@x.com' });
+    expect(rows.find((r) => r.table === 'jobs')?.state.v.customer_id).toBe('cus_a');
+  });
+
+  it('leases disjoint number blocks, also to devices asking at once', async () => {
+    const { accountId, devices } = await business(hub, 3);
+    await opened.storage.seedNumbers(accountId, 'invoice', 41);
+    const blocks = (
+      await Promise.all(
+        devices.flatMap((device) =>
+          Array.from({ length: 4 }, () => hub.lease(device, ['invoice', 'quote'], 25)),
+        ),
+      )
+    ).flatMap((lease) => lease.blocks);
+    for (const series of ['invoice', 'quote']) {
+      const sorted = blocks.filter((b) => b.series === series).sort((x, y) => x.start - y.start);
+      expect(sorted[0]!.start).toBe(series === 'invoice' ? 41 : 1);
+      for (const [i, block] of sorted.entries()) {
+        expect(block.end - block.start).toBe(24);
+        if (i > 0) expect(block.start).toBe(sorted[i - 1]!.end + 1);
+      }
+    }
+  });
+
+  it('redeems a pairing code once, and not after it expired', async () => {
+    const { accountId } = await business(hub, 0);
+    const pairing = await hub.createPairing(accountId, 'http://hub.invalid', 'Laptop');
+    const joins = await Promise.allSettled([1, 2, 3].map(() => hub.join(pairing.pairing_code)));
+    expect(joins.filter((j) => j.status === 'fulfilled')).toHaveLength(1);
+    const late = await hub.createPairing(accountId, 'http://hub.invalid');
+    clock.advance(16 * 60_000);
+    await expect(hub.join(late.pairing_code)).rejects.toMatchObject({ code: 'pairing_code_invalid' });
+  });
+
+  it('gives devices joining at once letters of their own', async () => {
+    const { accountId } = await business(hub, 0);
+    const pairings = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => hub.createPairing(accountId, 'http://hub.invalid')),
+    );
+    const joined = await Promise.all(pairings.map((p) => hub.join(p.pairing_code)));
+    expect(joined.map((j) => j.device.code).sort()).toEqual(['B', 'C', 'D', 'E', 'F']);
+  });
+
+  it('lists, touches and revokes devices', async () => {
+    const { accountId, own, devices } = await business(hub, 1);
+    const listed = await hub.devices(accountId, own.id);
+    expect(listed.map((d) => [d.code, d.role])).toEqual([
+      ['A', 'hub'],
+      ['B', 'device'],
+    ]);
+    await hub.revoke(accountId, devices[0]!.id, own.id);
+    await expect(hub.revoke(accountId, devices[0]!.id, own.id)).rejects.toMatchObject({ status: 404 });
+    expect(await opened.storage.hasBusiness(accountId)).toBe(true);
+    expect(await opened.storage.hasBusiness('acct_none')).toBe(false);
+  });
+});
+
+describe('two hub processes on one PostgreSQL database', () => {
+  let url: string;
+  const clock = manualClock();
+  const process = async (name: string) => {
+    const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
+    pools.push(pool);
+    await migratePgHub(pool);
+    const hub = new Hub(pgHubStorage(pool), clock);
+    hubs.push(hub);
+    return { pool, hub };
+  };
+  const hubs: Hub[] = [];
+  afterAll(() => {
+    for (const hub of hubs) hub.shutdown();
+  });
+  beforeAll(async () => {
+    const admin = await pgPool();
+    await admin.query('CREATE DATABASE two_hubs');
+    url = postgres.url.replace(/\/postgres$/, '/two_hubs');
+  });
+
+  it('loses and reorders no change while devices push through both at once', async () => {
+    const [a, b] = await Promise.all([process('hub-a'), process('hub-b')]);
+    const { accountId, devices } = await business(a.hub, 6);
+    const ROUNDS = 6;
+    const BATCH = 15;
+    const SHARED = 5;
+    /** Every device edits the same few rows too; the highest clock must win wherever it was pushed. */
+    const winner = new Map<string, { n: number; name: string }>();
+    const created = new Set<string>();
+    const pushers = devices.map(async (device, d) => {
+      let localSeq = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const changes: PushedChange[] = Array.from({ length: BATCH }, (_, i) => {
+          const n = (round * BATCH + i) * devices.length + d + 1;
+          const id = i < SHARED ? `tm_shared_${i}` : `tm_${d}_${round}_${i}`;
+          const name = `${id} by ${d} at ${n}`;
+          if (i < SHARED && (winner.get(id)?.n ?? 0) < n) winner.set(id, { n, name });
+          if (i >= SHARED) created.add(JSON.stringify([id]));
+          return {
+            local_seq: ++localSeq,
+            table: 'team_members',
+            pk: JSON.stringify([id]),
+            state: member(accountId, id, name, n),
+          };
+        });
+        const through = (round + d) % 2 === 0 ? a.hub : b.hub;
+        const result = await through.push(device, changes);
+        expect(result.acknowledged).toBe(localSeq);
+      }
+    });
+
+    // A device pulling all along, through the other process: its cursor must never pass a row still to come.
+    const seen = new Map<string, PulledRow>();
+    let pushing = true;
+    const puller = (async () => {
+      let cursor = 0;
+      for (;;) {
+        const last = !pushing;
+        const page = await b.hub.pull(accountId, cursor, 13);
+        for (const row of page.rows) {
+          expect(row.seq).toBeGreaterThan(cursor);
+          seen.set(`${row.table} ${row.pk}`, row);
+        }
+        cursor = page.cursor;
+        if (last && !page.has_more) return;
+      }
+    })();
+    await Promise.all(pushers);
+    pushing = false;
+    await puller;
+
+    const rows = await pullAll(a.hub, accountId, 50);
+    const seqs = rows.map((r) => r.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
+    const keys = rows.map((r) => r.pk);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((k) => created.has(k))).toHaveLength(created.size);
+    for (const [id, { name }] of winner) {
+      expect(rows.find((r) => r.pk === JSON.stringify([id]))?.state.v.name).toBe(name);
+    }
+    expect(new Map(rows.map((r) => [`${r.table} ${r.pk}`, r]))).toEqual(seen);
+  });
+
+  it('keeps nothing of a push whose process died mid-transaction, and takes it again', async () => {
+    const [a] = await Promise.all([process('hub-dying'), process('hub-other')]);
+    const { accountId, devices } = await business(a.hub, 1);
+    const device = devices[0]!;
+    const row = (id: string, n: number, seq: number) => ({
+      local_seq: seq,
+      table: 'team_members',
+      pk: JSON.stringify([id]),
+      state: member(accountId, id, `${id} ${n}`, n),
+    });
+    await a.hub.push(device, [row('tm_held', 1, 1)]);
+    // Another transaction holds a row the push will write after its first rows: the push waits there.
+    const holder = new pg.Pool({ connectionString: url, max: 2 });
+    pools.push(holder);
+    const held = await holder.connect();
+    await held.query('BEGIN');
+    await held.query('SELECT 1 FROM hub_rows WHERE pk = \'["tm_held"]\' FOR UPDATE');
+    const push = a.hub.push(device, [row('tm_new_1', 2, 2), row('tm_new_2', 3, 3), row('tm_held', 4, 4)]);
+    const failed = push.catch((error: Error) => error);
+    for (;;) {
+      const waiting = await holder.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = 'hub-dying' AND wait_event_type = 'Lock'",
+      );
+      if (waiting.rows.length > 0) {
+        await holder.query('SELECT pg_terminate_backend($1)', [waiting.rows[0].pid]);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await failed).toBeInstanceOf(Error);
+    await held.query('ROLLBACK');
+    held.release();
+
+    const before = await pullAll(a.hub, accountId);
+    expect(before.map((r) => r.pk)).toEqual(['["tm_held"]']);
+    const retried = await a.hub.push(device, [
+      row('tm_new_1', 2, 2),
+      row('tm_new_2', 3, 3),
+      row('tm_held', 4, 4),
+    ]);
+    expect(retried).toEqual({ acknowledged: 4, accepted: 3, last_seq: 4 });
+  });
+
+  it('ends a long poll on one process when a push goes through the other', async () => {
+    const [a, b] = await Promise.all([process('hub-wake-a'), process('hub-wake-b')]);
+    const { accountId, devices } = await business(a.hub, 1);
+    const started = Date.now();
+    let answered = false;
+    const waiting = b.hub.pull(accountId, 0, 100, 25_000).finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Pushed again until heard: the other process's LISTEN connection may still be on its way.
+    for (let n = 1; !answered && Date.now() - started < 10_000; n++) {
+      const id = `tm_wake_${n}`;
+      await a.hub.push(devices[0]!, [
+        {
+          local_seq: n,
+          table: 'team_members',
+          pk: JSON.stringify([id]),
+          state: member(accountId, id, id, n),
+        },
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await waiting).rows.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

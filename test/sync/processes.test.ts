@@ -1,0 +1,208 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * Sync with real processes: a hub and two devices, each `npm run serve` on its own folder and
+ * port, paired and joined with the CLI; both devices work offline while the hub is down, then
+ * everything syncs and the three exports must be identical.
+ */
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const folders: string[] = [];
+const processes: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const child of processes) child.kill('SIGKILL');
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(name: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `shopdesk-sync-${name}-`));
+  folders.push(dir);
+  return dir;
+}
+
+async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'server/cli.ts', ...args, '--json', '--data-dir', dataDir],
+    { cwd: root },
+  );
+  return JSON.parse(stdout) as T;
+}
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `serve` in a child process; resolves with its URL once it listens. */
+function serve(dataDir: string, port = 0): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/serve.ts', '--data-dir', dataDir, '--port', String(port)],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  processes.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) {
+        resolve({
+          url,
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+async function call(
+  base: string,
+  key: string,
+  clientId: string,
+  method: string,
+  route: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${base}/api/portal/${clientId}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function exportOf(base: string, key: string, clientId: string) {
+  const body = await call(base, key, clientId, 'GET', '/export');
+  delete body.exported_at;
+  return body;
+}
+
+describe('sync between real processes', () => {
+  it('converges after both devices worked offline while the hub was down', async () => {
+    const hubDir = folder('hub');
+    const account = await cli<{ client_id: string; portal_key: string }>(
+      hubDir,
+      'init',
+      '--business',
+      'Sparkle',
+    );
+    const clientId = account.client_id;
+    let hub = await serve(hubDir);
+    const hubPort = new URL(hub.url).port;
+    await call(hub.url, account.portal_key, clientId, 'POST', '/invoices/create', {
+      customer_email: 'ada@example.com',
+      customer_name: 'Ada',
+      items: [{ description: 'Deep clean', quantity: 2, unit_price: 80 }],
+    });
+
+    const devices: Array<{ dir: string; key: string; served?: Served }> = [];
+    for (const name of ['laptop', 'van']) {
+      const pairing = await cli<{ pairing_code: string; hub_url: string }>(
+        hubDir,
+        'sync',
+        'pair',
+        '--name',
+        name,
+        '--url',
+        hub.url,
+      );
+      expect(pairing.hub_url).toBe(hub.url);
+      const dir = folder(name);
+      const joined = await cli<{ client_id: string; device_id: string }>(
+        dir,
+        'sync',
+        'join',
+        '--hub',
+        hub.url,
+        '--code',
+        pairing.pairing_code,
+      );
+      expect(joined.client_id).toBe(clientId);
+      const { key } = await cli<{ key: string }>(dir, 'portal-key');
+      devices.push({ dir, key });
+    }
+    for (const device of devices) device.served = await serve(device.dir);
+    type Device = Required<(typeof devices)[number]>;
+    const laptop = devices[0] as Device;
+    const van = devices[1] as Device;
+
+    const status = await call(hub.url, account.portal_key, clientId, 'GET', '/sync');
+    expect(status.role).toBe('hub');
+    expect(status.devices).toHaveLength(3);
+
+    // The hub goes down; both devices keep working.
+    await hub.stop();
+    await call(laptop.served.url, laptop.key, clientId, 'POST', '/invoices/create', {
+      customer_email: 'bo@example.com',
+      customer_name: 'Bo',
+      items: [{ description: 'Gutter clean', quantity: 1, unit_price: 150 }],
+    });
+    const invoices = await call(laptop.served.url, laptop.key, clientId, 'GET', '/invoices?limit=10');
+    const ada = invoices.data.find(
+      (i: { customer: { email: string } }) => i.customer.email === 'ada@example.com',
+    );
+    await call(laptop.served.url, laptop.key, clientId, 'POST', `/invoices/${ada.number}/send`);
+    await call(laptop.served.url, laptop.key, clientId, 'POST', `/invoices/${ada.number}/payment`, {
+      amount: 50,
+    });
+    await call(van.served.url, van.key, clientId, 'POST', '/jobs/create', {
+      customer_email: 'ada@example.com',
+      title: 'Window cleaning',
+      scheduled_start: '2026-12-01T17:00:00Z',
+      scheduled_end: '2026-12-01T19:00:00Z',
+      price: 120,
+    });
+    await call(van.served.url, van.key, clientId, 'POST', '/customers/ada@example.com/tags', {
+      tags: ['vip'],
+    });
+    const offline = await call(van.served.url, van.key, clientId, 'POST', '/sync/now').catch(
+      (error: Error) => error,
+    );
+    expect(String(offline)).toMatch(/502.*cannot be reached/);
+    const waiting = await call(van.served.url, van.key, clientId, 'GET', '/sync');
+    expect(waiting.pending).toBeGreaterThan(0);
+    expect(waiting.last_error).toMatch(/cannot be reached/);
+
+    // The hub comes back on its address; a round on each device brings everything together.
+    hub = await serve(hubDir, Number(hubPort));
+    for (let pass = 0; pass < 2; pass++) {
+      for (const device of [laptop, van])
+        await call(device.served.url, device.key, clientId, 'POST', '/sync/now');
+      await call(hub.url, account.portal_key, clientId, 'POST', '/sync/now');
+    }
+    const reference = await exportOf(hub.url, account.portal_key, clientId);
+    expect(reference.invoices).toHaveLength(2);
+    expect(reference.jobs).toHaveLength(1);
+    expect(reference.payments).toHaveLength(1);
+    expect(reference.customers.find((c: { email: string }) => c.email === 'ada@example.com').tags).toEqual([
+      'vip',
+    ]);
+    for (const device of [laptop, van]) {
+      expect(await exportOf(device.served.url, device.key, clientId)).toEqual(reference);
+    }
+    const numbers = reference.invoices.map((i: { number: string }) => i.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+
+    for (const served of [hub, laptop.served, van.served]) await served.stop();
+  }, 120_000);
+});

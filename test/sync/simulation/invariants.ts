@@ -1,0 +1,189 @@
+import { text } from 'node:stream/consumers';
+import { exportAccount } from '../../../server/documents/export';
+import { subscribes } from '../../../server/domain/webhook-fanout';
+import type { Ledger } from './operations';
+import type { Replica, World } from './world';
+
+/** The portal export of a replica, less what differs by design (when it was taken). */
+export async function exportOf(replica: Replica, accountId: string): Promise<unknown> {
+  const { stream } = await exportAccount(replica.ctx, accountId, 'json', '2026-11-22');
+  const body = JSON.parse(await text(stream)) as Record<string, unknown>;
+  delete body.exported_at;
+  return body;
+}
+
+/** Every invariant of docs/sync.md section 2, after a final round; throws with what broke. */
+export async function checkInvariants(world: World, ledger: Ledger): Promise<void> {
+  const { accountId } = world;
+  const problems: string[] = [];
+  const reference = JSON.stringify(await exportOf(world.hub, accountId));
+  for (const replica of world.replicas.slice(1)) {
+    const other = JSON.stringify(await exportOf(replica, accountId));
+    if (other !== reference)
+      problems.push(
+        `convergence: ${replica.name}'s export differs from the hub's (${firstDifference(reference, other)})`,
+      );
+  }
+
+  for (const replica of world.replicas) {
+    const sqlite = replica.database.sqlite;
+    const pending = sqlite.prepare('SELECT count(*) AS n FROM sync_outbox').get() as { n: number };
+    if (pending.n > 0) problems.push(`${replica.name}: ${pending.n} changes still waiting after healing`);
+
+    const payments = new Set(
+      (sqlite.prepare('SELECT id FROM payments').all() as Array<{ id: string }>).map((p) => p.id),
+    );
+    for (const id of ledger.payments)
+      if (!payments.has(id)) problems.push(`money: payment ${id} is missing on ${replica.name}`);
+
+    for (const id of ledger.deleted) {
+      const table = id.startsWith('inv_')
+        ? 'invoices'
+        : id.startsWith('quo_')
+          ? 'quotes'
+          : id.startsWith('job_')
+            ? 'jobs'
+            : 'customers';
+      if (sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id))
+        problems.push(`deleted ${id} is back on ${replica.name}`);
+    }
+    const aliases = new Set(
+      (sqlite.prepare('SELECT from_id FROM sync_aliases').all() as Array<{ from_id: string }>).map(
+        (a) => a.from_id,
+      ),
+    );
+    for (const id of ledger.created) {
+      if (ledger.deleted.has(id) || aliases.has(id)) continue;
+      const table = id.startsWith('inv_')
+        ? 'invoices'
+        : id.startsWith('quo_')
+          ? 'quotes'
+          : id.startsWith('job_')
+            ? 'jobs'
+            : 'customers';
+      if (!sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id)) {
+        const deletedElsewhere = sqlite
+          .prepare(`SELECT clocks FROM sync_clocks WHERE tbl = ? AND pk = ?`)
+          .get(table, JSON.stringify([id])) as { clocks: string } | undefined;
+        if (!deletedElsewhere || !('_deleted' in JSON.parse(deletedElsewhere.clocks))) {
+          problems.push(`lost: ${id} made on some device is missing on ${replica.name}`);
+        }
+      }
+    }
+
+    const dupes = sqlite
+      .prepare(
+        `SELECT number FROM (SELECT number FROM invoices UNION ALL SELECT number FROM quotes UNION ALL SELECT number FROM jobs)
+         GROUP BY number HAVING count(*) > 1`,
+      )
+      .all();
+    if (dupes.length) problems.push(`numbers: ${JSON.stringify(dupes)} issued twice on ${replica.name}`);
+
+    const emails = sqlite
+      .prepare('SELECT email_lower FROM customers GROUP BY account_id, email_lower HAVING count(*) > 1')
+      .all();
+    if (emails.length)
+      problems.push(`customers: duplicate e-mails ${JSON.stringify(emails)} on ${replica.name}`);
+    const dangling = sqlite
+      .prepare(
+        `SELECT 'invoice' AS t, id FROM invoices WHERE customer_id NOT IN (SELECT id FROM customers)
+         UNION ALL SELECT 'job', id FROM jobs WHERE customer_id NOT IN (SELECT id FROM customers)
+         UNION ALL SELECT 'quote', id FROM quotes WHERE customer_id NOT IN (SELECT id FROM customers)`,
+      )
+      .all() as Array<{ t: string; id: string }>;
+    const listed = new Set(
+      (
+        sqlite
+          .prepare(`SELECT record_id FROM sync_conflicts WHERE kind = 'customer_deleted'`)
+          .all() as Array<{ record_id: string }>
+      ).map((c) => c.record_id),
+    );
+    for (const row of dangling) {
+      if (!listed.has(row.id) && !ledger.deleted.size)
+        problems.push(`${row.t} ${row.id} names a customer missing on ${replica.name}`);
+    }
+
+    const wrongTotals = sqlite
+      .prepare(
+        `SELECT i.id FROM invoices i WHERE i.subtotal_cents <> (SELECT coalesce(sum(amount_cents), 0) FROM document_lines WHERE document_id = i.id)
+           OR i.total_cents <> i.subtotal_cents + (SELECT coalesce(sum(amount_cents), 0) FROM document_taxes WHERE document_id = i.id)
+           OR i.amount_paid_cents <> (SELECT coalesce(sum(amount_cents), 0) FROM payments WHERE invoice_id = i.id)
+           OR (i.amount_paid_cents > 0 AND i.status NOT IN ('paid', 'partially_paid'))`,
+      )
+      .all();
+    if (wrongTotals.length)
+      problems.push(
+        `derived: invoices ${JSON.stringify(wrongTotals)} disagree with their rows on ${replica.name}`,
+      );
+  }
+
+  // A slot that went up and back down to nothing on one replica is the same figure as no slot.
+  const rollups = (replica: Replica) =>
+    JSON.stringify(
+      ['overview_days', 'overview_slots'].map((table) =>
+        (
+          replica.database.sqlite.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all() as Array<
+            Record<string, unknown>
+          >
+        ).filter((row) =>
+          Object.entries(row).some(
+            ([column, value]) => typeof value === 'number' && value !== 0 && column !== 'account_id',
+          ),
+        ),
+      ),
+    );
+  const hubRollups = rollups(world.hub);
+  for (const replica of world.replicas.slice(1)) {
+    if (rollups(replica) !== hubRollups)
+      problems.push(`derived: ${replica.name}'s overview rollups differ from the hub's`);
+  }
+
+  // Each event reaches each endpoint once, from the one node that delivers it.
+  const hubSqlite = world.hub.database.sqlite;
+  const endpoints = hubSqlite
+    .prepare('SELECT id, account_id, interface, events, enabled FROM webhook_endpoints')
+    .all() as Array<{
+    id: string;
+    account_id: string;
+    interface: 'portal' | 'v1';
+    events: string;
+    enabled: number;
+  }>;
+  const events = hubSqlite.prepare('SELECT id, type FROM events').all() as Array<{
+    id: string;
+    type: string;
+  }>;
+  const deliveries = new Map<string, number>();
+  for (const replica of world.replicas) {
+    for (const d of replica.database.sqlite
+      .prepare('SELECT event_id, endpoint_id FROM webhook_deliveries')
+      .all() as Array<{
+      event_id: string;
+      endpoint_id: string;
+    }>) {
+      const key = `${d.event_id}>${d.endpoint_id}`;
+      deliveries.set(key, (deliveries.get(key) ?? 0) + 1);
+    }
+  }
+  for (const endpoint of endpoints) {
+    for (const event of events) {
+      const expected =
+        endpoint.enabled && event.id.slice(4) > endpoint.id.slice(4) && subscribes(endpoint, event.type)
+          ? 1
+          : 0;
+      const got = deliveries.get(`${event.id}>${endpoint.id}`) ?? 0;
+      if (got !== expected)
+        problems.push(
+          `webhooks: ${event.type} ${event.id} went ${got} times to ${endpoint.id} (expected ${expected})`,
+        );
+    }
+  }
+
+  if (problems.length) throw new Error(problems.slice(0, 12).join('\n'));
+}
+
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `at ${i}: hub …${a.slice(Math.max(0, i - 80), i + 60)}… vs …${b.slice(Math.max(0, i - 80), i + 60)}…`;
+}

@@ -1,0 +1,204 @@
+import {
+  addNote,
+  addTags,
+  createCustomer,
+  deleteCustomer,
+  updateCustomer,
+} from '../../../server/domain/customers';
+import {
+  createInvoice,
+  deleteInvoice,
+  markPaid,
+  recordPayment,
+  sendInvoice,
+  updateInvoice,
+  voidInvoice,
+} from '../../../server/domain/invoices';
+import { cancelJob, completeJob, createJob, startJob, updateJob } from '../../../server/domain/jobs';
+import { acceptQuote, createQuote, declineQuote, sendQuote } from '../../../server/domain/quotes';
+import { createEndpoint } from '../../../server/domain/webhooks';
+import { ApiError } from '../../../server/lib/errors';
+import type { Replica, Rng } from './world';
+
+/** What the simulation did, for the invariants: money taken, records deleted. */
+export interface Ledger {
+  payments: Set<string>;
+  deleted: Set<string>;
+  created: Set<string>;
+}
+
+const EMAILS = ['ada@example.com', 'bo@example.com', 'Cy@Example.com', 'di@example.com', 'ed@example.com'];
+const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Ed', 'Flo'];
+
+async function ids(replica: Replica, table: 'invoices' | 'quotes' | 'jobs' | 'customers', accountId: string) {
+  return (
+    await replica.ctx.db
+      .selectFrom(table)
+      .select(['id'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.id);
+}
+
+function items(random: Rng) {
+  return Array.from({ length: 1 + random.int(3) }, (_, i) => ({
+    description: `Visit ${i + 1}`,
+    quantity: 1 + random.int(4),
+    unit_price: 20 + random.int(200) + random.int(100) / 100,
+  }));
+}
+
+const TAXES = [
+  { name: 'GST', rate: 0.05 },
+  { name: 'PST', rate: 0.07 },
+];
+
+/** One random business operation on a replica, through the domain layer; refusals (409, 400) are fine. */
+export async function randomOperation(replica: Replica, accountId: string, random: Rng, ledger: Ledger) {
+  const { ctx } = replica;
+  const pick = async (table: 'invoices' | 'quotes' | 'jobs' | 'customers') => {
+    const list = await ids(replica, table, accountId);
+    return list.length ? random.pick(list) : undefined;
+  };
+  const kind = random.int(17);
+  try {
+    switch (kind) {
+      case 0: {
+        const customer = await createCustomer(ctx, accountId, {
+          name: random.pick(NAMES),
+          email: random.pick(EMAILS),
+        });
+        ledger.created.add(customer.id);
+        return;
+      }
+      case 1: {
+        const id = await pick('customers');
+        if (id)
+          await updateCustomer(ctx, accountId, id, {
+            phone: `555-01${random.int(100)}`,
+            name: random.pick(NAMES),
+          });
+        return;
+      }
+      case 2:
+      case 3: {
+        const invoice = await createInvoice(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          customer_name: random.pick(NAMES),
+          items: items(random),
+          taxes: random.chance(0.8) ? TAXES : [],
+        });
+        ledger.created.add(invoice.id);
+        return;
+      }
+      case 4: {
+        const id = await pick('invoices');
+        if (id) await sendInvoice(ctx, accountId, id);
+        return;
+      }
+      case 5: {
+        const id = await pick('invoices');
+        if (!id) return;
+        const invoice = random.chance(0.5)
+          ? await markPaid(ctx, accountId, id)
+          : await recordPayment(ctx, accountId, id, { amount: 1 + random.int(50) });
+        for (const payment of invoice.payments) ledger.payments.add(payment.id);
+        return;
+      }
+      case 6: {
+        const id = await pick('invoices');
+        if (id) await voidInvoice(ctx, accountId, id);
+        return;
+      }
+      case 7: {
+        const id = await pick('invoices');
+        if (!id) return;
+        await deleteInvoice(ctx, accountId, id);
+        ledger.deleted.add(id);
+        return;
+      }
+      case 8: {
+        const id = await pick('invoices');
+        if (id)
+          await updateInvoice(ctx, accountId, id, {
+            items: items(random),
+            notes: `note ${random.int(1000)}`,
+          });
+        return;
+      }
+      case 9: {
+        const start = new Date(Date.parse('2026-12-01T15:00:00Z') + random.int(30) * 86_400_000);
+        const job = await createJob(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          title: 'Window cleaning',
+          scheduled_start: start.toISOString(),
+          scheduled_end: new Date(start.getTime() + 7_200_000).toISOString(),
+          assignees: random.chance(0.5) ? [random.pick(['Sam', 'Lee'])] : [],
+          price: 120,
+        });
+        ledger.created.add(job.id);
+        return;
+      }
+      case 10: {
+        const id = await pick('jobs');
+        if (!id) return;
+        const action = random.pick([startJob, completeJob, cancelJob]);
+        await action(ctx, accountId, id);
+        return;
+      }
+      case 11: {
+        const id = await pick('jobs');
+        if (id)
+          await updateJob(ctx, accountId, id, {
+            title: `Job ${random.int(100)}`,
+            address: `${random.int(99)} Main St`,
+          });
+        return;
+      }
+      case 12: {
+        const quote = await createQuote(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          items: items(random),
+          taxes: TAXES,
+        });
+        ledger.created.add(quote.id);
+        return;
+      }
+      case 13: {
+        const id = await pick('quotes');
+        if (!id) return;
+        await random.pick([sendQuote, acceptQuote, declineQuote])(ctx, accountId, id);
+        return;
+      }
+      case 14: {
+        const email = random.pick(EMAILS);
+        if (random.chance(0.5)) await addTags(ctx, accountId, email, [random.pick(['vip', 'weekly', 'new'])]);
+        else await addNote(ctx, accountId, email, `Called on ${random.int(30)}`);
+        return;
+      }
+      case 15: {
+        const id = await pick('customers');
+        if (!id) return;
+        await deleteCustomer(ctx, accountId, id);
+        ledger.deleted.add(id);
+        return;
+      }
+      case 16: {
+        if (random.chance(0.3)) {
+          await createEndpoint(ctx, accountId, 'portal', {
+            url: `http://127.0.0.1:9/${replica.name}`,
+            events: ['*'],
+            enabled: true,
+          } as Parameters<typeof createEndpoint>[3]);
+        }
+        return;
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return;
+    throw new Error(`operation ${kind} on ${replica.name} failed: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

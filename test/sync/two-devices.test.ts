@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function started(): Promise<TestServer> {
+  const server = await startTestServer();
+  servers.push(server);
+  return server;
+}
+
+const invoice = (email: string, name: string) => ({
+  customer_email: email,
+  customer_name: name,
+  items: [{ description: 'Deep clean', quantity: 3, unit_price: 33.33 }],
+  taxes: [
+    { name: 'GST', rate: 0.05 },
+    { name: 'PST', rate: 0.07 },
+  ],
+});
+
+describe('sync between a hub and a device', () => {
+  it('pairs, joins, and carries edits both ways', async () => {
+    const hub = await started();
+    const account = await hub.createAccount({ business: 'Sparkle' });
+    const created = await account.portal('POST', '/invoices/create', {
+      body: invoice('ada@example.com', 'Ada'),
+    });
+    expect(created.status).toBe(201);
+
+    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
+    expect(pairing.status).toBe(200);
+    expect(pairing.body.pairing_code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
+
+    const device = await started();
+    const joined = await device.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van laptop');
+    expect(joined.client_id).toBe(account.clientId);
+
+    const customers = device.ctx.db
+      .selectFrom('customers')
+      .selectAll()
+      .where('account_id', '=', account.clientId);
+    expect((await customers.execute()).map((c) => c.email)).toEqual(['ada@example.com']);
+    const inv = await device.ctx.db.selectFrom('invoices').selectAll().executeTakeFirstOrThrow();
+    expect(inv.total_cents).toBe(11199);
+
+    // A second use of the code is refused.
+    const again = await device.request('POST', '/api/sync/v1/join', {
+      body: { code: pairing.body.pairing_code },
+    });
+    expect(again.status).toBe(401);
+    expect(again.body.error.code).toBe('pairing_code_invalid');
+
+    await hub.ctx.sync!.syncNow(account.clientId);
+    const status = await account.portal('GET', '/sync');
+    expect(status.body.role).toBe('hub');
+    expect(status.body.devices).toHaveLength(2);
+  });
+});

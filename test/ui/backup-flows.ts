@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from '../helpers/server';
+import { screenshot, signedInPage } from './browser';
+import type { UiContext } from './context';
+
+/**
+ * Settings > Backups and the dashboard's warning, on a server of their own: the shared one holds
+ * several accounts (which the portal refuses to restore) and a restore would roll its data back.
+ */
+export function backupFlows(ui: UiContext) {
+  describe('backups', () => {
+    it('warns on the dashboard until a backup exists, then backs up and restores from Settings', async () => {
+      const server = await startTestServer();
+      try {
+        const shop = await server.createAccount();
+        const page = await signedInPage(ui.browser, server, shop.clientId);
+        await page.goto(`${server.url}/#/`);
+        await page.getByTestId('backup-alert').getByText('There is no backup of your data yet.').waitFor();
+
+        await page.goto(`${server.url}/#/settings/backups`);
+        await page.getByRole('button', { name: 'Back up now' }).click();
+        const row = page.getByRole('row', { name: /By hand/ });
+        await row.getByText('verified').waitFor();
+        await screenshot(page, 'settings-backups');
+
+        await shop.portal('POST', '/customers', {
+          body: { name: 'Added Later', email: 'later@example.com' },
+        });
+        await row.getByRole('button', { name: 'Restore…' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+        await page.getByText(/Restored the backup of/).waitFor();
+        await page.getByRole('row', { name: /Before a restore/ }).waitFor();
+        const customers = await shop.portal('GET', '/customers');
+        expect(customers.body.data).toEqual([]);
+
+        await page.goto(`${server.url}/#/`);
+        await page.getByTestId('dashboard-loaded').waitFor();
+        expect(await page.getByTestId('backup-alert').count()).toBe(0);
+        await page.context().close();
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}
