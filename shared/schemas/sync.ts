@@ -63,6 +63,50 @@ export const SyncPullResponse = z
   })
   .meta({ id: 'SyncPullResponse' });
 
+export const SyncSnapshotQuery = z.object({
+  table: z
+    .string()
+    .regex(/^_?[a-z_]{1,64}$/)
+    .meta({ description: 'The table to read: `_alias` (merged records) first, then each synced table.' }),
+  after: z
+    .string()
+    .max(1024)
+    .default('')
+    .meta({ description: "The previous page's `next`; empty for a table's first page." }),
+  up_to: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: "The first page's `up_to`, on every later page: the snapshot stays at it." }),
+  limit: z.coerce.number().int().min(1).max(10_000).default(5000),
+});
+
+export const SyncSnapshotResponse = z
+  .object({
+    table: z.string(),
+    up_to: z.number().int().meta({
+      description: 'The sequence number the snapshot stands at: pull from it once every table is read.',
+    }),
+    rows: z
+      .array(
+        z.tuple([
+          z.array(z.unknown()),
+          z.record(z.string(), z.unknown()),
+          z.union([z.literal(0), z.record(z.string(), z.string())]),
+        ]),
+      )
+      .meta({
+        description:
+          'Each row as [key, values, clocks]; clocks are 0 when all are empty (unchanged since the business first synced).',
+      }),
+    next: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `after` for the next page; null: the table is done.' }),
+  })
+  .meta({ id: 'SyncSnapshotResponse' });
+
 export const SyncJoinRequest = z
   .object({
     code: z.string().min(4).max(64),
@@ -215,3 +259,4 @@ export type SyncConflict = z.infer<typeof SyncConflict>;
 export type SyncPushResponse = z.infer<typeof SyncPushResponse>;
 export type SyncPullResponse = z.infer<typeof SyncPullResponse>;
 export type SyncJoinResponse = z.infer<typeof SyncJoinResponse>;
+export type SyncSnapshotResponse = z.infer<typeof SyncSnapshotResponse>;

@@ -9,7 +9,8 @@ import { rng, World } from './simulation/world';
 /**
  * The convergence simulation (docs/sync.md, "Testing"): a hub and four devices do random business
  * operations through the domain layer while the network loses, repeats and cuts requests, devices
- * crash and clocks are skewed; then everything heals and every invariant is checked. A failing seed
+ * crash and clocks are skewed; then everything heals, a fifth device joins from the hub's snapshot
+ * and every invariant is checked on all six. A failing seed
  * is in the test's name: SYNC_SEED=<seed> npx vitest run test/sync/simulation.test.ts replays it.
  * The same seeds run with the hub's state in PostgreSQL (a throwaway cluster), the first
  * SYNC_PG_SEEDS of them unless one seed is replayed.
@@ -53,6 +54,8 @@ async function runSeed(seed: number, hubStorage?: () => HubStorage): Promise<voi
     for (let pass = 0; pass < 2; pass++) {
       for (const replica of world.replicas) await replica.engine.syncNow(world.accountId);
     }
+    // A device joining the business as it now stands: its first sync reads the hub's snapshot.
+    await world.addDevice('late', 0);
     await checkInvariants(world, ledger);
   } finally {
     await world.close();

@@ -271,7 +271,7 @@ export function applyPulledRows(
   }
 }
 
-function sqlValue(value: unknown): unknown {
+export function sqlValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return value ?? null;

@@ -65,9 +65,7 @@ function recomputeDocument(local: LocalState, accountId: string, id: string, now
   const { paid } = local
     .statement('SELECT coalesce(sum(amount_cents), 0) AS paid FROM payments WHERE invoice_id = ?')
     .get(id) as { paid: number };
-  // Money first: payments decide paid and partially paid, whatever status another device set.
-  const owner = doc.status === 'paid' || doc.status === 'partially_paid' ? 'sent' : String(doc.status);
-  const status = paid > 0 ? (paid >= total ? 'paid' : 'partially_paid') : owner;
+  const status = invoiceStatus(doc.status, paid, total);
   local
     .statement(`UPDATE invoices SET subtotal_cents = ?, tax_total_cents = ?, total_cents = ?, amount_paid_cents = ?,
       status = ? WHERE id = ? AND (subtotal_cents, tax_total_cents, total_cents, amount_paid_cents, status) IS NOT (?, ?, ?, ?, ?)`)
@@ -87,6 +85,12 @@ function recomputeDocument(local: LocalState, accountId: string, id: string, now
     message: `Invoice ${number} was voided on one device while a payment was recorded on another. The payment stands; void it again after refunding, or keep it.`,
     now,
   });
+}
+
+/** Money first: payments decide paid and partially paid, whatever status another device set. */
+export function invoiceStatus(ownerStatus: unknown, paid: number, total: number): string {
+  const owner = ownerStatus === 'paid' || ownerStatus === 'partially_paid' ? 'sent' : String(ownerStatus);
+  return paid > 0 ? (paid >= total ? 'paid' : 'partially_paid') : owner;
 }
 
 /** A customer deleted on one device while another made a document for them offline. */

@@ -20,6 +20,7 @@ import type { HubStorage, PulledRow } from '../hub/storage';
 import { type ApplyResult, applyPulledRows } from './apply';
 import { LocalState } from './local-state';
 import { acknowledge, pendingBatch, pendingCount } from './outbox';
+import { loadSnapshot } from './snapshot-join';
 import {
   type HubAddress,
   type HubTransport,
@@ -401,6 +402,18 @@ export class SyncEngine {
       let pushed = 0;
       let pulled = 0;
       let cursor = settings.cursor;
+      if (cursor === 0 && settings.role === 'device') {
+        // A first sync reads the hub's snapshot in bulk, then pulls what changed since like any round.
+        const snapshot = await exclusive(this.deps, () =>
+          loadSnapshot(
+            { sqlite, capture: this.deps.capture, local: this.local },
+            transport,
+            accountId,
+            isoNow(this.deps.clock),
+          ),
+        );
+        if (snapshot) ({ cursor, rows: pulled } = snapshot);
+      }
       for (let attempt = 1; ; attempt++) {
         pushed += await this.pushAll(accountId, transport);
         const wait = pushed > 0 ? 0 : waitSeconds;

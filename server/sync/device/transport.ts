@@ -3,12 +3,14 @@ import {
   type SyncJoinResponse,
   type SyncPullResponse,
   type SyncPushResponse,
+  type SyncSnapshotResponse,
 } from '../../../shared/schemas/sync';
 import { SCHEMA_VERSION } from '../../db/database';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
-import type { HubDevice, PushedChange } from '../hub/storage';
+import { snapshotPageText } from '../hub/snapshot';
+import type { HubDevice, PushedChange, SnapshotQuery } from '../hub/storage';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
@@ -19,6 +21,8 @@ export interface HubTransport {
     series: string[],
     size: number,
   ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
+  /** A page of the hub's snapshot of the business (a first sync). */
+  snapshot(query: SnapshotQuery): Promise<SyncSnapshotResponse>;
 }
 
 /**
@@ -94,6 +98,11 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
       call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
     lease: (series, size) =>
       call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential }),
+    snapshot: ({ table, after, upTo, limit }) => {
+      const query = new URLSearchParams({ table, after, limit: String(limit) });
+      if (upTo !== undefined) query.set('up_to', String(upTo));
+      return call(hub, `/snapshot?${query}`, { method: 'GET', credential });
+    },
   };
 }
 
@@ -116,5 +125,6 @@ export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTr
       hub_time: isoNow(clock),
     }),
     lease: (series, size) => hub.lease(device, series, size),
+    snapshot: async (query) => JSON.parse(await snapshotPageText(hub.storage, device.account_id, query)),
   };
 }

@@ -3,6 +3,7 @@ import type { RowState } from '../merge';
 import { syncedTable } from '../tables';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { type HubRowStore, mergePushedChange } from './push-merge';
+import { pgSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PulledRow, PushedChange, PushResult } from './storage';
 
 /**
@@ -137,6 +138,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
       const lastSeq = Math.max(Number(business?.last_seq ?? 0), rows.at(-1)?.seq ?? 0);
       return { rows, last_seq: lastSeq };
     },
+    snapshot: (accountId, query) => pgSnapshot(pool, accountId, query),
 
     seedNumbers: async (accountId, series, floor) => {
       await pool.query(

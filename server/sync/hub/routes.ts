@@ -10,6 +10,8 @@ import {
   SyncPullResponse,
   SyncPushRequest,
   SyncPushResponse,
+  SyncSnapshotQuery,
+  SyncSnapshotResponse,
 } from '../../../shared/schemas/sync';
 import type { AppContext } from '../../context';
 import { SCHEMA_VERSION } from '../../db/database';
@@ -17,6 +19,7 @@ import { commonErrors } from '../../http/schemas';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Hub } from './service';
+import { snapshotPageText } from './snapshot';
 
 const tags = ['sync'];
 const security = [{ syncDevice: [] }];
@@ -137,6 +140,35 @@ export function hubApiRoutes(
         const { cursor, limit, wait } = request.query;
         const page = await hub().pull(from.account_id, cursor, limit, wait * 1000);
         return { ...page, hub_time: isoNow(clock) };
+      },
+    );
+
+    app.get(
+      '/snapshot',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Read the business at one point, for a device's first sync",
+          description:
+            'Every row whose latest change is at or before `up_to`, a table at a time in key order, in pages. Read `_alias` and then each table to its end, then pull from `up_to`.',
+          headers: SyncHeaders,
+          querystring: SyncSnapshotQuery,
+          response: { 200: SyncSnapshotResponse, ...commonErrors },
+        },
+      },
+      async (request, reply) => {
+        const from = await device(request.headers.authorization);
+        const { table, after, up_to, limit } = request.query;
+        // Already JSON (a string skips the serializer): the stored rows go out as they are,
+        // without a parse and a serialisation; the schema above documents the shape.
+        const text = await snapshotPageText(hub().storage, from.account_id, {
+          table,
+          after,
+          upTo: up_to,
+          limit,
+        });
+        return reply.type('application/json').send(text as never);
       },
     );
 

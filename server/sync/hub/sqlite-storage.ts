@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
 import { type HubRowStore, mergePushedChange } from './push-merge';
+import { sqliteSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PulledRow, PushResult } from './storage';
 
 /**
@@ -171,6 +172,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           .get(accountId) as { last_seq: number } | undefined;
         return { rows, last_seq: business?.last_seq ?? 0 };
       }),
+    snapshot: (accountId, query) => run(() => sqliteSnapshot(sqlite, accountId, query)),
 
     seedNumbers: (accountId, series, floor) =>
       run(() => {

@@ -40,6 +40,21 @@ export interface PushResult {
   last_seq: number;
 }
 
+export interface SnapshotQuery {
+  table: string;
+  /** The last key of the previous page ('' for the first page of a table). */
+  after: string;
+  /** The sequence number the snapshot stands at; absent on its first page: the hub's latest. */
+  upTo?: number;
+  limit: number;
+}
+
+/** Rows of one table whose latest change is at or before `up_to`, in key order, as stored (JSON text). */
+export interface SnapshotRows {
+  up_to: number;
+  rows: Array<{ pk: string; vals: string; clocks: string }>;
+}
+
 export interface HubStorage {
   ensureBusiness(accountId: string, now: string): Promise<void>;
   hasBusiness(accountId: string): Promise<boolean>;
@@ -75,6 +90,8 @@ export interface HubStorage {
   watchPushes?(listener: (accountId: string) => void): () => void;
   /** Rows changed after `cursor`, in hub order. */
   pull(accountId: string, cursor: number, limit: number): Promise<{ rows: PulledRow[]; last_seq: number }>;
+  /** A page of the business as it stood at a sequence number, for a first sync (hub/snapshot.ts). */
+  snapshot(accountId: string, query: SnapshotQuery): Promise<SnapshotRows>;
 
   /** Starts a number series at `floor` unless the hub already counts it. */
   seedNumbers(accountId: string, series: string, floor: number): Promise<void>;
