@@ -9,9 +9,11 @@ import { manualClock } from '../../server/lib/clock';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { Hub } from '../../server/sync/hub/service';
+import { snapshotPageText } from '../../server/sync/hub/snapshot';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../server/sync/hub/storage';
 import { ALIAS_TABLE } from '../../server/sync/tables';
+import type { SyncSnapshotResponse } from '../../shared/schemas/sync';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 
 /**
@@ -204,6 +206,55 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
     expect(customers.every((r) => r.seq > rows[alias]!.seq)).toBe(true);
     expect(customers[1]!.state.v).toMatchObject({ id: 'cus_a', email: 'jo@x.com' });
     expect(rows.find((r) => r.table === 'jobs')?.state.v.customer_id).toBe('cus_a');
+  });
+
+  it('reads a snapshot at one number in key-ordered pages, later changes left to the pull', async () => {
+    const { accountId, devices } = await business(hub, 1);
+    const device = devices[0]!;
+    const baseline = (id: string, name: string) => {
+      const { v } = member(accountId, id, name, 0);
+      return { v, c: Object.fromEntries(Object.keys(v).map((k) => [k, ''])) };
+    };
+    await hub.push(device, [
+      ...Array.from({ length: 24 }, (_, i) => ({
+        local_seq: i + 1,
+        table: 'team_members',
+        pk: JSON.stringify([`tm_${i}`]),
+        state: member(accountId, `tm_${i}`, `Member ${i}`, i + 1),
+      })),
+      { local_seq: 25, table: 'team_members', pk: '["tm_base"]', state: baseline('tm_base', 'Base') },
+    ]);
+    const read = (after: string, upTo?: number) =>
+      snapshotPageText(opened.storage, accountId, { table: 'team_members', after, upTo, limit: 10 }).then(
+        (text) => JSON.parse(text) as SyncSnapshotResponse,
+      );
+    const first = await read('');
+    expect(first.up_to).toBe(25);
+    // Changed after the snapshot's number: left out of it, pulled from that number instead.
+    await hub.push(device, [
+      { local_seq: 26, table: 'team_members', pk: '["tm_9"]', state: member(accountId, 'tm_9', 'Nine', 99) },
+      {
+        local_seq: 27,
+        table: 'team_members',
+        pk: '["tm_new"]',
+        state: member(accountId, 'tm_new', 'New', 99),
+      },
+    ]);
+    const pages = [first];
+    while (pages.at(-1)!.next !== null) pages.push(await read(pages.at(-1)!.next!, first.up_to));
+    expect(pages.map((p) => p.rows.length)).toEqual([10, 10, 4]);
+    const keys = pages.flatMap((p) => p.rows.map(([pk]) => JSON.stringify(pk)));
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).not.toContain('["tm_9"]');
+    expect(keys).toHaveLength(24);
+    const base = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'tm_base')!;
+    expect(base[1]).toMatchObject({ name: 'Base', _deleted: 0 });
+    expect(base[2]).toBe(0);
+    const tm3 = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'tm_3')!;
+    expect(tm3[2]).toEqual(member(accountId, 'tm_3', 'Member 3', 4).c);
+    const tail = await pullAll(hub, accountId);
+    expect(tail.filter((r) => r.seq > first.up_to).map((r) => r.pk)).toEqual(['["tm_9"]', '["tm_new"]']);
+    expect(await read(keys.at(-1)!, first.up_to)).toMatchObject({ rows: [], next: null });
   });
 
   it('leases disjoint number blocks, also to devices asking at once', async () => {
