@@ -14,6 +14,7 @@ import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
 import { type Capture, captureBaseline } from '../capture';
 import { exclusive } from '../exclusive';
+import { loadBaselineIntoHub } from '../hub/baseline';
 import { Hub } from '../hub/service';
 import { sqliteHubStorage } from '../hub/sqlite-storage';
 import type { HubStorage, PulledRow } from '../hub/storage';
@@ -91,7 +92,11 @@ export class SyncEngine {
   /** SHA-256 of this server's own HTTPS certificate, given to devices to pin. */
   tlsFingerprint: string | null = null;
 
+  /** Whether the hub's state lives in this install's own SQLite file (not PostgreSQL). */
+  private readonly hubInThisFile: boolean;
+
   constructor(private readonly deps: SyncEngineDeps) {
+    this.hubInThisFile = !deps.hubStorage;
     this.hub = new Hub(deps.hubStorage ?? sqliteHubStorage(deps.db, deps.sqlite), deps.clock);
     this.local = new LocalState(deps.sqlite);
     deps.capture.setWallClock(() => deps.clock.now().getTime());
@@ -166,8 +171,11 @@ export class SyncEngine {
     await exclusive(this.deps, () =>
       sqlite
         .transaction(() => {
+          // A hub in this very file takes the business in bulk, already pulled by its own install.
+          const loaded = this.hubInThisFile ? loadBaselineIntoHub(sqlite, accountId) : undefined;
+          if (loaded !== undefined) settings.cursor = loaded;
           insertSettings(sqlite, settings);
-          captureBaseline(sqlite, accountId);
+          if (loaded === undefined) captureBaseline(sqlite, accountId);
         })
         .immediate(),
     );

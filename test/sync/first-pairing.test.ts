@@ -1,0 +1,74 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAccount } from '../../server/domain/accounts';
+import { SyncEngine } from '../../server/sync/device/engine';
+import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
+import { type Ledger, randomOperation } from './simulation/operations';
+import { type Replica, rng, World } from './simulation/world';
+
+/**
+ * The first pairing of an install whose hub lives in its own file loads the business into the hub
+ * in bulk; the state it leaves is the one the outbox and push leave (what a hub on PostgreSQL
+ * still does): the same resolved rows, clocks and numbers, the counter and the hub's own cursor.
+ */
+function hubState(replica: Replica, accountId: string) {
+  const sqlite = replica.database.sqlite;
+  const rows = sqlite
+    .prepare('SELECT tbl, pk, seq, vals, clocks, natural_key FROM hub_rows WHERE account_id = ? ORDER BY seq')
+    .all(accountId) as Array<{ vals: string; clocks: string }>;
+  return {
+    rows: rows.map((r) => ({ ...r, vals: JSON.parse(r.vals), clocks: JSON.parse(r.clocks) })),
+    business: sqlite.prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?').all(accountId),
+    settings: sqlite.prepare('SELECT role, cursor FROM sync_settings WHERE account_id = ?').all(accountId),
+    outbox: sqlite.prepare('SELECT count(*) AS n FROM sync_outbox').get(),
+    clocks: sqlite.prepare('SELECT tbl, pk, clocks FROM sync_clocks ORDER BY tbl, pk').all(),
+    series: sqlite
+      .prepare('SELECT series, next_value FROM hub_number_series WHERE account_id = ? ORDER BY series')
+      .all(accountId),
+  };
+}
+
+describe('the first pairing', () => {
+  it('loads the business into the hub in bulk, as the push would', async () => {
+    const random = rng(77);
+    const world = new World(random);
+    try {
+      const bulk = await world.open('bulk', 0);
+      world.replicas.push(bulk);
+      const { id: accountId } = await createAccount(bulk.ctx, {
+        businessName: 'Before Sync',
+        plan: 'platform',
+        apiPlan: 'lite',
+      });
+      const ledger: Ledger = { payments: new Set(), deleted: new Set(), created: new Set() };
+      for (let i = 0; i < 200; i++) await randomOperation(bulk, accountId, random, ledger);
+
+      bulk.database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-first-pairing-'));
+      copyFileSync(path.join(bulk.dir, 'shopdesk.sqlite'), path.join(dir, 'shopdesk.sqlite'));
+      const pushed = await world.open('pushed', 0, dir);
+      world.replicas.push(pushed);
+      // The same storage, given explicitly: the engine then treats it as any other and pushes.
+      pushed.engine = new SyncEngine({
+        db: pushed.database.db,
+        sqlite: pushed.database.sqlite,
+        capture: pushed.database.capture,
+        clock: pushed.clock,
+        connectivity: pushed.ctx.connectivity,
+        signals: pushed.ctx.signals,
+        hubStorage: sqliteHubStorage(pushed.database.db, pushed.database.sqlite),
+      });
+
+      await bulk.engine.pair(accountId, { hubUrl: 'http://hub.invalid' });
+      await pushed.engine.pair(accountId, { hubUrl: 'http://hub.invalid' });
+      const loaded = hubState(bulk, accountId);
+      expect(loaded.rows.length).toBeGreaterThan(100);
+      expect(loaded.business).toEqual([{ last_seq: loaded.rows.length }]);
+      expect(loaded).toEqual(hubState(pushed, accountId));
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
+});
