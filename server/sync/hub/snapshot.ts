@@ -9,9 +9,6 @@ import type { HubStorage, SnapshotQuery, SnapshotRows } from './storage';
  * out as they are, so a page costs the hub one index range read and no parsing.
  */
 
-/** Rows per page at most: a page of invoices is a few megabytes. */
-export const SNAPSHOT_PAGE_MAX = 10_000;
-
 const PAGE_SQL =
   'SELECT pk, vals, clocks FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk > ? AND seq <= ? ORDER BY pk LIMIT ?';
 const LAST_SEQ_SQL = 'SELECT last_seq FROM hub_businesses WHERE account_id = ?';
