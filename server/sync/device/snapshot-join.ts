@@ -18,6 +18,7 @@ import { type HubTransport, SyncError } from './transport';
  */
 
 const PAGE_ROWS = 5000;
+const APPLY_SLICE = 500;
 /** Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. */
 const LOAD_CACHE_SIZE = -65_536;
 /** Lines before taxes (a tax is a share of the lines), and both with payments before documents. */
@@ -75,7 +76,11 @@ export async function loadSnapshot(
         next = undefined;
       }
       const current = page;
-      capture.applying(() => loader.apply(current));
+      // In slices, giving the event loop a turn between them: the next page keeps arriving.
+      for (let from = 0; from < current.rows.length; from += APPLY_SLICE) {
+        capture.applying(() => loader.apply(current, from, from + APPLY_SLICE));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       rows += current.rows.length;
       page = next && (await next);
     }
@@ -139,9 +144,10 @@ class SnapshotLoader {
     );
   }
 
-  apply(page: Page): void {
+  apply(page: Page, from: number, to: number): void {
+    const rows = page.rows.slice(from, to);
     if (page.table === ALIAS_TABLE) {
-      for (const [pk, values] of page.rows) {
+      for (const [pk, values] of rows) {
         const [tbl, from] = pk as [string, string];
         if (!syncedTable(tbl)) continue;
         const map = this.aliases.get(tbl) ?? new Map<string, string>();
@@ -155,7 +161,7 @@ class SnapshotLoader {
     const { local } = this.target;
     const columns = local.columnsOf(table);
     const defaults = local.requiredDefaultsOf(table);
-    for (const [pk, values, clocks] of page.rows) {
+    for (const [pk, values, clocks] of rows) {
       // A merged-away record's own row is history: the hub has merged its changes into the survivor.
       if (table.naturalKey && this.aliasOf(table.name, pk[0])) continue;
       if (this.namesMergedRecord(table, pk, values)) {
