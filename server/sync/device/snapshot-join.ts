@@ -128,10 +128,11 @@ class SnapshotLoader {
   private readonly aliases = new Map<string, Map<string, string>>();
   /** Rows that name a merged-away record: the ordinary applier takes them at the end. */
   private readonly named: PulledRow[] = [];
-  private readonly subtotals = new Map<string, number>();
-  private readonly taxTotals = new Map<string, number>();
-  private readonly paid = new Map<string, number>();
+  /** Per document, from the rows already in; lines and taxes arrive in document order. */
+  private readonly figures = new Map<string, Figures>();
+  private lastFigures: { id: string; figures: Figures } | undefined;
   private readonly inserts = new Map<string, SQLite.Statement>();
+  private readonly lastInsert = new Map<string, { names: string[]; statement: SQLite.Statement }>();
   private readonly putClocks: SQLite.Statement;
   private latestClock = '';
 
@@ -175,12 +176,13 @@ class SnapshotLoader {
       }
       const row: Record<string, unknown> = { ...defaults };
       for (const column in values) if (columns.has(column)) row[column] = values[column];
-      const key = table.pk.map((column, i) => (column in row ? row[column] : pk[i]));
-      if (clocks) this.keepClocks(table, key, values, clocks, columns);
+      if (clocks) {
+        const key = table.pk.map((column, i) => (column in row ? row[column] : pk[i]));
+        this.keepClocks(table, key, values, clocks, columns);
+      }
       if (values[DELETED] === 1) continue;
       this.derive(table.name, row);
-      const names = Object.keys(row);
-      this.insert(table.name, names).run(...names.map((n) => sqlValue(row[n])));
+      this.insert(table.name, row);
     }
   }
 
@@ -250,28 +252,28 @@ class SnapshotLoader {
   private derive(table: string, row: Record<string, unknown>): void {
     switch (table) {
       case 'document_lines':
-        add(this.subtotals, row.document_id, Number(row.amount_cents));
+        this.figuresOf(row.document_id).subtotal += Number(row.amount_cents);
         break;
       case 'document_taxes': {
-        const amount = taxAmountCents(this.subtotals.get(String(row.document_id)) ?? 0, Number(row.rate));
+        const figures = this.figuresOf(row.document_id);
+        const amount = taxAmountCents(figures.subtotal, Number(row.rate));
         row.amount_cents = amount;
-        add(this.taxTotals, row.document_id, amount);
+        figures.taxTotal += amount;
         break;
       }
       case 'payments':
-        add(this.paid, row.invoice_id, Number(row.amount_cents));
+        this.figuresOf(row.invoice_id).paid += Number(row.amount_cents);
         break;
       case 'quotes':
       case 'invoices': {
         const id = String(row.id);
-        const subtotal = this.subtotals.get(id) ?? 0;
-        const taxTotal = this.taxTotals.get(id) ?? 0;
+        const { subtotal, taxTotal, paid } = this.figures.get(id) ?? NO_FIGURES;
+        this.figures.delete(id);
         const total = subtotal + taxTotal;
         row.subtotal_cents = subtotal;
         row.tax_total_cents = taxTotal;
         row.total_cents = total;
         if (table === 'invoices') {
-          const paid = this.paid.get(id) ?? 0;
           row.amount_paid_cents = paid;
           row.status = invoiceStatus(row.status, paid, total);
         }
@@ -280,16 +282,37 @@ class SnapshotLoader {
     }
   }
 
-  private insert(table: string, names: string[]): SQLite.Statement {
-    const signature = `${table}(${names.join(',')})`;
-    let statement = this.inserts.get(signature);
-    if (!statement) {
-      statement = this.target.sqlite.prepare(
-        `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-      );
-      this.inserts.set(signature, statement);
+  /** Rows of a table nearly always carry the same columns: the last statement is tried first. */
+  private figuresOf(documentId: unknown): Figures {
+    const id = String(documentId);
+    if (this.lastFigures?.id === id) return this.lastFigures.figures;
+    let figures = this.figures.get(id);
+    if (!figures) {
+      figures = { subtotal: 0, taxTotal: 0, paid: 0 };
+      this.figures.set(id, figures);
     }
-    return statement;
+    this.lastFigures = { id, figures };
+    return figures;
+  }
+
+  private insert(table: string, row: Record<string, unknown>): void {
+    const names = Object.keys(row);
+    let last = this.lastInsert.get(table);
+    if (!last || !sameNames(last.names, names)) {
+      const signature = `${table}(${names.join(',')})`;
+      let statement = this.inserts.get(signature);
+      if (!statement) {
+        statement = this.target.sqlite.prepare(
+          `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+        );
+        this.inserts.set(signature, statement);
+      }
+      last = { names, statement };
+      this.lastInsert.set(table, last);
+    }
+    const values = new Array<unknown>(names.length);
+    for (let i = 0; i < names.length; i++) values[i] = sqlValue(row[names[i]!]);
+    last.statement.run(values);
   }
 
   /** Records the rules would flag for the owner (device/derived.ts): few, so checked one by one. */
@@ -320,7 +343,16 @@ class SnapshotLoader {
   }
 }
 
-function add(sums: Map<string, number>, id: unknown, amount: number): void {
-  const key = String(id);
-  sums.set(key, (sums.get(key) ?? 0) + amount);
+interface Figures {
+  subtotal: number;
+  taxTotal: number;
+  paid: number;
+}
+
+const NO_FIGURES: Figures = { subtotal: 0, taxTotal: 0, paid: 0 };
+
+function sameNames(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
