@@ -37,8 +37,8 @@ async function stateOf(replica: Replica, accountId: string) {
     slots: all('SELECT * FROM overview_slots ORDER BY account_id, slot'),
     days: all('SELECT * FROM overview_days ORDER BY account_id, day'),
     cursor: all('SELECT cursor FROM sync_settings WHERE account_id = ?', accountId),
-    // The load drops and recreates indexes: every one must be back.
-    indexes: all(`SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`),
+    // The load drops and recreates indexes and capture triggers: every one must be back.
+    schema: all(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name`),
   };
 }
 

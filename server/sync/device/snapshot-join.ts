@@ -61,7 +61,7 @@ export async function loadSnapshot(
   sqlite.exec('BEGIN IMMEDIATE');
   let next: Promise<Page> | undefined;
   try {
-    const deferred = dropSecondaryIndexes(sqlite);
+    const deferred = dropForLoad(sqlite);
     let page: Page | undefined = first;
     let tableIndex = 0;
     let rows = 0;
@@ -100,19 +100,23 @@ export async function loadSnapshot(
 }
 
 /**
- * Drops the indexes of the business tables that no constraint needs, returning what recreates
- * them: one sort per index at the end costs a fraction of keeping eleven B-trees of invoices in
- * order a row at a time. Inside the load's transaction, so a failed load leaves them as they were.
+ * Drops what the load does without, returning what recreates it: the business tables' indexes
+ * that no constraint needs (one sort per index at the end costs a fraction of keeping eleven
+ * B-trees of invoices in order a row at a time) and the capture triggers (off while applying
+ * anyway; asking them costs a call per row). Inside the load's transaction, so a failed load
+ * leaves them as they were.
  */
-function dropSecondaryIndexes(sqlite: SQLite.Database): string[] {
-  const indexes = sqlite
+function dropForLoad(sqlite: SQLite.Database): string[] {
+  const tables = SYNCED_TABLES.map((t) => t.name);
+  const objects = sqlite
     .prepare(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-       AND tbl_name IN (${SYNCED_TABLES.map(() => '?').join(', ')}) AND sql NOT LIKE 'CREATE UNIQUE%'`,
+      `SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')})
+       AND ((type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%')
+         OR (type = 'trigger' AND substr(name, 1, 13) = 'sync_capture_'))`,
     )
-    .all(...SYNCED_TABLES.map((t) => t.name)) as Array<{ name: string; sql: string }>;
-  for (const index of indexes) sqlite.exec(`DROP INDEX ${index.name}`);
-  return indexes.map((index) => index.sql);
+    .all(...tables) as Array<{ type: 'index' | 'trigger'; name: string; sql: string }>;
+  for (const object of objects) sqlite.exec(`DROP ${object.type.toUpperCase()} ${object.name}`);
+  return objects.map((object) => object.sql);
 }
 
 function fetchPage(
