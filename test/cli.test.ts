@@ -16,7 +16,8 @@ async function cli(...args: string[]) {
   });
 }
 
-describe('CLI', () => {
+// Each step starts the CLI as a process (tsx compiles it on every start): slow on a busy machine.
+describe('CLI', { timeout: 90_000 }, () => {
   let account: { client_id: string; portal_key: string; v1_key: string };
 
   it('init --json prints exactly one JSON object with the account and its keys', async () => {
