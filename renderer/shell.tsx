@@ -15,6 +15,7 @@ import { Invoices } from './screens/invoices';
 import { JobDetail } from './screens/job-detail';
 import { Jobs } from './screens/jobs';
 import { Messages } from './screens/messages';
+import { PlanDetail, PlanForm, Plans } from './screens/plans';
 import { QuoteDetail } from './screens/quote-detail';
 import { QuoteNew } from './screens/quote-new';
 import { Quotes } from './screens/quotes';
@@ -32,6 +33,7 @@ const NAV: Array<{ title: string; links: Array<{ path: string; label: string; ic
       { path: 'dashboard', label: 'Dashboard', icon: '◧' },
       { path: 'customers', label: 'Customers', icon: '☺' },
       { path: 'jobs', label: 'Jobs & calendar', icon: '▦' },
+      { path: 'plans', label: 'Service plans', icon: '↻' },
       { path: 'bookings', label: 'Bookings', icon: '◷' },
       { path: 'team', label: 'Team', icon: '⚇' },
       { path: 'messages', label: 'Messages', icon: '✉' },
@@ -73,6 +75,10 @@ function screenFor(segments: string[]): ReactNode {
       return id ? <QuoteDetail number={id} /> : <Quotes />;
     case 'jobs':
       return id ? <JobDetail number={id} /> : <Jobs />;
+    case 'plans':
+      if (id === 'new') return <PlanForm />;
+      if (id && sub === 'edit') return <PlanForm id={id} />;
+      return id ? <PlanDetail id={id} /> : <Plans />;
     case 'bookings':
       return <Bookings />;
     case 'team':

@@ -51,6 +51,13 @@ export const SYNCED_TABLES: SyncedTable[] = [
     ranks: { status: { unscheduled: 0, scheduled: 0, in_progress: 1, cancelled: 2, completed: 3 } },
   },
   {
+    name: 'service_plans',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    ranks: { status: { active: 0, ended: 1 } },
+  },
+  {
     name: 'job_assignees',
     pk: ['job_id', 'member_id'],
     account: (r) => `(SELECT account_id FROM jobs WHERE id = ${r}.job_id)`,

@@ -11,6 +11,10 @@ export const PORTAL_EVENT_TYPES = [
   'customer.created',
   'quote.accepted',
   'quote.declined',
+  'service_plan.created',
+  'service_plan.updated',
+  'service_plan.ended',
+  'service_plan.deleted',
   'webhook.test',
 ] as const;
 
@@ -21,6 +25,10 @@ export const V1_EVENT_TYPES = [
   'review.received',
   'quote.accepted',
   'customer.created',
+  'service_plan.created',
+  'service_plan.updated',
+  'service_plan.ended',
+  'service_plan.deleted',
   'webhook.test',
 ] as const;
 

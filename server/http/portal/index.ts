@@ -15,6 +15,7 @@ import { portalMessageRoutes } from './messages';
 import { portalOverviewRoutes } from './overview';
 import { portalQuoteRoutes } from './quotes';
 import { portalReviewRoutes } from './reviews';
+import { portalServicePlanRoutes } from './service-plans';
 import { portalSyncRoutes } from './sync';
 import { portalTeamRoutes } from './team';
 import { portalWebhookRoutes } from './webhooks';
@@ -31,6 +32,7 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   await app.register(portalInvoiceRoutes(ctx));
   await app.register(portalQuoteRoutes(ctx));
   await app.register(portalJobRoutes(ctx));
+  await app.register(portalServicePlanRoutes(ctx));
   await app.register(portalBookingRoutes(ctx));
   await app.register(portalTeamRoutes(ctx));
   await app.register(portalReviewRoutes(ctx));

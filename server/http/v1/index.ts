@@ -10,6 +10,7 @@ import { v1JobRoutes } from './jobs';
 import { persistentV1Limiter } from './limiter-store';
 import { v1QuoteRoutes } from './quotes';
 import { v1ReviewRoutes } from './reviews';
+import { v1ServicePlanRoutes } from './service-plans';
 import { v1WebhookRoutes } from './webhooks';
 
 /**
@@ -23,6 +24,7 @@ export async function v1Api(app: FastifyInstance, ctx: AppContext) {
 
   await app.register(v1ClientRoutes(ctx));
   await app.register(v1JobRoutes(ctx));
+  await app.register(v1ServicePlanRoutes(ctx));
   await app.register(v1QuoteRoutes(ctx));
   await app.register(v1InvoiceRoutes(ctx));
   await app.register(v1BookingRoutes(ctx));
