@@ -73,7 +73,7 @@ function fontBytes(face: Face, weight: Weight): Buffer {
 }
 
 const registered = new WeakMap<Doc, Set<string>>();
-function useFont(doc: Doc, face: Face, weight: Weight): void {
+function setFont(doc: Doc, face: Face, weight: Weight): void {
   const name = fontName(face, weight);
   let names = registered.get(doc);
   if (!names) {
@@ -100,12 +100,12 @@ export function write(
 ): void {
   const runs = scriptRuns(text);
   runs.forEach((run, i) => {
-    useFont(doc, run.face, weight);
+    setFont(doc, run.face, weight);
     const runOptions = { ...options, continued: i < runs.length - 1 };
     if (i === 0 && at) doc.text(run.text, at.x, at.y, runOptions);
     else doc.text(run.text, runOptions);
   });
-  useFont(doc, 'body', weight);
+  setFont(doc, 'body', weight);
 }
 
 /** The height `write` will take: measured in every face the text uses, the tallest wins. */
@@ -113,14 +113,14 @@ export function heightOf(doc: Doc, weight: Weight, text: string, options: TextOp
   const faces = new Set(scriptRuns(text).map((run) => run.face));
   let height = 0;
   for (const face of faces) {
-    useFont(doc, face, weight);
+    setFont(doc, face, weight);
     height = Math.max(height, doc.heightOfString(text, options));
   }
-  useFont(doc, 'body', weight);
+  setFont(doc, 'body', weight);
   return height;
 }
 
 /** Sets the body face, for documents that start writing. */
 export function startFonts(doc: Doc): void {
-  useFont(doc, 'body', 'regular');
+  setFont(doc, 'body', 'regular');
 }
