@@ -289,7 +289,7 @@ function DocumentEditor({
           <tbody>
             {lines.map((line, index) => (
               <tr key={line.key}>
-                <td>
+                <td data-label="Description">
                   <Field
                     label={<span className="sr-only">Description of line {index + 1}</span>}
                     error={fieldError(error, `items[${index}].description`)}
@@ -302,7 +302,7 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td>
+                <td data-label="Quantity">
                   <Field
                     label={<span className="sr-only">Quantity of line {index + 1}</span>}
                     error={localLineError(index, 'quantity') ?? fieldError(error, `items[${index}].quantity`)}
@@ -315,7 +315,7 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td>
+                <td data-label="Unit price">
                   <Field
                     label={<span className="sr-only">Unit price of line {index + 1}</span>}
                     error={
@@ -331,10 +331,10 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td className="num" data-testid={`line-amount-${index}`}>
+                <td className="num" data-label="Amount" data-testid={`line-amount-${index}`}>
                   {format.money(fromCents(totals.lines[index]?.amount_cents ?? 0))}
                 </td>
-                <td>
+                <td className="line-remove">
                   <button
                     type="button"
                     className="icon-button"

@@ -9,6 +9,7 @@ import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from '.
 import { money, type UiContext } from './context';
 import { documentFlows } from './document-flows';
 import { ownerWeekFlows } from './owner-week-flows';
+import { phoneFlows } from './phone-flows';
 import { schedulingFlows } from './scheduling-flows';
 import { settingsFlows } from './settings-flows';
 
@@ -354,3 +355,5 @@ settingsFlows(ui);
 backupFlows(ui);
 
 ownerWeekFlows(ui);
+
+phoneFlows(ui);
