@@ -140,9 +140,12 @@ export function phoneFlows(ui: UiContext) {
       expect(await page.getByTestId('doc-balance').textContent()).toBe(money(invoice.balance));
       await expectFits(page, 'the invoice');
       await screenshot(page, 'phone-invoice-detail');
+      // Each screen names the tab, so history and the task switcher say where the owner was.
+      expect(await page.title()).toBe(`Invoice ${number} · Sparkle Cleaning · Shopdesk`);
 
       await page.goto(`${ui.server.url}/#/invoices`);
       await page.getByText(number).first().waitFor();
+      expect(await page.title()).toBe('Invoices · Sparkle Cleaning · Shopdesk');
       await expectFits(page, 'the invoice list');
       await screenshot(page, 'phone-invoices');
     });
@@ -160,6 +163,7 @@ export function phoneFlows(ui: UiContext) {
         await expectFits(page, hash);
         await screenshot(page, name);
       }
+      expect(await page.title()).toBe('Analytics · Sparkle Cleaning · Shopdesk');
       // Chart labels are the stylesheet's size whatever the chart's width, and counts are whole.
       const labels = await page.locator('.chart text').evaluateAll((texts) =>
         texts.map((text) => ({
