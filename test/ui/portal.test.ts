@@ -9,6 +9,7 @@ import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from '.
 import { money, type UiContext } from './context';
 import { documentFlows } from './document-flows';
 import { ownerWeekFlows } from './owner-week-flows';
+import { pdfFlows } from './pdf-flows';
 import { phoneFlows } from './phone-flows';
 import { schedulingFlows } from './scheduling-flows';
 import { settingsFlows } from './settings-flows';
@@ -357,3 +358,4 @@ backupFlows(ui);
 ownerWeekFlows(ui);
 
 phoneFlows(ui);
+pdfFlows(ui);
