@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { type Font, openSync } from 'fontkit';
 import type PDFDocument from 'pdfkit';
 
 /**
@@ -60,16 +60,19 @@ export function scriptRuns(text: string): Array<{ face: Face; text: string }> {
 
 const fontName = (face: Face, weight: Weight) => `${face}-${weight}`;
 
-/** Read once per process, and only once a document needs the face. */
-const loaded = new Map<string, Buffer>();
-function fontBytes(face: Face, weight: Weight): Buffer {
+/**
+ * Parsed once per process, and only once a document needs the face: parsing the CJK fonts' glyph
+ * tables for every document took most of a CJK PDF's time (a warm one renders in about half).
+ */
+const parsed = new Map<string, Font>();
+function parsedFont(face: Face, weight: Weight): Font {
   const file = FILES[face][weight];
-  let bytes = loaded.get(file);
-  if (!bytes) {
-    bytes = readFileSync(file);
-    loaded.set(file, bytes);
+  let font = parsed.get(file);
+  if (!font) {
+    font = openSync(file) as Font;
+    parsed.set(file, font);
   }
-  return bytes;
+  return font;
 }
 
 const registered = new WeakMap<Doc, Set<string>>();
@@ -81,7 +84,9 @@ function setFont(doc: Doc, face: Face, weight: Weight): void {
     registered.set(doc, names);
   }
   if (!names.has(name)) {
-    doc.registerFont(name, face === 'body' ? FILES.body[weight] : fontBytes(face, weight));
+    // pdfkit takes a parsed fontkit font as a source too (PDFFontFactory.open); its types only list files and bytes.
+    const source = face === 'body' ? FILES.body[weight] : (parsedFont(face, weight) as unknown as Buffer);
+    doc.registerFont(name, source);
     names.add(name);
   }
   doc.font(name);
