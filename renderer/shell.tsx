@@ -116,6 +116,15 @@ export function Shell({ route }: { route: Route }) {
   // On a phone the navigation folds behind a menu button; picking a screen folds it again.
   const [menuOpen, setMenuOpen] = useState(false);
 
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new screen starts at the top
   useEffect(() => {
     window.scrollTo(0, 0);

@@ -75,6 +75,9 @@ export function phoneFlows(ui: UiContext) {
       expect(await menu.getAttribute('aria-expanded')).toBe('true');
       await page.getByRole('link', { name: 'Customers' }).waitFor();
       await screenshot(page, 'phone-menu-open');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+      await menu.click();
       await page.getByRole('link', { name: 'Customers' }).click();
       await page.getByRole('button', { name: 'New customer' }).first().waitFor();
       // Picking a screen folds the menu again.
