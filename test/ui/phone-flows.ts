@@ -161,6 +161,17 @@ export function phoneFlows(ui: UiContext) {
         ['team', 'phone-team', 'main h1'],
         ['settings/business', 'phone-settings', 'form'],
         ['analytics', 'phone-analytics', '.chart'],
+        ['quotes', 'phone-quotes', 'main h1'],
+        ['bookings', 'phone-bookings', 'main h1'],
+        ['messages', 'phone-messages', 'main h1'],
+        ['reviews', 'phone-reviews', '.rating-bars'],
+        ['report', 'phone-report', '.stat'],
+        ['benchmark', 'phone-benchmark', '.chart'],
+        ['customers/maya%40example.com', 'phone-customer-detail', '[data-testid="customer-totals"]'],
+        ['settings/integrations', 'phone-settings-integrations', 'main h1'],
+        ['settings/webhooks', 'phone-settings-webhooks', 'main h1'],
+        ['settings/backups', 'phone-settings-backups', 'main h1'],
+        ['settings/sync', 'phone-settings-sync', 'main h1'],
       ] as const) {
         await page.goto(`${ui.server.url}/#/${hash}`);
         await page.waitForSelector(ready);
@@ -168,8 +179,11 @@ export function phoneFlows(ui: UiContext) {
         await expectFits(page, hash);
         await screenshot(page, name);
       }
-      expect(await page.title()).toBe('Analytics · Sparkle Cleaning · Shopdesk');
+
       // Chart labels are the stylesheet's size whatever the chart's width, and counts are whole.
+      await page.goto(`${ui.server.url}/#/analytics`);
+      await page.waitForSelector('.chart');
+      expect(await page.title()).toBe('Analytics · Sparkle Cleaning · Shopdesk');
       const labels = await page.locator('.chart text').evaluateAll((texts) =>
         texts.map((text) => ({
           size: getComputedStyle(text).fontSize,
