@@ -119,10 +119,22 @@ export function Shell({ route }: { route: Route }) {
   const { session, canWrite } = useSession();
   const online = useDesktopOnline();
   const section = route.segments[0] ?? 'dashboard';
+  // On a phone the navigation folds behind a menu button; picking a screen folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new screen starts at the top
   useEffect(() => {
     window.scrollTo(0, 0);
+    setMenuOpen(false);
   }, [route.path]);
 
   const signOut = async () => {
@@ -137,7 +149,7 @@ export function Shell({ route }: { route: Route }) {
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
       </button>
-      <nav className="sidebar" aria-label="Main">
+      <nav className={menuOpen ? 'sidebar sidebar-open' : 'sidebar'} aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             ✦
@@ -146,33 +158,44 @@ export function Shell({ route }: { route: Route }) {
             Shopdesk
             <small title={session.business_name}>{session.business_name}</small>
           </span>
-        </div>
-        <SyncIndicator />
-        {NAV.map((group) => (
-          <div className="nav-group" key={group.title}>
-            <div className="nav-title">{group.title}</div>
-            {group.links.map((link) => (
-              <a
-                key={link.path}
-                className="nav-link"
-                href={`#/${link.path}`}
-                aria-current={section === link.path ? 'page' : undefined}
-              >
-                <span className="nav-icon" aria-hidden="true">
-                  {link.icon}
-                </span>
-                {link.label}
-              </a>
-            ))}
-          </div>
-        ))}
-        <div className="sidebar-footer">
-          <span>
-            Plan: <span className="plan-pill">{session.plan === 'platform' ? 'Platform' : 'Basic'}</span>
-          </span>
-          <button type="button" onClick={signOut}>
-            Sign out
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="nav-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
           </button>
+        </div>
+        <div className="nav-menu" id="nav-menu">
+          <SyncIndicator />
+          {NAV.map((group) => (
+            <div className="nav-group" key={group.title}>
+              <div className="nav-title">{group.title}</div>
+              {group.links.map((link) => (
+                <a
+                  key={link.path}
+                  className="nav-link"
+                  href={`#/${link.path}`}
+                  aria-current={section === link.path ? 'page' : undefined}
+                >
+                  <span className="nav-icon" aria-hidden="true">
+                    {link.icon}
+                  </span>
+                  {link.label}
+                </a>
+              ))}
+            </div>
+          ))}
+          <div className="sidebar-footer">
+            <span>
+              Plan: <span className="plan-pill">{session.plan === 'platform' ? 'Platform' : 'Basic'}</span>
+            </span>
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
         </div>
       </nav>
       <div className="main">

@@ -51,6 +51,7 @@ export function JobDetail({ number }: { number: string }) {
           <>
             <PageHeader
               back={{ href: '#/jobs', label: 'Jobs' }}
+              name={`${j.job_number} · ${j.title}`}
               title={
                 <span className="row">
                   {j.job_number} · {j.title} <StatusBadge status={j.status} />

@@ -22,7 +22,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
   const tabs = TABS.filter((t) => !t.desktopOnly || window.shopdesk);
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader title="Settings" name={`${tabs.find((t) => t.id === tab)?.label ?? ''} settings`.trim()} />
       <nav className="tabs" aria-label="Settings">
         {tabs.map((t) => (
           <a key={t.id} href={href('settings', t.id)} aria-current={t.id === tab ? 'page' : undefined}>

@@ -120,7 +120,14 @@ async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: stri
       db,
       rows.map((r) => r.customer_id),
     ),
-    db.selectFrom('payments').selectAll().where('invoice_id', 'in', ids).orderBy('id').execute(),
+    // In the order they were paid: a payment recorded late for last week lists before today's.
+    db
+      .selectFrom('payments')
+      .selectAll()
+      .where('invoice_id', 'in', ids)
+      .orderBy('paid_at')
+      .orderBy('id')
+      .execute(),
   ]);
   return rows.map((row) =>
     presentInvoice(

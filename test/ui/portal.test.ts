@@ -10,6 +10,8 @@ import { money, type UiContext } from './context';
 import { documentFlows } from './document-flows';
 import { ownerWeekFlows } from './owner-week-flows';
 import { planFlows } from './plan-flows';
+import { pdfFlows } from './pdf-flows';
+import { phoneFlows } from './phone-flows';
 import { schedulingFlows } from './scheduling-flows';
 import { settingsFlows } from './settings-flows';
 
@@ -357,3 +359,5 @@ backupFlows(ui);
 ownerWeekFlows(ui);
 
 planFlows(ui);
+phoneFlows(ui);
+pdfFlows(ui);

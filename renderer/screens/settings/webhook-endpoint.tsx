@@ -5,6 +5,7 @@ import type {
   WebhookEndpointWithSecret,
 } from '../../../shared/schemas/webhook';
 import { api } from '../../lib/api';
+import { count } from '../../lib/plural';
 import { href, navigate } from '../../lib/router';
 import { useFormat } from '../../lib/session';
 import { useCursorList } from '../../lib/use-cursor-list';
@@ -136,7 +137,7 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
           )}
           <p className="muted">
             {endpoint.events.includes('*') ? 'All events' : endpoint.events.join(', ')} ·{' '}
-            {endpoint.consecutive_failures} failed attempt(s) since the last success
+            {count(endpoint.consecutive_failures, 'failed attempt', 'failed attempts')} since the last success
           </p>
         </div>
       </Card>
