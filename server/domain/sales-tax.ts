@@ -174,7 +174,9 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
     sums.sales += salesPart;
     sums.tax += taxPart;
     if (charged.length === 0) sums.untaxed += salesPart;
-    charged.forEach((tax, i) => addToLine(sums, invoice.id, tax.name, tax.rate, salesPart, taxShares[i]!));
+    for (const [i, tax] of charged.entries()) {
+      addToLine(sums, invoice.id, tax.name, tax.rate, salesPart, taxShares[i]!);
+    }
   }
   return sums;
 }
