@@ -11,6 +11,7 @@ export const PORTAL_EVENT_TYPES = [
   'customer.created',
   'quote.accepted',
   'quote.declined',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 
@@ -21,6 +22,7 @@ export const V1_EVENT_TYPES = [
   'review.received',
   'quote.accepted',
   'customer.created',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 
