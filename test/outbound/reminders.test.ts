@@ -351,3 +351,40 @@ describe('across a restart', () => {
     );
   });
 });
+
+describe('on a synced business', () => {
+  it('only the hub queues; the record reaches the device, which would not queue it again as hub', async () => {
+    const account = await reminderAccount();
+    const invoice = await sentInvoice(account, 'synced@example.com', '2026-10-16', 14);
+    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
+    expect(pairing.status).toBe(200);
+    const device = await startTestServer({ clock });
+    try {
+      await device.ctx.sync!.join({ url: server.url }, pairing.body.pairing_code, 'Van laptop');
+      clock.advance(7 * DAY);
+      expect(await device.reminders.runNow()).toBe(0);
+      expect(await server.reminders.runNow()).toBeGreaterThanOrEqual(1);
+      await server.ctx.sync!.syncNow(account.clientId);
+      await device.ctx.sync!.syncNow(account.clientId);
+      const onDevice = await device.ctx.db
+        .selectFrom('reminder_sends')
+        .select(['occasion', 'outcome', 'message_id'])
+        .where('subject_id', '=', invoice.id)
+        .execute();
+      expect(onDevice.find((r) => r.outcome === 'queued')).toMatchObject({ message_id: expect.any(String) });
+      // The device does not send the hub's message; the hub does, once.
+      await device.outbound.mail.runDue();
+      await server.outbound.mail.runDue();
+      expect(deliveredTo('synced@example.com')).toHaveLength(1);
+      // Were the device to become the hub, the occasion is already on record there.
+      await device.ctx.db
+        .updateTable('sync_settings')
+        .set({ role: 'hub' })
+        .where('account_id', '=', account.clientId)
+        .execute();
+      expect(await device.reminders.runNow()).toBe(0);
+    } finally {
+      await device.stop();
+    }
+  });
+});
