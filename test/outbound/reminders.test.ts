@@ -142,6 +142,26 @@ describe('reminder settings', () => {
     });
     expect(backwards.status).toBe(400);
     expect(backwards.body.error.param).toBe('reminders.invoice_overdue.days_after_due');
+
+    // The same settings on their own route, on both interfaces.
+    const v1 = await account.v1('PUT', '/reminders/settings', {
+      body: {
+        ...config.reminders,
+        send_hour: 8,
+        appointment: { ...config.reminders.appointment, enabled: true },
+      },
+    });
+    expect(v1.status).toBe(200);
+    expect(v1.body).toMatchObject({ send_hour: 8, appointment: { enabled: true } });
+    expect((await account.portal('GET', '/reminders/settings')).body).toEqual(v1.body);
+    const unknown = await account.v1('PUT', '/reminders/settings', {
+      body: {
+        ...config.reminders,
+        appointment: { ...config.reminders.appointment, subject: 'See you {when}' },
+      },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ param: 'appointment.subject' });
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { v1BookingRoutes } from './bookings';
 import { v1ClientRoutes } from './clients';
@@ -32,4 +33,5 @@ export async function v1Api(app: FastifyInstance, ctx: AppContext) {
   await app.register(v1WebhookRoutes(ctx));
   await app.register(v1EventRoutes(ctx));
   await app.register(salesTaxRoutes(ctx, { tags: v1Tag('reports') }));
+  await app.register(reminderSettingsRoutes(ctx, { tags: v1Tag('reminders') }));
 }
