@@ -147,49 +147,55 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
         </div>
       </Card>
       <Card title={TITLES.invoice_overdue.title}>
-        <p className="muted">{TITLES.invoice_overdue.about}</p>
-        <Checkbox
-          label="Send overdue invoice reminders"
-          checked={draft.invoice_overdue.enabled}
-          disabled={!canWrite}
-          onChange={(e) => update('invoice_overdue', { enabled: e.target.checked })}
-        />
-        <Field
-          label="Days after the due date"
-          hint="e.g. 3, 7, 14"
-          error={fieldError(error, 'invoice_overdue.days_after_due')}
-        >
-          <Input value={steps} disabled={!canWrite} onChange={(e) => setSteps(e.target.value)} />
-        </Field>
-        {templates('invoice_overdue')}
+        <div className="stack">
+          <p className="muted">{TITLES.invoice_overdue.about}</p>
+          <Checkbox
+            label="Send overdue invoice reminders"
+            checked={draft.invoice_overdue.enabled}
+            disabled={!canWrite}
+            onChange={(e) => update('invoice_overdue', { enabled: e.target.checked })}
+          />
+          <Field
+            label="Days after the due date"
+            hint="e.g. 3, 7, 14"
+            error={fieldError(error, 'invoice_overdue.days_after_due')}
+          >
+            <Input value={steps} disabled={!canWrite} onChange={(e) => setSteps(e.target.value)} />
+          </Field>
+          {templates('invoice_overdue')}
+        </div>
       </Card>
       <Card title={TITLES.appointment.title}>
-        <p className="muted">{TITLES.appointment.about}</p>
-        <Checkbox
-          label="Remind customers the day before their visit"
-          checked={draft.appointment.enabled}
-          disabled={!canWrite}
-          onChange={(e) => update('appointment', { enabled: e.target.checked })}
-        />
-        {templates('appointment')}
+        <div className="stack">
+          <p className="muted">{TITLES.appointment.about}</p>
+          <Checkbox
+            label="Remind customers the day before their visit"
+            checked={draft.appointment.enabled}
+            disabled={!canWrite}
+            onChange={(e) => update('appointment', { enabled: e.target.checked })}
+          />
+          {templates('appointment')}
+        </div>
       </Card>
       <Card title={TITLES.quote_follow_up.title}>
-        <p className="muted">{TITLES.quote_follow_up.about}</p>
-        <Checkbox
-          label="Follow up on open quotes"
-          checked={draft.quote_follow_up.enabled}
-          disabled={!canWrite}
-          onChange={(e) => update('quote_follow_up', { enabled: e.target.checked })}
-        />
-        <Field label="Days after sending" error={fieldError(error, 'quote_follow_up.days_after_sent')}>
-          <Input
-            type="number"
-            value={String(draft.quote_follow_up.days_after_sent)}
+        <div className="stack">
+          <p className="muted">{TITLES.quote_follow_up.about}</p>
+          <Checkbox
+            label="Follow up on open quotes"
+            checked={draft.quote_follow_up.enabled}
             disabled={!canWrite}
-            onChange={(e) => update('quote_follow_up', { days_after_sent: Number(e.target.value) })}
+            onChange={(e) => update('quote_follow_up', { enabled: e.target.checked })}
           />
-        </Field>
-        {templates('quote_follow_up')}
+          <Field label="Days after sending" error={fieldError(error, 'quote_follow_up.days_after_sent')}>
+            <Input
+              type="number"
+              value={String(draft.quote_follow_up.days_after_sent)}
+              disabled={!canWrite}
+              onChange={(e) => update('quote_follow_up', { days_after_sent: Number(e.target.value) })}
+            />
+          </Field>
+          {templates('quote_follow_up')}
+        </div>
       </Card>
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={busy} write>
