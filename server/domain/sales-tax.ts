@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { divRoundHalfAway, fromCents } from '../../shared/money';
 import {
   SALES_TAX_MAX_DAYS,
@@ -26,87 +27,59 @@ interface LineSums {
   rate: string;
   taxable: number;
   tax: number;
-  invoices: Set<string>;
+  invoices: number;
 }
 
 interface Sums {
-  lines: Map<string, LineSums>;
+  lines: LineSums[];
   sales: number;
   untaxed: number;
   tax: number;
-  invoices: Set<string>;
+  invoices: number;
   payments: number;
-}
-
-function emptySums(): Sums {
-  return { lines: new Map(), sales: 0, untaxed: 0, tax: 0, invoices: new Set(), payments: 0 };
-}
-
-function addToLine(sums: Sums, invoiceId: string, name: string, rate: string, taxable: number, tax: number) {
-  const key = `${name}\u0000${rate}`;
-  let line = sums.lines.get(key);
-  if (!line) {
-    line = { name, rate, taxable: 0, tax: 0, invoices: new Set() };
-    sums.lines.set(key, line);
-  }
-  line.taxable += taxable;
-  line.tax += tax;
-  line.invoices.add(invoiceId);
-}
-
-interface TaxRow {
-  document_id: string;
-  name: string;
-  rate: string;
-  amount_cents: number;
-}
-
-async function taxesOf(db: Queryable, invoiceIds: string[]): Promise<Map<string, TaxRow[]>> {
-  const byInvoice = new Map<string, TaxRow[]>();
-  // SQLite allows at most 32,766 bound values in a statement; a quarter's invoices may pass that.
-  for (let i = 0; i < invoiceIds.length; i += 10_000) {
-    const rows = await db
-      .selectFrom('document_taxes')
-      .select(['document_id', 'name', 'rate', 'amount_cents', 'position'])
-      .where('document_id', 'in', invoiceIds.slice(i, i + 10_000))
-      .orderBy('document_id')
-      .orderBy('position')
-      .execute();
-    for (const row of rows) {
-      const list = byInvoice.get(row.document_id) ?? [];
-      list.push(row);
-      byInvoice.set(row.document_id, list);
-    }
-  }
-  return byInvoice;
 }
 
 /** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
 async function accrualSums(db: Queryable, accountId: string, from: string, to: string): Promise<Sums> {
-  const invoices = await db
-    .selectFrom('invoices')
-    .select(['id', 'subtotal_cents'])
-    .where('account_id', '=', accountId)
-    .where('issue_date', '>=', from)
-    .where('issue_date', '<=', to)
-    .where('status', 'in', ISSUED)
+  const issued = db
+    .selectFrom('invoices as i')
+    .where('i.account_id', '=', accountId)
+    .where('i.issue_date', '>=', from)
+    .where('i.issue_date', '<=', to)
+    .where('i.status', 'in', ISSUED);
+  const lines = await issued
+    .innerJoin('document_taxes as t', 't.document_id', 'i.id')
+    .select([
+      't.name',
+      't.rate',
+      sql<number>`sum(i.subtotal_cents)`.as('taxable'),
+      sql<number>`sum(t.amount_cents)`.as('tax'),
+      sql<number>`count(DISTINCT i.id)`.as('invoices'),
+    ])
+    .groupBy(['t.name', 't.rate'])
     .execute();
-  const taxes = await taxesOf(
-    db,
-    invoices.map((i) => i.id),
-  );
-  const sums = emptySums();
-  for (const invoice of invoices) {
-    sums.invoices.add(invoice.id);
-    sums.sales += invoice.subtotal_cents;
-    const charged = taxes.get(invoice.id) ?? [];
-    if (charged.length === 0) sums.untaxed += invoice.subtotal_cents;
-    for (const tax of charged) {
-      sums.tax += tax.amount_cents;
-      addToLine(sums, invoice.id, tax.name, tax.rate, invoice.subtotal_cents, tax.amount_cents);
-    }
-  }
-  return sums;
+  const totals = await issued
+    .select([
+      sql<number>`coalesce(sum(i.subtotal_cents), 0)`.as('sales'),
+      sql<number>`count(*)`.as('invoices'),
+      sql<number>`coalesce(sum(CASE WHEN NOT EXISTS (SELECT 1 FROM document_taxes x WHERE x.document_id = i.id) THEN i.subtotal_cents ELSE 0 END), 0)`.as(
+        'untaxed',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    lines: lines.map((line) => ({
+      ...line,
+      taxable: Number(line.taxable),
+      tax: Number(line.tax),
+      invoices: Number(line.invoices),
+    })),
+    sales: Number(totals.sales),
+    untaxed: Number(totals.untaxed),
+    tax: lines.reduce((sum, line) => sum + Number(line.tax), 0),
+    invoices: Number(totals.invoices),
+    payments: 0,
+  };
 }
 
 /**
@@ -130,55 +103,76 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
     .where('account_id', '=', accountId)
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end);
-  const invoices = await db
-    .selectFrom('invoices')
-    .select(['id', 'subtotal_cents', 'total_cents'])
-    .where('account_id', '=', accountId)
-    .where('id', 'in', inPeriod)
-    .where('total_cents', '>', 0)
-    .execute();
+  // Every payment of those invoices up to the period's end: earlier ones decide the shares of later ones.
   const payments = await db
-    .selectFrom('payments')
-    .select(['invoice_id', 'amount_cents', 'paid_at'])
-    .where('account_id', '=', accountId)
-    .where('invoice_id', 'in', inPeriod)
-    .where('paid_at', '<', end)
-    .orderBy('invoice_id')
-    .orderBy('paid_at')
-    .orderBy('id')
+    .selectFrom('payments as p')
+    .innerJoin('invoices as i', 'i.id', 'p.invoice_id')
+    .select(['p.invoice_id', 'p.amount_cents', 'p.paid_at', 'i.total_cents'])
+    .where('p.account_id', '=', accountId)
+    .where('p.invoice_id', 'in', inPeriod)
+    .where('p.paid_at', '<', end)
+    .where('i.total_cents', '>', 0)
+    .orderBy('p.invoice_id')
+    .orderBy('p.paid_at')
+    .orderBy('p.id')
     .execute();
-  const taxes = await taxesOf(
-    db,
-    invoices.map((i) => i.id),
-  );
-  const byId = new Map(invoices.map((i) => [i.id, i]));
-  const paidSoFar = new Map<string, number>();
-  const sums = emptySums();
+  const taxes = new Map<string, Array<{ name: string; rate: string; amount_cents: number }>>();
+  const taxRows = await db
+    .selectFrom('document_taxes')
+    .select(['document_id', 'name', 'rate', 'amount_cents'])
+    .where('document_id', 'in', inPeriod)
+    .orderBy('document_id')
+    .orderBy('position')
+    .execute();
+  for (const row of taxRows) {
+    const list = taxes.get(row.document_id) ?? [];
+    list.push(row);
+    taxes.set(row.document_id, list);
+  }
+  const lines = new Map<string, LineSums & { ids: Set<string> }>();
+  const invoices = new Set<string>();
+  const sums = { sales: 0, untaxed: 0, tax: 0, payments: 0 };
+  let invoiceId = '';
+  let paidSoFar = 0;
   for (const payment of payments) {
-    const invoice = byId.get(payment.invoice_id);
-    if (!invoice) continue;
-    const total = invoice.total_cents;
-    const before = paidSoFar.get(invoice.id) ?? 0;
+    if (payment.invoice_id !== invoiceId) {
+      invoiceId = payment.invoice_id;
+      paidSoFar = 0;
+    }
+    const total = payment.total_cents;
+    const before = paidSoFar;
     const after = Math.min(total, before + payment.amount_cents);
-    paidSoFar.set(invoice.id, after);
+    paidSoFar = after;
     if (payment.paid_at < start) continue;
     sums.payments += 1;
     if (after === before) continue;
-    const charged = taxes.get(invoice.id) ?? [];
+    const charged = taxes.get(invoiceId) ?? [];
     const taxShares = charged.map(
       (tax) => shareOf(tax.amount_cents, after, total) - shareOf(tax.amount_cents, before, total),
     );
     const taxPart = taxShares.reduce((sum, cents) => sum + cents, 0);
     const salesPart = after - before - taxPart;
-    sums.invoices.add(invoice.id);
+    invoices.add(invoiceId);
     sums.sales += salesPart;
     sums.tax += taxPart;
     if (charged.length === 0) sums.untaxed += salesPart;
     for (const [i, tax] of charged.entries()) {
-      addToLine(sums, invoice.id, tax.name, tax.rate, salesPart, taxShares[i]!);
+      const key = `${tax.name}\u0000${tax.rate}`;
+      let line = lines.get(key);
+      if (!line) {
+        line = { name: tax.name, rate: tax.rate, taxable: 0, tax: 0, invoices: 0, ids: new Set() };
+        lines.set(key, line);
+      }
+      line.taxable += salesPart;
+      line.tax += taxShares[i]!;
+      line.ids.add(invoiceId);
     }
   }
-  return sums;
+  return {
+    ...sums,
+    lines: [...lines.values()].map(({ ids, ...line }) => ({ ...line, invoices: ids.size })),
+    invoices: invoices.size,
+  };
 }
 
 /** The first and last day of the calendar quarter holding `date`. */
@@ -208,7 +202,7 @@ export async function getSalesTaxReport(
         : accrualSums(tx, accountId, from, to),
     );
   const registrations = new Map(config.tax_registrations.map((r) => [r.tax_name.toLowerCase(), r.number]));
-  const taxes: SalesTaxLine[] = [...sums.lines.values()]
+  const taxes: SalesTaxLine[] = [...sums.lines]
     .sort((a, b) => a.name.localeCompare(b.name) || Number(a.rate) - Number(b.rate))
     .map((line) => ({
       name: line.name,
@@ -216,7 +210,7 @@ export async function getSalesTaxReport(
       registration_number: registrations.get(line.name.toLowerCase()) ?? null,
       taxable_sales: fromCents(line.taxable),
       tax: fromCents(line.tax),
-      invoices: line.invoices.size,
+      invoices: line.invoices,
     }));
   return {
     object: 'sales_tax_report',
@@ -230,7 +224,7 @@ export async function getSalesTaxReport(
       untaxed_sales: fromCents(sums.untaxed),
       tax: fromCents(sums.tax),
       total: fromCents(sums.sales + sums.tax),
-      invoices: sums.invoices.size,
+      invoices: sums.invoices,
       payments: sums.payments,
     },
   };
