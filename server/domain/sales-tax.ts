@@ -103,19 +103,23 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
     .where('account_id', '=', accountId)
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end);
-  // Every payment of those invoices up to the period's end: earlier ones decide the shares of later ones.
-  const payments = await db
-    .selectFrom('payments as p')
-    .innerJoin('invoices as i', 'i.id', 'p.invoice_id')
-    .select(['p.invoice_id', 'p.amount_cents', 'p.paid_at', 'i.total_cents'])
-    .where('p.account_id', '=', accountId)
-    .where('p.invoice_id', 'in', inPeriod)
-    .where('p.paid_at', '<', end)
-    .where('i.total_cents', '>', 0)
-    .orderBy('p.invoice_id')
-    .orderBy('p.paid_at')
-    .orderBy('p.id')
-    .execute();
+  // Every payment of those invoices up to the period's end: earlier ones decide the shares of later
+  // ones. CROSS JOIN keeps SQLite to this order (the period's invoices, then each one's payments by
+  // payments_invoice) rather than scanning every payment of the account before the end.
+  const { rows: payments } = await sql<{
+    invoice_id: string;
+    amount_cents: number;
+    paid_at: string;
+    total_cents: number;
+  }>`
+    WITH touched AS (
+      SELECT DISTINCT invoice_id FROM payments
+      WHERE account_id = ${accountId} AND paid_at >= ${start} AND paid_at < ${end}
+    )
+    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents
+    FROM touched t CROSS JOIN invoices i CROSS JOIN payments p
+    WHERE i.id = t.invoice_id AND p.invoice_id = t.invoice_id AND p.paid_at < ${end} AND i.total_cents > 0
+    ORDER BY p.invoice_id, p.paid_at, p.id`.execute(db);
   const taxes = new Map<string, Array<{ name: string; rate: string; amount_cents: number }>>();
   const taxRows = await db
     .selectFrom('document_taxes')
