@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { listOf } from '../../shared/schemas/common';
+import { OutboxMessage, ReminderListQuery } from '../../shared/schemas/mail-outbox';
 import { ReminderSettings } from '../../shared/schemas/reminders';
 import type { AppContext } from '../context';
 import { getAccount, updateConfig } from '../domain/accounts';
+import { listMessages } from '../domain/mail-outbox';
 import { commonErrors } from './schemas';
 
 /**
- * GET and PUT /reminders/settings, the same on both interfaces: the portal under its base, v1 under
- * /api/v1. The settings are the account config's `reminders` (the portal's /config carries them too).
+ * The automatic reminders' e-mails (GET /reminders) and settings (GET and PUT /reminders/settings),
+ * the same on both interfaces: the portal under its base, v1 under /api/v1. The settings are the
+ * account config's `reminders` (the portal's /config carries them too).
  */
 export function reminderSettingsRoutes(
   ctx: AppContext,
@@ -15,6 +19,22 @@ export function reminderSettingsRoutes(
 ): FastifyPluginAsyncZod {
   const params = options.params && { params: options.params };
   return async (app) => {
+    app.get(
+      '/reminders',
+      {
+        schema: {
+          tags: options.tags,
+          summary: 'List the reminders sent or waiting',
+          description:
+            'The e-mails of the automatic reminders, newest first, keyset-paginated: which reminder (reminder), what it is about (document_id: the invoice, quote or job), its status, and for a cancelled one why (last_error). Filter by status and document_id.',
+          ...params,
+          querystring: ReminderListQuery,
+          response: { 200: listOf(OutboxMessage), ...commonErrors },
+        },
+      },
+      (request) => listMessages(ctx, request.auth.account.id, { ...request.query, kind: 'reminder' }),
+    );
+
     app.get(
       '/reminders/settings',
       {

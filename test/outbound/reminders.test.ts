@@ -189,6 +189,14 @@ describe('overdue invoice reminders', () => {
     expect(await occasions(invoice.id)).toEqual([{ occasion: 'overdue+3d', outcome: 'queued' }]);
     // The invoice itself did not change: a reminder is not the invoice being sent again.
     expect((await account.portal('GET', `/invoices/${invoice.number}`)).body).toEqual(before);
+    const onV1 = (await account.v1('GET', `/reminders?document_id=${invoice.id}`)).body;
+    expect(onV1.data).toHaveLength(1);
+    expect(onV1.data[0]).toMatchObject({
+      reminder: 'invoice_overdue',
+      status: 'sent',
+      document_id: invoice.id,
+    });
+    expect((await account.portal('GET', '/messages?kind=invoice')).body.data).toHaveLength(0);
     const events = (await account.v1('GET', '/events?type=reminder.sent')).body.data;
     expect(events).toHaveLength(1);
     expect(events[0].data.object).toMatchObject({
