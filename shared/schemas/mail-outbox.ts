@@ -6,13 +6,10 @@ export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'cancel
 
 /** A message of the mail outbox as Settings > E-mail lists it: with why it waits, if it does. */
 export const OutboxMessage = MailMessage.extend({
-  document_id: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        'The invoice (inv_…) or quote (quo_…) it sends or reminds of; for a visit reminder, the job (job_…).',
-    }),
+  document_id: z.string().nullable().meta({
+    description:
+      'The invoice (inv_…) or quote (quo_…) it sends or reminds of; for a visit reminder, the job (job_…).',
+  }),
   next_attempt_at: Timestamp.nullable().meta({
     description: 'When it is tried next; null once sent or failed.',
   }),
