@@ -21,6 +21,7 @@ import { QuoteNew } from './screens/quote-new';
 import { Quotes } from './screens/quotes';
 import { Report } from './screens/report';
 import { Reviews } from './screens/reviews';
+import { SalesTax } from './screens/sales-tax';
 import { Settings } from './screens/settings';
 import { SyncIndicator } from './screens/sync-indicator';
 import { Team } from './screens/team';
@@ -44,6 +45,7 @@ const NAV: Array<{ title: string; links: Array<{ path: string; label: string; ic
     links: [
       { path: 'invoices', label: 'Invoices', icon: '▤' },
       { path: 'quotes', label: 'Quotes', icon: '✎' },
+      { path: 'sales-tax', label: 'Sales tax', icon: '%' },
     ],
   },
   {
@@ -93,6 +95,8 @@ function screenFor(segments: string[]): ReactNode {
       return <Report />;
     case 'benchmark':
       return <Benchmark />;
+    case 'sales-tax':
+      return <SalesTax />;
     case 'settings':
       return <Settings tab={id ?? 'business'} sub={sub} />;
     default:

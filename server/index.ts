@@ -28,6 +28,7 @@ import type { LineSink } from './lib/rotating-file';
 import { type RecurringJob, startRecurringJob } from './maintenance/recurring-work';
 import { type RetentionJob, startRetentionJob } from './maintenance/retention';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
+import { type ReminderScheduler, startReminderScheduler } from './outbound/reminder-scheduler';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
 import { SyncEngine } from './sync/device/engine';
 import type { HubStorage } from './sync/hub/storage';
@@ -73,6 +74,8 @@ export interface RunningServer {
   retention: RetentionJob;
   /** Service plans' automatic work (horizons, period invoices), hourly; `runNow()` runs a pass at once. */
   recurring: RecurringJob;
+  /** Queues due reminders every few minutes; `runNow()` runs a pass at once. */
+  reminders: ReminderScheduler;
   /** The full integrity check started in the background; resolves to the problems it found. */
   integrityChecked: Promise<string[]>;
   /** Backups of the data folder (Settings > Backups). */
@@ -195,6 +198,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   outbound = started;
   const retention = startRetentionJob(ctx);
   const recurring = startRecurringJob(ctx);
+  const reminders = startReminderScheduler(ctx);
   const schedule: BackupSchedule | undefined =
     options.backups?.schedule === false
       ? undefined
@@ -214,6 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     outbound: started,
     retention,
     recurring,
+    reminders,
     integrityChecked: integrity.done,
     backups,
     runDueBackup: () =>
@@ -231,6 +236,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           integrity.stop(),
           retention.stop(),
           recurring.stop(),
+          reminders.stop(),
           schedule?.stop(),
           backups.idle(),
         ]);

@@ -5,11 +5,13 @@ import { BusinessSettings } from './settings/business';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
 import { IntegrationSettings } from './settings/integrations';
+import { ReminderSettings } from './settings/reminders';
 import { SyncSettings } from './settings/sync';
 import { WebhookSettings } from './settings/webhooks';
 
 const TABS = [
   { id: 'business', label: 'Business' },
+  { id: 'reminders', label: 'Reminders' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'export', label: 'Export' },
@@ -31,6 +33,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
         ))}
       </nav>
       {tab === 'business' && <BusinessSettings />}
+      {tab === 'reminders' && <ReminderSettings />}
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
       {tab === 'export' && <ExportSettings />}

@@ -22,6 +22,7 @@ import * as overviewRollups from './migrations/0004_overview_rollups';
 import * as sync from './migrations/0005_sync';
 import * as ownerWeek from './migrations/0007_owner_week';
 import * as recurring from './migrations/0008_recurring';
+import * as remindersTax from './migrations/0009_reminders_tax';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0005_sync': sync,
   '0007_owner_week': ownerWeek,
   '0008_recurring': recurring,
+  '0009_reminders_tax': remindersTax,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -283,6 +283,22 @@ export interface MailMessagesTable {
   sending_node?: string | null;
   /** Set when the message will never go out; its stored status is then 'failed'. */
   cancelled_at: string | null;
+  /** Which automatic reminder this is (migration 0009); null for every other message. */
+  reminder?: ReminderKind | null;
+}
+
+export type ReminderKind = 'invoice_overdue' | 'appointment' | 'quote_follow_up';
+
+export interface ReminderSendsTable {
+  account_id: string;
+  kind: ReminderKind;
+  /** The invoice, job or quote the reminder is about. */
+  subject_id: string;
+  /** Which occasion of that record: 'overdue+7d', 'visit@2026-11-24T14:00:00Z', 'follow-up+3d'. */
+  occasion: string;
+  outcome: 'queued' | 'skipped';
+  message_id: string | null;
+  created_at: string;
 }
 
 export interface EventsTable {
@@ -454,6 +470,7 @@ export interface Database {
   payments: PaymentsTable;
   reviews: ReviewsTable;
   mail_messages: MailMessagesTable;
+  reminder_sends: ReminderSendsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;

@@ -335,6 +335,14 @@ function invoiceClosing(invoice: Invoice, f: Formatters): string {
   return `Thank you for your business. Please pay by ${f.date(invoice.due_date)}.`;
 }
 
+/** The business's registration number of each tax the invoice charges (Settings › Business › Taxes). */
+function registrationFacts(invoice: Invoice, config: StoredConfig): Array<[string, string]> {
+  const charged = new Set(invoice.taxes.map((tax) => tax.name.toLowerCase()));
+  return config.tax_registrations
+    .filter((registration) => charged.has(registration.tax_name.toLowerCase()))
+    .map((registration) => [`${registration.tax_name} reg. no.`, registration.number]);
+}
+
 /** A file name safe in a Content-Disposition header and on every file system. */
 function fileName(number: string): string {
   return `${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
@@ -359,6 +367,7 @@ export async function invoicePdfFile(
       ['Issue date', f.date(invoice.issue_date)],
       ['Due date', f.date(invoice.due_date)],
       ['Balance due', f.money(invoice.balance)],
+      ...registrationFacts(invoice, config),
     ],
     document: invoice,
     totals: [

@@ -98,6 +98,8 @@ export const SYNCED_TABLES: SyncedTable[] = [
   { name: 'reviews', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
   { name: 'mail_messages', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
   { name: 'events', pk: ['id'], account: own, appendOnly: true },
+  // Keyed by the occasion, so the hub keeps the first record of it from whichever install queued it.
+  { name: 'reminder_sends', pk: ['kind', 'subject_id', 'occasion'], account: own, appendOnly: true },
   {
     name: 'webhook_endpoints',
     pk: ['id'],

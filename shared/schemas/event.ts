@@ -15,6 +15,7 @@ export const PORTAL_EVENT_TYPES = [
   'service_plan.updated',
   'service_plan.ended',
   'service_plan.deleted',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 
@@ -29,6 +30,7 @@ export const V1_EVENT_TYPES = [
   'service_plan.updated',
   'service_plan.ended',
   'service_plan.deleted',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 

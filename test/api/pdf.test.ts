@@ -92,6 +92,36 @@ describe('GET /invoices/{number}/pdf', () => {
     expect(page).not.toContain('PAID ');
   });
 
+  it("prints the business's registration number of each tax the invoice charges", async () => {
+    const registered = await server.createAccount({ business: 'Registered Heating' });
+    const saved = await registered.portal('PUT', '/config', {
+      body: {
+        tax_registrations: [
+          { tax_name: 'GST', number: '123456789 RT0001' },
+          { tax_name: 'QST', number: '1234567890 TQ0001' },
+          { tax_name: 'PST', number: 'PST-1234-5678' },
+        ],
+      },
+    });
+    expect(saved.status).toBe(200);
+    const invoice = (await registered.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const [page] = await pdfPages((await fetchPdf(registered, `/invoices/${invoice.number}/pdf`)).bytes);
+    expect(page).toContain('GST reg. no. 123456789 RT0001');
+    expect(page).toContain('QST reg. no. 1234567890 TQ0001');
+    // PST is not on this invoice, so its number is not either.
+    expect(page).not.toContain('PST-1234-5678');
+    const repeated = await registered.portal('PUT', '/config', {
+      body: {
+        tax_registrations: [
+          { tax_name: 'GST', number: '1' },
+          { tax_name: 'gst', number: '2' },
+        ],
+      },
+    });
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.error).toMatchObject({ code: 'validation_failed', param: 'tax_registrations' });
+  });
+
   it('stamps paid and void invoices', async () => {
     const paid = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
     await shop.portal('POST', `/invoices/${paid.number}/paid`);

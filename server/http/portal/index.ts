@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { reminderSettingsRoutes } from '../reminder-routes';
+import { salesTaxRoutes } from '../sales-tax-routes';
+import { PortalParams } from '../schemas';
 import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
@@ -29,6 +32,8 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   await app.register(portalIntegrationRoutes(ctx));
   await app.register(portalOverviewRoutes(ctx));
   await app.register(portalExportRoutes(ctx));
+  await app.register(salesTaxRoutes(ctx, { params: PortalParams, tags: ['overview'] }));
+  await app.register(reminderSettingsRoutes(ctx, { params: PortalParams, tags: ['settings'] }));
   await app.register(portalInvoiceRoutes(ctx));
   await app.register(portalQuoteRoutes(ctx));
   await app.register(portalJobRoutes(ctx));
