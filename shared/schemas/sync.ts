@@ -215,3 +215,13 @@ export type SyncConflict = z.infer<typeof SyncConflict>;
 export type SyncPushResponse = z.infer<typeof SyncPushResponse>;
 export type SyncPullResponse = z.infer<typeof SyncPullResponse>;
 export type SyncJoinResponse = z.infer<typeof SyncJoinResponse>;
+
+/** The signing secrets of an endpoint its owner hands to the hub (docs/sync.md, "Webhooks delivered by the hub"). */
+export const SyncWebhookSecrets = z
+  .object({
+    secret: z.string().min(8).max(200),
+    previous_secret: z.string().min(8).max(200).nullable(),
+    previous_secret_expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'SyncWebhookSecrets' });
+export type SyncWebhookSecrets = z.infer<typeof SyncWebhookSecrets>;

@@ -5,6 +5,7 @@ import type {
   SyncPullResponse,
   SyncRound,
   SyncStatus,
+  SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import type { Connectivity } from '../../context';
 import type { Db } from '../../db/database';
@@ -122,6 +123,19 @@ export class SyncEngine {
     };
     if (settings?.role === 'hub') status.devices = await this.hub.devices(accountId, settings.device_id);
     return status;
+  }
+
+  /** Gives the business's hub an endpoint's signing secrets (webhook-handover.ts); needs the hub online. */
+  async handOverWebhook(accountId: string, endpointId: string, secrets: SyncWebhookSecrets): Promise<void> {
+    const settings = await this.settings(accountId);
+    if (!settings) {
+      throw new ApiError(
+        409,
+        'invalid_state',
+        'Only a business that syncs has a hub to deliver its webhooks: set up sync first, or let this computer deliver them.',
+      );
+    }
+    await (await this.transportFor(settings)).handOverWebhook(endpointId, secrets);
   }
 
   /** A one-time pairing code; the first one makes this install the hub of the business. */

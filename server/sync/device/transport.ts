@@ -3,12 +3,14 @@ import {
   type SyncJoinResponse,
   type SyncPullResponse,
   type SyncPushResponse,
+  type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import { SCHEMA_VERSION } from '../../db/database';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
 import type { HubDevice, PushedChange } from '../hub/storage';
+import { handOverWebhook } from '../hub/webhook-handover';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
@@ -19,6 +21,8 @@ export interface HubTransport {
     series: string[],
     size: number,
   ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
+  /** Gives the hub an endpoint's signing secrets, so the hub delivers it. */
+  handOverWebhook(endpointId: string, secrets: SyncWebhookSecrets): Promise<void>;
 }
 
 /**
@@ -94,6 +98,12 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
       call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
     lease: (series, size) =>
       call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential }),
+    handOverWebhook: (endpointId, secrets) =>
+      call(hub, `/webhook-endpoints/${endpointId}/secrets`, {
+        method: 'PUT',
+        body: JSON.stringify(secrets),
+        credential,
+      }),
   };
 }
 
@@ -116,5 +126,7 @@ export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTr
       hub_time: isoNow(clock),
     }),
     lease: (series, size) => hub.lease(device, series, size),
+    handOverWebhook: (endpointId, secrets) =>
+      handOverWebhook(hub.storage, device, endpointId, secrets, isoNow(clock)),
   };
 }

@@ -1,6 +1,7 @@
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { RowState } from '../merge';
 import { syncedTable } from '../tables';
+import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import type { HubDevice, HubStorage, PulledRow, PushedChange, PushResult } from './storage';
@@ -19,6 +20,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
 
   return {
     watchPushes: pushWatcher(listen),
+    deliveries: pgHubDeliveries(pool),
     ensureBusiness: async (accountId, now) => {
       await pool.query(
         'INSERT INTO hub_businesses (account_id, last_seq, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING',
