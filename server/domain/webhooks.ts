@@ -103,7 +103,10 @@ export async function createEndpoint(
     // The hub queues every event stamped after the endpoint itself, whenever it arrives.
     if (row.enabled && !byHub) await catchUpEndpoint(tx, ctx.clock, row);
   });
-  return { ...presentEndpoint(row), secret: row.secret };
+  return {
+    ...presentEndpoint({ ...row, delivering_node: byHub ? HUB_DELIVERS : null }),
+    secret: row.secret,
+  };
 }
 
 async function handOverToHub(
