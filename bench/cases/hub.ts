@@ -37,6 +37,9 @@ const BATCH = 250;
 const BUSINESSES = Math.max(2, Math.round(1000 * SCALE));
 const RECORDS = 1000;
 const FIRST_SYNC_SAMPLES = 9;
+const INGEST_DEVICES = 10;
+const INGEST_PUSHES = Math.max(1, Math.round(8 * SCALE));
+const INGEST_BATCH = 500;
 const PULL_LIMIT = 1000;
 
 const HEADERS = { 'content-type': 'application/json', [SYNC_SCHEMA_HEADER]: String(SCHEMA_VERSION) };
@@ -94,6 +97,28 @@ const hub: BenchCase = async ({ log }) => {
     rows.push(...(await driveAll('SQLite hub, 1 process', [sqliteHub], sqliteDevices, log)));
     await sqliteHub.stop();
 
+    log('hub: push ingest in-process, PostgreSQL and SQLite storage…');
+    const ingestDb = await database('hub_ingest');
+    const pgIngest = await storageIngest(pgHubStorage(ingestDb.pool));
+    await ingestDb.pool.end();
+    const ingestSqlite = await openDatabase(path.join(work, 'sqlite-ingest'));
+    const sqliteIngest = await storageIngest(sqliteHubStorage(ingestSqlite.db, ingestSqlite.sqlite));
+    await ingestSqlite.close();
+    rows.push(
+      {
+        case: `hub: push ingest, storage only (in-process), ${INGEST_DEVICES} devices × ${INGEST_PUSHES} pushes of ${INGEST_BATCH}, PostgreSQL`,
+        figure: `${fmt(pgIngest, 0)} changes/s`,
+        target: '',
+        pass: null,
+      },
+      {
+        case: 'hub: the same, SQLite',
+        figure: `${fmt(sqliteIngest, 0)} changes/s`,
+        target: '',
+        pass: null,
+      },
+    );
+
     rows.push(...(await firstSync(await database('hub_first_sync'), log)));
   } finally {
     await admin.end();
@@ -103,6 +128,41 @@ const hub: BenchCase = async ({ log }) => {
   return rows;
 };
 export default hub;
+
+/**
+ * The storage's push alone, without HTTP or pulls: INGEST_DEVICES devices (in businesses of
+ * DEVICES_PER_BUSINESS) each push INGEST_PUSHES batches of INGEST_BATCH new customers, all at once.
+ */
+export async function storageIngest(storage: HubStorage): Promise<number> {
+  const service = new Hub(storage, systemClock);
+  try {
+    const devices = [];
+    for (let d = 0; d < INGEST_DEVICES; d++) {
+      const accountId = `acct_ingest_${Math.floor(d / DEVICES_PER_BUSINESS)}`;
+      if (d % DEVICES_PER_BUSINESS === 0) await service.adopt(accountId, 'Office');
+      const pairing = await service.createPairing(accountId, 'http://hub.invalid');
+      const { device } = await service.join(pairing.pairing_code, `Device ${d}`);
+      const node = `ingest${String(d).padStart(5, '0')}`;
+      const batches = Array.from({ length: INGEST_PUSHES }, (_, round) =>
+        pushChanges({ accountId, credential: '', node }, round, INGEST_BATCH),
+      );
+      devices.push({ device, batches });
+    }
+    const started = performance.now();
+    let accepted = 0;
+    await Promise.all(
+      devices.map(async ({ device, batches }) => {
+        for (const changes of batches) accepted += (await service.push(device, changes)).accepted;
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const sent = INGEST_DEVICES * INGEST_PUSHES * INGEST_BATCH;
+    if (accepted !== sent) throw new Error(`the hub accepted ${accepted} of ${sent} changes`);
+    return accepted / seconds;
+  } finally {
+    service.shutdown();
+  }
+}
 
 /** Businesses of DEVICES_PER_BUSINESS devices for each device count, joined with real pairing codes. */
 async function joinDevices(storage: HubStorage, tag: string): Promise<Map<number, Device[]>> {
@@ -213,20 +273,22 @@ function customerValues(accountId: string, id: string, email: string, name: stri
 }
 
 function pushBody(device: Device, round: number): string {
-  return JSON.stringify({
-    changes: Array.from({ length: BATCH }, (_, i) => {
-      const n = round * BATCH + i;
-      const id = newId('cus');
-      const email = `${device.node}-${n}@example.com`;
-      const hlc = formatHlc({ ms: Date.now(), counter: n }, device.node);
-      const v = customerValues(device.accountId, id, email, `Customer ${device.node} ${n}`);
-      return {
-        local_seq: n + 1,
-        table: 'customers',
-        pk: JSON.stringify([id]),
-        state: { v, c: Object.fromEntries(Object.keys(v).map((column) => [column, hlc])) },
-      };
-    }),
+  return JSON.stringify({ changes: pushChanges(device, round, BATCH) });
+}
+
+function pushChanges(device: Device, round: number, size: number) {
+  return Array.from({ length: size }, (_, i) => {
+    const n = round * size + i;
+    const id = newId('cus');
+    const email = `${device.node}-${n}@example.com`;
+    const hlc = formatHlc({ ms: Date.now(), counter: n }, device.node);
+    const v = customerValues(device.accountId, id, email, `Customer ${device.node} ${n}`);
+    return {
+      local_seq: n + 1,
+      table: 'customers',
+      pk: JSON.stringify([id]),
+      state: { v, c: Object.fromEntries(Object.keys(v).map((column) => [column, hlc])) },
+    };
   });
 }
 
