@@ -152,7 +152,10 @@ export async function storageIngest(storage: HubStorage): Promise<number> {
     let accepted = 0;
     await Promise.all(
       devices.map(async ({ device, batches }) => {
-        for (const changes of batches) accepted += (await service.push(device, changes)).accepted;
+        for (const changes of batches) {
+          const result = await service.push(device, changes);
+          accepted += result.accepted;
+        }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
@@ -235,7 +238,8 @@ async function drive(urls: string[], devices: Device[]) {
       for (const body of bodies[d]!) {
         const pushed = await fetch(`${url}/api/sync/v1/push`, { method: 'POST', headers: auth, body });
         if (!pushed.ok) throw new Error(`push: ${pushed.status} ${await pushed.text()}`);
-        accepted += ((await pushed.json()) as { accepted: number }).accepted;
+        const result = (await pushed.json()) as { accepted: number };
+        accepted += result.accepted;
         for (;;) {
           const asked = performance.now();
           const pulled = await fetch(`${url}/api/sync/v1/pull?cursor=${cursor}&limit=${PULL_LIMIT}`, {
