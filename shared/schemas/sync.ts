@@ -225,3 +225,15 @@ export const SyncWebhookSecrets = z
   })
   .meta({ id: 'SyncWebhookSecrets' });
 export type SyncWebhookSecrets = z.infer<typeof SyncWebhookSecrets>;
+
+/** An office install bringing its business onto a hosted hub (`sync pair --hub URL --admin-token …`). */
+export const SyncUploadRequest = z
+  .object({
+    client_id: z.string().min(1).max(100),
+    name: z.string().trim().min(1).max(100).optional(),
+    number_floors: z
+      .record(z.string().max(40), z.number().int().min(1))
+      .meta({ description: 'Per number series, the first number the hub may lease (after those used).' }),
+  })
+  .meta({ id: 'SyncUploadRequest' });
+export type SyncUploadRequest = z.infer<typeof SyncUploadRequest>;

@@ -3,6 +3,7 @@ import {
   type SyncJoinResponse,
   type SyncPullResponse,
   type SyncPushResponse,
+  type SyncUploadRequest,
   type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import { SCHEMA_VERSION } from '../../db/database';
@@ -115,6 +116,15 @@ export function joinHub(
   known: string[] = [],
 ): Promise<SyncJoinResponse> {
   return call(hub, '/join', { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) });
+}
+
+/** Brings a business onto a hosted hub with the operator's admin token (hub/onboarding-routes.ts). */
+export function uploadBusiness(
+  hub: HubAddress,
+  adminToken: string,
+  upload: SyncUploadRequest,
+): Promise<SyncJoinResponse> {
+  return call(hub, '/businesses', { method: 'POST', body: JSON.stringify(upload), credential: adminToken });
 }
 
 /** The hub's own install talks to its hub without a network hop. */

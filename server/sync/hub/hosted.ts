@@ -6,6 +6,7 @@ import { registerJsonBodies } from '../../http/bodies';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
+import { onboardingRoutes } from './onboarding-routes';
 import { pgHubDeliveries } from './pg-deliveries';
 import { migratePgHub } from './pg-schema';
 import { pgHubStorage } from './pg-storage';
@@ -23,6 +24,8 @@ export interface HostedHubOptions {
   port?: number;
   clock?: Clock;
   logger?: boolean;
+  /** The operator's token for bringing businesses onto the hub over HTTP (onboarding-routes.ts). */
+  adminToken?: string;
   /** How the process delivers the webhooks handed to the hub (tests poll faster). */
   webhooks?: Pick<HubWebhookWorkerOptions, 'pollMs' | 'jitter'>;
 }
@@ -65,6 +68,8 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     hubApiRoutes(clock, () => hub, { behindTlsProxy: true }),
     { prefix: '/api/sync/v1' },
   );
+  if (options.adminToken)
+    await app.register(onboardingRoutes(clock, hub, options.adminToken), { prefix: '/api/sync/v1' });
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 4400 });
   } catch (error) {
