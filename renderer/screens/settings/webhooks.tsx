@@ -71,14 +71,14 @@ export function WebhookSettings({ selected }: { selected?: string }) {
                   {
                     header: 'Status',
                     cell: (e) => (
-                      <>
+                      <span className="row">
                         {e.enabled ? (
                           <Badge tone="success">Enabled</Badge>
                         ) : (
                           <Badge tone="danger">Disabled</Badge>
                         )}
                         {e.delivered_by === 'hub' && <Badge>Hub delivers</Badge>}
-                      </>
+                      </span>
                     ),
                   },
                 ]}
