@@ -138,6 +138,8 @@ export const DEVICE_LOCAL_TABLES = [
   'hub_pairing_codes',
   'hub_number_series',
   'hub_number_leases',
+  'hub_webhook_endpoints',
+  'hub_webhook_deliveries',
   'kysely_migration',
   'kysely_migration_lock',
 ];

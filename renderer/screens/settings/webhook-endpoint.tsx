@@ -129,6 +129,12 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
               outbox and go out when you re-enable it.
             </Notice>
           )}
+          {endpoint.delivered_by === 'hub' && (
+            <Notice>
+              The hosted sync hub delivers this endpoint, with every device's events. Its delivery history is
+              kept on the hub, so the list below shows only test events sent from this computer.
+            </Notice>
+          )}
           {endpoint.previous_secret_expires_at && (
             <p className="muted">
               Deliveries are also signed with the previous secret until{' '}

@@ -3,12 +3,15 @@ import {
   type SyncJoinResponse,
   type SyncPullResponse,
   type SyncPushResponse,
+  type SyncUploadRequest,
+  type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import { SCHEMA_VERSION } from '../../db/database';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
 import type { HubDevice, PushedChange } from '../hub/storage';
+import { handOverWebhook } from '../hub/webhook-handover';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
@@ -19,6 +22,8 @@ export interface HubTransport {
     series: string[],
     size: number,
   ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
+  /** Gives the hub an endpoint's signing secrets, so the hub delivers it. */
+  handOverWebhook(endpointId: string, secrets: SyncWebhookSecrets): Promise<void>;
 }
 
 /**
@@ -94,6 +99,12 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
       call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
     lease: (series, size) =>
       call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential }),
+    handOverWebhook: (endpointId, secrets) =>
+      call(hub, `/webhook-endpoints/${endpointId}/secrets`, {
+        method: 'PUT',
+        body: JSON.stringify(secrets),
+        credential,
+      }),
   };
 }
 
@@ -107,6 +118,15 @@ export function joinHub(
   return call(hub, '/join', { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) });
 }
 
+/** Brings a business onto a hosted hub with the operator's admin token (hub/onboarding-routes.ts). */
+export function uploadBusiness(
+  hub: HubAddress,
+  adminToken: string,
+  upload: SyncUploadRequest,
+): Promise<SyncJoinResponse> {
+  return call(hub, '/businesses', { method: 'POST', body: JSON.stringify(upload), credential: adminToken });
+}
+
 /** The hub's own install talks to its hub without a network hop. */
 export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTransport {
   return {
@@ -116,5 +136,7 @@ export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTr
       hub_time: isoNow(clock),
     }),
     lease: (series, size) => hub.lease(device, series, size),
+    handOverWebhook: (endpointId, secrets) =>
+      handOverWebhook(hub.storage, device, endpointId, secrets, isoNow(clock)),
   };
 }

@@ -165,6 +165,7 @@ export class World {
       push: (changes) => through((t) => t.push(changes)),
       pull: (cursor, limit) => through((t) => t.pull(cursor, limit, 0)),
       lease: (series, size) => through((t) => t.lease(series, size)),
+      handOverWebhook: (endpointId, secrets) => through((t) => t.handOverWebhook(endpointId, secrets)),
     };
   }
 
