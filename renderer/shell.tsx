@@ -15,11 +15,13 @@ import { Invoices } from './screens/invoices';
 import { JobDetail } from './screens/job-detail';
 import { Jobs } from './screens/jobs';
 import { Messages } from './screens/messages';
+import { PlanDetail, PlanForm, Plans } from './screens/plans';
 import { QuoteDetail } from './screens/quote-detail';
 import { QuoteNew } from './screens/quote-new';
 import { Quotes } from './screens/quotes';
 import { Report } from './screens/report';
 import { Reviews } from './screens/reviews';
+import { SalesTax } from './screens/sales-tax';
 import { Settings } from './screens/settings';
 import { SyncIndicator } from './screens/sync-indicator';
 import { Team } from './screens/team';
@@ -32,6 +34,7 @@ const NAV: Array<{ title: string; links: Array<{ path: string; label: string; ic
       { path: 'dashboard', label: 'Dashboard', icon: '◧' },
       { path: 'customers', label: 'Customers', icon: '☺' },
       { path: 'jobs', label: 'Jobs & calendar', icon: '▦' },
+      { path: 'plans', label: 'Service plans', icon: '↻' },
       { path: 'bookings', label: 'Bookings', icon: '◷' },
       { path: 'team', label: 'Team', icon: '⚇' },
       { path: 'messages', label: 'Messages', icon: '✉' },
@@ -42,6 +45,7 @@ const NAV: Array<{ title: string; links: Array<{ path: string; label: string; ic
     links: [
       { path: 'invoices', label: 'Invoices', icon: '▤' },
       { path: 'quotes', label: 'Quotes', icon: '✎' },
+      { path: 'sales-tax', label: 'Sales tax', icon: '%' },
     ],
   },
   {
@@ -73,6 +77,10 @@ function screenFor(segments: string[]): ReactNode {
       return id ? <QuoteDetail number={id} /> : <Quotes />;
     case 'jobs':
       return id ? <JobDetail number={id} /> : <Jobs />;
+    case 'plans':
+      if (id === 'new') return <PlanForm />;
+      if (id && sub === 'edit') return <PlanForm id={id} />;
+      return id ? <PlanDetail id={id} /> : <Plans />;
     case 'bookings':
       return <Bookings />;
     case 'team':
@@ -87,6 +95,8 @@ function screenFor(segments: string[]): ReactNode {
       return <Report />;
     case 'benchmark':
       return <Benchmark />;
+    case 'sales-tax':
+      return <SalesTax />;
     case 'settings':
       return <Settings tab={id ?? 'business'} sub={sub} />;
     default:
@@ -113,10 +123,22 @@ export function Shell({ route }: { route: Route }) {
   const { session, canWrite } = useSession();
   const online = useDesktopOnline();
   const section = route.segments[0] ?? 'dashboard';
+  // On a phone the navigation folds behind a menu button; picking a screen folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new screen starts at the top
   useEffect(() => {
     window.scrollTo(0, 0);
+    setMenuOpen(false);
   }, [route.path]);
 
   const signOut = async () => {
@@ -131,7 +153,7 @@ export function Shell({ route }: { route: Route }) {
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
       </button>
-      <nav className="sidebar" aria-label="Main">
+      <nav className={menuOpen ? 'sidebar sidebar-open' : 'sidebar'} aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             ✦
@@ -140,33 +162,44 @@ export function Shell({ route }: { route: Route }) {
             Shopdesk
             <small title={session.business_name}>{session.business_name}</small>
           </span>
-        </div>
-        <SyncIndicator />
-        {NAV.map((group) => (
-          <div className="nav-group" key={group.title}>
-            <div className="nav-title">{group.title}</div>
-            {group.links.map((link) => (
-              <a
-                key={link.path}
-                className="nav-link"
-                href={`#/${link.path}`}
-                aria-current={section === link.path ? 'page' : undefined}
-              >
-                <span className="nav-icon" aria-hidden="true">
-                  {link.icon}
-                </span>
-                {link.label}
-              </a>
-            ))}
-          </div>
-        ))}
-        <div className="sidebar-footer">
-          <span>
-            Plan: <span className="plan-pill">{session.plan === 'platform' ? 'Platform' : 'Basic'}</span>
-          </span>
-          <button type="button" onClick={signOut}>
-            Sign out
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="nav-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
           </button>
+        </div>
+        <div className="nav-menu" id="nav-menu">
+          <SyncIndicator />
+          {NAV.map((group) => (
+            <div className="nav-group" key={group.title}>
+              <div className="nav-title">{group.title}</div>
+              {group.links.map((link) => (
+                <a
+                  key={link.path}
+                  className="nav-link"
+                  href={`#/${link.path}`}
+                  aria-current={section === link.path ? 'page' : undefined}
+                >
+                  <span className="nav-icon" aria-hidden="true">
+                    {link.icon}
+                  </span>
+                  {link.label}
+                </a>
+              ))}
+            </div>
+          ))}
+          <div className="sidebar-footer">
+            <span>
+              Plan: <span className="plan-pill">{session.plan === 'platform' ? 'Platform' : 'Basic'}</span>
+            </span>
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
         </div>
       </nav>
       <div className="main">

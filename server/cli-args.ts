@@ -32,6 +32,7 @@ export function parseCommandLine(argv: string[]) {
         hub: { type: 'string' },
         code: { type: 'string' },
         fingerprint: { type: 'string' },
+        'admin-token-file': { type: 'string' },
         tls: { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },

@@ -32,8 +32,8 @@ const HELP = `Shopdesk CLI: what Settings does, without the UI.
   keys revoke --key-id ID
   portal-key            issue a new portal key (the old one stops at once)
   feed-token            issue a new calendar feed token (the old one stops at once)
-  sign-in [--url http://127.0.0.1:4300]
-                        print a one-time sign-in link for the portal UI
+  sign-in [--url URL]   print a one-time sign-in link for the portal UI, to the server running on
+                        this folder (or --url; http://127.0.0.1:4300 when none runs)
 ${SYNC_HELP}
   backup create         back up now (works while the server runs)
   backup list           the backups, newest first, with their time, size and result
@@ -253,8 +253,15 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
       case 'sign-in': {
         const accountId = await resolveAccountId(ctx, values['client-id']);
         const token = await createSignInToken(ctx, accountId);
-        const base = (values.url ?? 'http://127.0.0.1:4300').replace(/\/$/, '');
-        out({ url: `${base}/sign-in?token=${token}` }, `Sign in: ${base}/sign-in?token=${token}`);
+        // The link must reach the server that runs on this folder, wherever it listens.
+        const running = values.url ? null : runningServer(dataDir)?.url;
+        const base = (values.url ?? running ?? 'http://127.0.0.1:4300').replace(/\/$/, '');
+        const notRunning =
+          values.url || running ? '' : '\nNo server runs on this folder yet: start it with npm run serve.';
+        out(
+          { url: `${base}/sign-in?token=${token}` },
+          `Sign in: ${base}/sign-in?token=${token}${notRunning}`,
+        );
         return;
       }
       case 'sync':

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parsePort, UsageError } from './cli-args';
@@ -7,7 +8,7 @@ import { migratePgHub } from './sync/hub/pg-schema';
 import { pgHubStorage } from './sync/hub/pg-storage';
 import { Hub } from './sync/hub/service';
 
-const USAGE = `npm run hub -- --database-url postgres://… [--listen-url postgres://…] [--host 0.0.0.0] [--port 4400]
+const USAGE = `npm run hub -- --database-url postgres://… [--listen-url postgres://…] [--host 0.0.0.0] [--port 4400] [--admin-token-file PATH]
 npm run hub -- --database-url postgres://… --pair <client_id> --url <the hub's public URL> [--name <device>]`;
 const DEFAULT_PORT = 4400;
 
@@ -28,9 +29,15 @@ async function main() {
   }
 
   const listenUrl = values['listen-url'] ?? process.env.LISTEN_DATABASE_URL;
+  // A file or the environment, never the token itself on the command line, where `ps` shows it.
+  const adminTokenFile = values['admin-token-file'];
+  const adminToken = adminTokenFile
+    ? readFileSync(adminTokenFile, 'utf8').trim()
+    : process.env.HUB_ADMIN_TOKEN;
   const hosted = await startHostedHub({
     pool,
     ...(listenUrl && { listen: { connectionString: listenUrl } }),
+    ...(adminToken && { adminToken }),
     host: values.host ?? '127.0.0.1',
     port: values.port === undefined ? DEFAULT_PORT : parsePort(values.port),
     logger: true,
@@ -78,6 +85,7 @@ function parseCommandLine(argv: string[]) {
       options: {
         'database-url': { type: 'string' },
         'listen-url': { type: 'string' },
+        'admin-token-file': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         pair: { type: 'string' },

@@ -25,8 +25,10 @@ import { isLoopback, resolveTls, type TlsOption } from './http/tls';
 import { type Clock, systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
 import type { LineSink } from './lib/rotating-file';
+import { type RecurringJob, startRecurringJob } from './maintenance/recurring-work';
 import { type RetentionJob, startRetentionJob } from './maintenance/retention';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
+import { type ReminderScheduler, startReminderScheduler } from './outbound/reminder-scheduler';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
 import { SyncEngine } from './sync/device/engine';
 import type { HubStorage } from './sync/hub/storage';
@@ -70,6 +72,10 @@ export interface RunningServer {
   outbound: { webhooks: WebhookWorker; mail: MailWorker };
   /** Prunes what outlived its retention, hourly in the background; `runNow()` runs a pass at once. */
   retention: RetentionJob;
+  /** Service plans' automatic work (horizons, period invoices), hourly; `runNow()` runs a pass at once. */
+  recurring: RecurringJob;
+  /** Queues due reminders every few minutes; `runNow()` runs a pass at once. */
+  reminders: ReminderScheduler;
   /** The full integrity check started in the background; resolves to the problems it found. */
   integrityChecked: Promise<string[]>;
   /** Backups of the data folder (Settings > Backups). */
@@ -191,6 +197,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const started = startOutbound();
   outbound = started;
   const retention = startRetentionJob(ctx);
+  const recurring = startRecurringJob(ctx);
+  const reminders = startReminderScheduler(ctx);
   const schedule: BackupSchedule | undefined =
     options.backups?.schedule === false
       ? undefined
@@ -209,6 +217,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     app,
     outbound: started,
     retention,
+    recurring,
+    reminders,
     integrityChecked: integrity.done,
     backups,
     runDueBackup: () =>
@@ -225,6 +235,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           started.mail.stop(),
           integrity.stop(),
           retention.stop(),
+          recurring.stop(),
+          reminders.stop(),
           schedule?.stop(),
           backups.idle(),
         ]);

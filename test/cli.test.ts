@@ -16,7 +16,8 @@ async function cli(...args: string[]) {
   });
 }
 
-describe('CLI', () => {
+// Each step starts the CLI as a process (tsx compiles it on every start): slow on a busy machine.
+describe('CLI', { timeout: 90_000 }, () => {
   let account: { client_id: string; portal_key: string; v1_key: string };
 
   it('init --json prints exactly one JSON object with the account and its keys', async () => {
@@ -96,6 +97,15 @@ describe('npm run serve', () => {
       const url = /running at (\S+)/.exec(output)![1]!;
       const signIn = /Sign in: (\S+)/.exec(output)![1]!;
       expect((await (await fetch(`${url}/health`)).json()).status).toBe('ok');
+      // `cli sign-in` on the same folder links to this server's own address (its port was 0).
+      const printed = await run(
+        process.execPath,
+        ['--import', 'tsx', 'server/cli.ts', 'sign-in', '--data-dir', serveDir],
+        {
+          cwd: root,
+        },
+      );
+      expect(printed.stdout).toMatch(new RegExp(`^Sign in: ${url}/sign-in\\?token=\\S+\n$`));
       const response = await fetch(signIn, { redirect: 'manual' });
       expect(response.status).toBe(303);
       expect(response.headers.get('set-cookie')).toMatch(/sd_session=.*HttpOnly/i);

@@ -1,5 +1,5 @@
 import { labelEvery } from './scale';
-import { ValueChart, valueScale } from './value-axis';
+import { useChartWidth, ValueChart, valueScale } from './value-axis';
 
 export interface BarDatum {
   label: string;
@@ -13,24 +13,36 @@ export function BarChart({
   data,
   height = 220,
   formatValue = String,
+  counts = false,
   title,
 }: {
   data: BarDatum[];
   height?: number;
   formatValue?(value: number): string;
+  /** Whole things (jobs, customers, reviews): the axis never shows a fraction. */
+  counts?: boolean;
   title: string;
 }) {
+  const [chartRef, width] = useChartWidth();
   const scale = valueScale(
     data.map((d) => d.value),
-    height,
+    { width, height },
     PAD,
+    counts,
   );
   const { plotHeight, y } = scale;
   const slot = scale.plotWidth / Math.max(1, data.length);
   const barWidth = Math.max(2, Math.min(42, slot * 0.62));
-  const every = labelEvery(data.length, 8);
+  const every = labelEvery(data.length, Math.min(8, Math.floor(scale.plotWidth / 48)));
   return (
-    <ValueChart title={title} height={height} pad={PAD} scale={scale} formatValue={formatValue}>
+    <ValueChart
+      chartRef={chartRef}
+      title={title}
+      height={height}
+      pad={PAD}
+      scale={scale}
+      formatValue={formatValue}
+    >
       {data.map((datum, index) => {
         const x = PAD.left + slot * index + (slot - barWidth) / 2;
         const barTop = y(datum.value);

@@ -1,5 +1,5 @@
 import { labelEvery } from './scale';
-import { ValueChart, valueScale } from './value-axis';
+import { useChartWidth, ValueChart, valueScale } from './value-axis';
 
 export interface LineSeries {
   name: string;
@@ -14,27 +14,39 @@ export function LineChart({
   series,
   height = 220,
   formatValue = String,
+  counts = false,
   title,
 }: {
   labels: string[];
   series: LineSeries[];
   height?: number;
   formatValue?(value: number): string;
+  /** Whole things (jobs, customers, reviews): the axis never shows a fraction. */
+  counts?: boolean;
   title: string;
 }) {
+  const [chartRef, width] = useChartWidth();
   const scale = valueScale(
     series.flatMap((s) => s.values),
-    height,
+    { width, height },
     PAD,
+    counts,
   );
   const { plotWidth, y } = scale;
   const x = (index: number) =>
     PAD.left + (labels.length <= 1 ? plotWidth / 2 : (plotWidth * index) / (labels.length - 1));
-  const every = labelEvery(labels.length, 10);
+  const every = labelEvery(labels.length, Math.min(10, Math.floor(plotWidth / 64)));
   const colors = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)'];
   return (
     <div>
-      <ValueChart title={title} height={height} pad={PAD} scale={scale} formatValue={formatValue}>
+      <ValueChart
+        chartRef={chartRef}
+        title={title}
+        height={height}
+        pad={PAD}
+        scale={scale}
+        formatValue={formatValue}
+      >
         {labels.map(
           (label, index) =>
             index % every === 0 && (

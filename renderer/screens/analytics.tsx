@@ -53,12 +53,14 @@ export function Analytics() {
                 <Card title="Jobs completed">
                   <BarChart
                     title="Jobs completed"
+                    counts
                     data={a.series.map((b, i) => ({ label: labels[i]!, value: b.jobs_completed }))}
                   />
                 </Card>
                 <Card title="New customers">
                   <BarChart
                     title="New customers"
+                    counts
                     data={a.series.map((b, i) => ({ label: labels[i]!, value: b.new_customers }))}
                   />
                 </Card>

@@ -22,6 +22,7 @@ export function Dashboard() {
     <>
       <PageHeader
         title={`Good day, ${session.business_name}`}
+        name="Dashboard"
         subtitle={dashboard.data ? format.date(dashboard.data.today) : 'Your business at a glance'}
         actions={
           <>

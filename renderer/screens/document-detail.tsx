@@ -36,6 +36,7 @@ export function DocumentHeader({
   return (
     <PageHeader
       back={{ href: `#/${collection}`, label: names.many }}
+      name={`${names.one} ${doc.number}`}
       title={
         <span className="row">
           {names.one} {doc.number} <StatusBadge status={doc.status} />

@@ -1,16 +1,12 @@
 import { useState } from 'react';
-import {
-  computeTotals,
-  fromCents,
-  hasAtMostDecimals,
-  QUANTITY_DECIMALS,
-  RATE_DECIMALS,
-  UNIT_PRICE_DECIMALS,
-} from '../../shared/money';
+import type { z } from 'zod';
+import { computeTotals, fromCents, hasAtMostDecimals, RATE_DECIMALS } from '../../shared/money';
 import type { Config } from '../../shared/schemas/config';
-import type { Invoice } from '../../shared/schemas/invoice';
-import type { Quote } from '../../shared/schemas/quote';
+import { documentCreateFields, LineItemInput } from '../../shared/schemas/document';
+import { DueDays, type Invoice } from '../../shared/schemas/invoice';
+import { type Quote, QuoteCreate } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
+import { type Problem, problemWith } from '../lib/limits';
 import { useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -61,19 +57,32 @@ let nextKey = 1;
 const blankLine = (): LineDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
 const percentText = (rate: number) => String(Number((rate * 100).toFixed(RATE_DECIMALS - 2)));
 
-function parseDecimal(text: string, places: number): number | undefined {
+/** The number typed, or undefined while it is not one; a decimal comma reads as a point. */
+function parseNumber(text: string): number | undefined {
   const trimmed = text.trim().replace(',', '.');
   if (!/^\d*\.?\d*$/.test(trimmed) || trimmed === '' || trimmed === '.') return undefined;
-  const value = Number(trimmed);
-  return hasAtMostDecimals(value, places) ? value : undefined;
+  return Number(trimmed);
 }
 
 /** 7.5 (percent) → 0.075, exact to the 6 decimals a rate may have. */
 function percentToRate(text: string): number | undefined {
-  const percent = parseDecimal(text, RATE_DECIMALS - 2);
-  if (percent === undefined || percent > 100) return undefined;
+  const percent = parseNumber(text);
+  if (percent === undefined || !hasAtMostDecimals(percent, RATE_DECIMALS - 2) || percent > 100)
+    return undefined;
   return Number((percent / 100).toFixed(RATE_DECIMALS));
 }
+
+/** A typed number checked by the shared schema's rule: its limits and decimals, as the server has them. */
+function numberProblem(text: string, schema: z.ZodType): Problem | undefined {
+  if (text.trim() === '') return undefined;
+  const value = parseNumber(text);
+  if (value === undefined) return { message: 'Must be a number, such as 12.5', overLimit: false };
+  return problemWith(schema, value);
+}
+
+const ITEM = LineItemInput.shape;
+/** The term a new document takes, in days, by the same schema the server reads it with. */
+const TERM_DAYS = { invoice: DueDays, quote: QuoteCreate.shape.valid_days.unwrap() };
 
 /**
  * The invoice and quote editor. Totals are recomputed on every keystroke with shared/money.ts,
@@ -164,36 +173,46 @@ function DocumentEditor({
   useLeaveGuard(touched && !busy);
   const [error, setError] = useState<unknown>();
 
-  const parsedLines = lines.map((line) => ({
-    description: line.description.trim(),
-    quantity: parseDecimal(line.quantity, QUANTITY_DECIMALS),
-    unit_price: parseDecimal(line.unit_price, UNIT_PRICE_DECIMALS),
-  }));
+  const parsedLines = lines.map((line) => {
+    const description = line.description.trim();
+    const problems = {
+      description: description ? problemWith(ITEM.description, description) : undefined,
+      quantity: numberProblem(line.quantity, ITEM.quantity),
+      unit_price: numberProblem(line.unit_price, ITEM.unit_price),
+    };
+    return {
+      description,
+      quantity: parseNumber(line.quantity),
+      unit_price: parseNumber(line.unit_price),
+      problems,
+      overLimit: Boolean(problems.quantity?.overLimit || problems.unit_price?.overLimit),
+    };
+  });
   const parsedTaxes = taxes.map((tax) => ({ name: tax.name.trim(), rate: percentToRate(tax.percent) }));
+  // A line past a limit has no total worth showing: the preview says so instead of a number.
+  const overLimit = parsedLines.some((line) => line.overLimit);
+  const termProblem = editing ? undefined : numberProblem(term, TERM_DAYS[kind]);
+  const notesProblem = problemWith(documentCreateFields.notes, notes.trim() || undefined);
 
   // Lines still being typed count as zero, so the preview never jumps to an error while typing.
+  const usable = (value: number | undefined, problem: Problem | undefined) => (problem ? 0 : (value ?? 0));
   const totals = computeTotals(
     parsedLines.map((l) => ({
       description: l.description,
-      quantity: l.quantity ?? 0,
-      unit_price: l.unit_price ?? 0,
+      quantity: usable(l.quantity, l.problems.quantity),
+      unit_price: usable(l.unit_price, l.problems.unit_price),
     })),
     parsedTaxes.map((t) => ({ name: t.name, rate: t.rate ?? 0 })),
   );
+  const money = (cents: number) => (overLimit ? 'Over the limit' : format.money(fromCents(cents)));
 
   const updateLine = (key: number, patch: Partial<LineDraft>) =>
     setLines((all) => all.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const updateTax = (key: number, patch: Partial<TaxDraft>) =>
     setTaxes((all) => all.map((t) => (t.key === key ? { ...t, ...patch } : t)));
 
-  const localLineError = (index: number, field: 'quantity' | 'unit_price') => {
-    const line = lines[index]!;
-    const text = field === 'quantity' ? line.quantity : line.unit_price;
-    if (text.trim() === '') return undefined;
-    return parsedLines[index]![field] === undefined
-      ? `a number with at most ${field === 'quantity' ? QUANTITY_DECIMALS : UNIT_PRICE_DECIMALS} decimals`
-      : undefined;
-  };
+  const localLineError = (index: number, field: 'description' | 'quantity' | 'unit_price') =>
+    parsedLines[index]!.problems[field]?.message;
 
   const termParam = editing
     ? kind === 'invoice'
@@ -289,10 +308,12 @@ function DocumentEditor({
           <tbody>
             {lines.map((line, index) => (
               <tr key={line.key}>
-                <td>
+                <td data-label="Description">
                   <Field
                     label={<span className="sr-only">Description of line {index + 1}</span>}
-                    error={fieldError(error, `items[${index}].description`)}
+                    error={
+                      localLineError(index, 'description') ?? fieldError(error, `items[${index}].description`)
+                    }
                   >
                     <Input
                       value={line.description}
@@ -302,7 +323,7 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td>
+                <td data-label="Quantity">
                   <Field
                     label={<span className="sr-only">Quantity of line {index + 1}</span>}
                     error={localLineError(index, 'quantity') ?? fieldError(error, `items[${index}].quantity`)}
@@ -315,7 +336,7 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td>
+                <td data-label="Unit price">
                   <Field
                     label={<span className="sr-only">Unit price of line {index + 1}</span>}
                     error={
@@ -331,10 +352,12 @@ function DocumentEditor({
                     />
                   </Field>
                 </td>
-                <td className="num" data-testid={`line-amount-${index}`}>
-                  {format.money(fromCents(totals.lines[index]?.amount_cents ?? 0))}
+                <td className="num" data-label="Amount" data-testid={`line-amount-${index}`}>
+                  {parsedLines[index]!.overLimit
+                    ? 'Over the limit'
+                    : format.money(fromCents(totals.lines[index]?.amount_cents ?? 0))}
                 </td>
-                <td>
+                <td className="line-remove">
                   <button
                     type="button"
                     className="icon-button"
@@ -410,21 +433,26 @@ function DocumentEditor({
         <Card title="Totals">
           <dl className="totals" data-testid="form-totals">
             <dt>Subtotal</dt>
-            <dd data-testid="form-subtotal">{format.money(fromCents(totals.subtotal_cents))}</dd>
+            <dd data-testid="form-subtotal">{money(totals.subtotal_cents)}</dd>
             {totals.taxes.map((tax, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: taxes may share a name while being typed
               <div className="totals-row" key={index}>
                 <dt>
                   {tax.name || 'Tax'} ({format.percent(tax.rate)})
                 </dt>
-                <dd data-testid={`form-tax-${index}`}>{format.money(fromCents(tax.amount_cents))}</dd>
+                <dd data-testid={`form-tax-${index}`}>{money(tax.amount_cents)}</dd>
               </div>
             ))}
             <dt className="grand">Total</dt>
             <dd className="grand" data-testid="form-total">
-              {format.money(fromCents(totals.total_cents))}
+              {money(totals.total_cents)}
             </dd>
           </dl>
+          {overLimit && (
+            <p className="field-error" role="alert">
+              A line is over the limit: bring its quantity or unit price down to see the total.
+            </p>
+          )}
         </Card>
       </div>
       <Card title="Terms and notes">
@@ -436,12 +464,12 @@ function DocumentEditor({
           ) : (
             <Field
               label={kind === 'invoice' ? 'Due in (days)' : 'Valid for (days)'}
-              error={fieldError(error, termParam)}
+              error={termProblem?.message ?? fieldError(error, termParam)}
             >
               <Input
                 type="number"
-                min={kind === 'invoice' ? 0 : 1}
-                max={365}
+                min={TERM_DAYS[kind].minValue ?? undefined}
+                max={TERM_DAYS[kind].maxValue ?? undefined}
                 value={term}
                 onChange={(e) => setTerm(e.target.value)}
               />
@@ -450,7 +478,7 @@ function DocumentEditor({
           <Field
             label="Notes"
             hint="Shown on the document"
-            error={fieldError(error, 'notes')}
+            error={notesProblem?.message ?? fieldError(error, 'notes')}
             className="span-2"
           >
             <Textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} />

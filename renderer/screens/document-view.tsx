@@ -25,7 +25,7 @@ export function DocumentLines({
   return (
     <Card title="Items" padded={false}>
       <div className="table-wrap flat">
-        <table className="table">
+        <table className="table table-cards">
           <thead>
             <tr>
               <th scope="col">Description</th>
@@ -45,9 +45,15 @@ export function DocumentLines({
               // biome-ignore lint/suspicious/noArrayIndexKey: lines are ordered and have no id
               <tr key={index}>
                 <td>{item.description}</td>
-                <td className="num">{format.number(item.quantity)}</td>
-                <td className="num">{money(item.unit_price)}</td>
-                <td className="num">{money(item.amount)}</td>
+                <td className="num" data-label="Qty">
+                  {format.number(item.quantity)}
+                </td>
+                <td className="num" data-label="Unit price">
+                  {money(item.unit_price)}
+                </td>
+                <td className="num" data-label="Amount">
+                  {money(item.amount)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -51,6 +51,7 @@ export function JobDetail({ number }: { number: string }) {
           <>
             <PageHeader
               back={{ href: '#/jobs', label: 'Jobs' }}
+              name={`${j.job_number} · ${j.title}`}
               title={
                 <span className="row">
                   {j.job_number} · {j.title} <StatusBadge status={j.status} />
@@ -130,6 +131,16 @@ export function JobDetail({ number }: { number: string }) {
                     <p className="muted">Nobody assigned yet.</p>
                   )}
                 </Card>
+                {j.service_plan_id && (
+                  <Card title="Service plan">
+                    <p className="muted">
+                      A visit of a recurring plan
+                      {j.occurrence_date ? `, the one for ${format.date(j.occurrence_date)}` : ''}. Moving,
+                      reassigning or cancelling it changes this visit only; the plan goes on.
+                    </p>
+                    <a href={href('plans', j.service_plan_id)}>Open the plan</a>
+                  </Card>
+                )}
                 {(j.quote_id || j.booking_id) && (
                   <Card title="Came from">
                     <p className="muted">

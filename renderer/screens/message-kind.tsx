@@ -1,11 +1,13 @@
+import type { MailMessage } from '../../shared/schemas/customer';
 import { Badge } from '../ui';
 
-type MessageKind = 'invoice' | 'quote' | 'winback';
+type MessageKind = MailMessage['kind'];
 
 const LABELS: Record<MessageKind, string> = {
   invoice: 'Invoice',
   quote: 'Quote',
   winback: 'Win-back',
+  reminder: 'Reminder',
 };
 
 /** What an e-mail is about; win-back notes stand out because the owner chose to send them. */

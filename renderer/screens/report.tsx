@@ -1,6 +1,7 @@
 import type { Report as ReportData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
 import { api } from '../lib/api';
+import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -23,13 +24,13 @@ export function Report() {
               <Stat
                 label="Payments received"
                 value={format.money(r.payments.total)}
-                detail={`${r.payments.count} payments`}
+                detail={count(r.payments.count, 'payment', 'payments')}
                 tone="success"
               />
               <Stat
                 label="Invoiced"
                 value={format.money(r.invoiced.total)}
-                detail={`${r.invoiced.count} invoices`}
+                detail={count(r.invoiced.count, 'invoice', 'invoices')}
               />
               <Stat
                 label="Average invoice"

@@ -58,6 +58,7 @@ export function Reviews() {
               <>
                 <BarChart
                   title="Reviews per week"
+                  counts
                   data={v.weeks.map((w) => ({ label: format.shortDay(w.week_start), value: w.count }))}
                 />
                 <p className="muted">

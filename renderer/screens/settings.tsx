@@ -5,11 +5,13 @@ import { BusinessSettings } from './settings/business';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
 import { IntegrationSettings } from './settings/integrations';
+import { ReminderSettings } from './settings/reminders';
 import { SyncSettings } from './settings/sync';
 import { WebhookSettings } from './settings/webhooks';
 
 const TABS = [
   { id: 'business', label: 'Business' },
+  { id: 'reminders', label: 'Reminders' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'export', label: 'Export' },
@@ -22,7 +24,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
   const tabs = TABS.filter((t) => !t.desktopOnly || window.shopdesk);
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader title="Settings" name={`${tabs.find((t) => t.id === tab)?.label ?? ''} settings`.trim()} />
       <nav className="tabs" aria-label="Settings">
         {tabs.map((t) => (
           <a key={t.id} href={href('settings', t.id)} aria-current={t.id === tab ? 'page' : undefined}>
@@ -31,6 +33,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
         ))}
       </nav>
       {tab === 'business' && <BusinessSettings />}
+      {tab === 'reminders' && <ReminderSettings />}
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
       {tab === 'export' && <ExportSettings />}

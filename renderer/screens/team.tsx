@@ -1,6 +1,7 @@
 import type { TeamSchedule as Schedule, ScheduleGroup } from '../../shared/schemas/team';
 import { api } from '../lib/api';
 import { addDays, todayIn } from '../lib/format';
+import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -88,14 +89,17 @@ function Row({ group, days }: { group: ScheduleGroup; days: string[] }) {
     <>
       <div className="schedule-cell schedule-member">
         {group.member?.name ?? <em>Unassigned</em>}
-        <span className="cell-sub">
-          {group.job_count} job{group.job_count === 1 ? '' : 's'}
-        </span>
+        <span className="cell-sub">{count(group.job_count, 'job', 'jobs')}</span>
       </div>
       {days.map((day) => {
         const jobs = group.days.find((d) => d.date === day)?.jobs ?? [];
         return (
-          <div key={day} className="schedule-cell">
+          // On a phone the day headers are gone: each cell names its day, and empty days fold away.
+          <div
+            key={day}
+            className={jobs.length === 0 ? 'schedule-cell schedule-empty' : 'schedule-cell'}
+            data-day={format.weekday(day)}
+          >
             {jobs.map((job) => (
               <a
                 key={job.id}

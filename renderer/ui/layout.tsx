@@ -1,16 +1,29 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
+import { useSession } from '../lib/session';
 
+/**
+ * The screen's heading, which also names the window or tab ("Invoice INV-0005 · Sparkle Cleaning ·
+ * Shopdesk"), so history, the task bar and a screen reader say where the owner is.
+ */
 export function PageHeader({
   title,
+  name,
   subtitle,
   actions,
   back,
 }: {
   title: ReactNode;
+  /** The screen's name in the window title, when `title` is more than text. */
+  name?: string;
   subtitle?: ReactNode;
   actions?: ReactNode;
   back?: { href: string; label: string };
 }) {
+  const { session } = useSession();
+  const screen = name ?? (typeof title === 'string' ? title : undefined);
+  useEffect(() => {
+    document.title = [screen, session.business_name, 'Shopdesk'].filter(Boolean).join(' · ');
+  }, [screen, session.business_name]);
   return (
     <header className="page-header">
       <div>

@@ -3,6 +3,8 @@ import { navigate } from '../lib/router';
 
 export interface Column<T> {
   header: ReactNode;
+  /** What a phone shows beside the cell when the row becomes a card; the header when it is text. */
+  label?: string;
   cell(row: T): ReactNode;
   align?: 'left' | 'right';
   width?: string;
@@ -26,12 +28,13 @@ export function Table<T>({
   caption?: string;
 }) {
   const open = (row: T) => rowHref && navigate(rowHref(row));
+  const labels = columns.map((c) => c.label ?? (typeof c.header === 'string' ? c.header : undefined));
   const onKey = (event: KeyboardEvent, row: T) => {
     if (event.key === 'Enter') open(row);
   };
   return (
     <div className="table-wrap">
-      <table className="table">
+      <table className="table table-cards">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead>
           <tr>
@@ -54,7 +57,7 @@ export function Table<T>({
             >
               {columns.map((column, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: columns are static per table
-                <td key={index} style={{ textAlign: column.align ?? 'left' }}>
+                <td key={index} style={{ textAlign: column.align ?? 'left' }} data-label={labels[index]}>
                   {column.cell(row)}
                 </td>
               ))}

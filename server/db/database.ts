@@ -21,6 +21,9 @@ import * as webhooks from './migrations/0003_webhooks';
 import * as overviewRollups from './migrations/0004_overview_rollups';
 import * as sync from './migrations/0005_sync';
 import * as ownerWeek from './migrations/0007_owner_week';
+import * as recurring from './migrations/0008_recurring';
+import * as remindersTax from './migrations/0009_reminders_tax';
+import * as hubWebhooks from './migrations/0011_hub_webhooks';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -43,6 +46,9 @@ const migrations: Record<string, Migration> = {
   '0004_overview_rollups': overviewRollups,
   '0005_sync': sync,
   '0007_owner_week': ownerWeek,
+  '0008_recurring': recurring,
+  '0009_reminders_tax': remindersTax,
+  '0011_hub_webhooks': hubWebhooks,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -55,6 +55,22 @@ function tryLock(lock: SQLite.Database): boolean {
   }
 }
 
+/**
+ * Whether the process the holder file names is still alive: then the lock is really held and
+ * waiting for it is pointless. Only a holder that is gone (killed a moment ago) is worth the wait.
+ */
+function holderIsAlive(dataDir: string): boolean {
+  const holder = readHolder(dataDir);
+  if (!holder || holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's process.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A process killed a moment ago still holds its lock until the system has finished ending it. */
 const TAKEOVER_WAIT_MS = 3000;
 
@@ -78,7 +94,8 @@ export async function lockDataFolder(dataDir: string): Promise<FolderLock> {
     lock.pragma('locking_mode = EXCLUSIVE');
     const started = performance.now();
     while (!tryLock(lock)) {
-      if (performance.now() - started > TAKEOVER_WAIT_MS) throw alreadyRunning(dataDir);
+      if (holderIsAlive(dataDir) || performance.now() - started > TAKEOVER_WAIT_MS)
+        throw alreadyRunning(dataDir);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } catch (error) {

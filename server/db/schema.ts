@@ -105,6 +105,49 @@ export interface JobsTable {
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The service plan this job is a visit of (migration 0008), and the rule date it stands for. */
+  plan_id?: string | null;
+  plan_occurrence?: string | null;
+  /** 1 once the owner moved, reassigned, edited or cancelled the visit: plan edits leave it alone. */
+  plan_detached?: number;
+  /** The invoice that billed this visit under its plan. */
+  plan_invoice_id?: string | null;
+}
+
+export type PlanFrequency = 'daily' | 'weekly' | 'monthly';
+
+export interface ServicePlansTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  title: string;
+  address: string | null;
+  price_cents: number | null;
+  notes: string | null;
+  /** JSON array of team member names. */
+  assignees: string;
+  frequency: PlanFrequency;
+  interval: number;
+  /** JSON array of RFC 5545 weekday codes (MO … SU). */
+  weekdays: string;
+  /** 1–31, or -1 for the last day of the month; monthly plans only. */
+  month_day: number | null;
+  start_date: string;
+  /** HH:MM, wall clock in the business's time zone. */
+  start_time: string;
+  end_time: string;
+  until_date: string | null;
+  count: number | null;
+  horizon_weeks: number;
+  /** JSON array of YYYY-MM-DD dates. */
+  holidays: string;
+  holiday_rule: 'skip' | 'move';
+  billing: 'none' | 'per_visit' | 'per_period';
+  invoice_delivery: 'draft' | 'send';
+  status: 'active' | 'ended';
+  ended_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface JobAssigneesTable {
@@ -240,6 +283,22 @@ export interface MailMessagesTable {
   sending_node?: string | null;
   /** Set when the message will never go out; its stored status is then 'failed'. */
   cancelled_at: string | null;
+  /** Which automatic reminder this is (migration 0009); null for every other message. */
+  reminder?: ReminderKind | null;
+}
+
+export type ReminderKind = 'invoice_overdue' | 'appointment' | 'quote_follow_up';
+
+export interface ReminderSendsTable {
+  account_id: string;
+  kind: ReminderKind;
+  /** The invoice, job or quote the reminder is about. */
+  subject_id: string;
+  /** Which occasion of that record: 'overdue+7d', 'visit@2026-11-24T14:00:00Z', 'follow-up+3d'. */
+  occasion: string;
+  outcome: 'queued' | 'skipped';
+  message_id: string | null;
+  created_at: string;
 }
 
 export interface EventsTable {
@@ -401,6 +460,7 @@ export interface Database {
   customer_notes: CustomerNotesTable;
   team_members: TeamMembersTable;
   jobs: JobsTable;
+  service_plans: ServicePlansTable;
   job_assignees: JobAssigneesTable;
   bookings: BookingsTable;
   quotes: QuotesTable;
@@ -410,6 +470,7 @@ export interface Database {
   payments: PaymentsTable;
   reviews: ReviewsTable;
   mail_messages: MailMessagesTable;
+  reminder_sends: ReminderSendsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;

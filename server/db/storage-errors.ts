@@ -10,11 +10,15 @@ export type StorageProblem = 'busy' | 'full' | 'damaged' | 'read_only' | 'cannot
 
 /** SQLite's codes (better-sqlite3's SqliteError) and the file system's (ENOSPC…). */
 export function storageProblem(error: unknown): StorageProblem | null {
+  // Garbage over a page of the schema can leave text that fails to parse; SQLite may then report
+  // it under another code than SQLITE_CORRUPT, yet the file is just as damaged.
+  if (
+    error instanceof Error &&
+    /^(malformed database schema|database disk image is malformed)/.test(error.message)
+  )
+    return 'damaged';
   const code = (error as { code?: unknown } | null | undefined)?.code;
   if (typeof code !== 'string') return null;
-  // Garbage over a page of the schema can still parse as SQL text; SQLite then reports a plain
-  // SQLITE_ERROR, yet the file is just as damaged as with SQLITE_CORRUPT.
-  if (error instanceof Error && error.message.startsWith('malformed database schema')) return 'damaged';
   if (code.startsWith('SQLITE_BUSY')) return 'busy';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'full';
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'damaged';

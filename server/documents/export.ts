@@ -78,6 +78,11 @@ const JSON_SOURCES: Source[] = [
     query: 'select id, type, created_at, payload from events where account_id = ? order by id',
     json: ['payload'],
   },
+  {
+    name: 'service_plans',
+    query: 'select * from service_plans where account_id = ? order by id',
+    json: ['assignees', 'weekdays', 'holidays'],
+  },
 ];
 
 const documentIds = `with account(id) as (select ?)
@@ -123,6 +128,7 @@ const CSV_SOURCES: Source[] = [
   JSON_SOURCES[7]!,
   JSON_SOURCES[8]!,
   { name: 'events', query: JSON_SOURCES[9]!.query },
+  { name: 'service_plans', query: JSON_SOURCES[10]!.query },
 ];
 
 /** Column names as the API spells them: money columns lose their _cents suffix. */

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
@@ -10,17 +9,15 @@ import { getAccount } from '../domain/accounts';
 import { formatMoney } from '../domain/documents';
 import { getInvoice } from '../domain/invoices';
 import { getQuote } from '../domain/quotes';
+import { heightOf, startFonts, write } from './pdf-fonts';
 
 /**
- * Invoices and quotes as PDFs a business would send. The text is set in DejaVu Sans, shipped with
- * the app and embedded (subset) in each PDF: the built-in PDF fonts only cover Western European
- * letters, and customers are called Łukasz, Nguyễn or Σοφία. Text stays extractable (search,
- * copy, accounting imports) and nothing depends on fonts installed on the owner's machine.
+ * Invoices and quotes as PDFs a business would send. The text is set in fonts shipped with the app
+ * and embedded (subset) in each PDF (pdf-fonts.ts): the built-in PDF fonts only cover Western
+ * European letters, and customers are called Łukasz, Nguyễn, Σοφία, 王小明 or 김민준. Text stays
+ * extractable (search, copy, accounting imports) and nothing depends on fonts installed on the
+ * owner's machine.
  */
-const fontFile = (name: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`);
-const FONT_FILES = { regular: fontFile('DejaVuSans.ttf'), bold: fontFile('DejaVuSans-Bold.ttf') };
-const REGULAR = 'Body';
-const BOLD = 'Body-Bold';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -79,19 +76,19 @@ function byline(config: StoredConfig): string[] {
 
 function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
   const right = doc.page.width - MARGIN;
-  doc.fillColor(INK).font(BOLD).fontSize(18);
-  doc.text(config.business_name, MARGIN, MARGIN, { width: 300 });
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
-  for (const line of byline(config)) doc.text(line, { width: 300 });
+  doc.fillColor(INK).fontSize(18);
+  write(doc, 'bold', config.business_name, { x: MARGIN, y: MARGIN }, { width: 300 });
+  doc.fontSize(9).fillColor(MUTED);
+  for (const line of byline(config)) write(doc, 'regular', line, null, { width: 300 });
   const headerBottom = doc.y;
 
-  doc.font(BOLD).fontSize(24).fillColor(ACCENT);
-  doc.text(p.kind, right - 220, MARGIN, { width: 220, align: 'right' });
-  doc.font(REGULAR).fontSize(11).fillColor(INK);
-  doc.text(p.number, right - 220, doc.y, { width: 220, align: 'right' });
+  doc.fontSize(24).fillColor(ACCENT);
+  write(doc, 'bold', p.kind, { x: right - 220, y: MARGIN }, { width: 220, align: 'right' });
+  doc.fontSize(11).fillColor(INK);
+  write(doc, 'regular', p.number, { x: right - 220, y: doc.y }, { width: 220, align: 'right' });
   if (p.stamp) {
-    doc.font(BOLD).fontSize(16).fillColor(p.stamp.color);
-    doc.text(p.stamp.text, right - 220, doc.y + 6, { width: 220, align: 'right' });
+    doc.fontSize(16).fillColor(p.stamp.color);
+    write(doc, 'bold', p.stamp.text, { x: right - 220, y: doc.y + 6 }, { width: 220, align: 'right' });
   }
   doc.y = Math.max(headerBottom, doc.y) + 24;
 }
@@ -99,32 +96,21 @@ function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
 function drawParties(doc: Doc, p: Printable): void {
   const top = doc.y;
   const right = doc.page.width - MARGIN;
-  doc
-    .font(BOLD)
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR', MARGIN, top);
-  doc
-    .font(BOLD)
-    .fontSize(11)
-    .fillColor(INK)
-    .text(p.customer.name, MARGIN, doc.y + 2, { width: 260 });
-  doc.font(REGULAR).fontSize(9).fillColor(INK);
-  if (p.customer.address) doc.text(p.customer.address, { width: 260 });
-  doc.text(p.customer.email, { width: 260 });
+  doc.fontSize(8).fillColor(MUTED);
+  write(doc, 'bold', p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR', { x: MARGIN, y: top });
+  doc.fontSize(11).fillColor(INK);
+  write(doc, 'bold', p.customer.name, { x: MARGIN, y: doc.y + 2 }, { width: 260 });
+  doc.fontSize(9).fillColor(INK);
+  if (p.customer.address) write(doc, 'regular', p.customer.address, null, { width: 260 });
+  write(doc, 'regular', p.customer.email, null, { width: 260 });
   const leftBottom = doc.y;
 
   let y = top;
   for (const [label, value] of p.facts) {
-    doc
-      .font(REGULAR)
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(label, right - 230, y, { width: 110 });
-    doc
-      .font(BOLD)
-      .fillColor(INK)
-      .text(value, right - 120, y, { width: 120, align: 'right' });
+    doc.fontSize(9).fillColor(MUTED);
+    write(doc, 'regular', label, { x: right - 230, y }, { width: 110 });
+    doc.fillColor(INK);
+    write(doc, 'bold', value, { x: right - 120, y }, { width: 120, align: 'right' });
     y += 15;
   }
   doc.y = Math.max(leftBottom, y) + 20;
@@ -136,15 +122,15 @@ function tableHeader(doc: Doc): void {
   const width = doc.page.width - 2 * MARGIN;
   const y = doc.y;
   doc.rect(MARGIN, y, width, 20).fill(SHADE);
-  doc.font(BOLD).fontSize(8).fillColor(MUTED);
+  doc.fontSize(8).fillColor(MUTED);
   const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
-  doc.text('DESCRIPTION', MARGIN + 8, y + 6, { width: descWidth - 16 });
+  write(doc, 'bold', 'DESCRIPTION', { x: MARGIN + 8, y: y + 6 }, { width: descWidth - 16 });
   let x = MARGIN + descWidth;
-  doc.text('QTY', x, y + 6, { width: COLUMNS.qty - 8, align: 'right' });
+  write(doc, 'bold', 'QTY', { x, y: y + 6 }, { width: COLUMNS.qty - 8, align: 'right' });
   x += COLUMNS.qty;
-  doc.text('UNIT PRICE', x, y + 6, { width: COLUMNS.unit - 8, align: 'right' });
+  write(doc, 'bold', 'UNIT PRICE', { x, y: y + 6 }, { width: COLUMNS.unit - 8, align: 'right' });
   x += COLUMNS.unit;
-  doc.text('AMOUNT', x, y + 6, { width: COLUMNS.amount - 8, align: 'right' });
+  write(doc, 'bold', 'AMOUNT', { x, y: y + 6 }, { width: COLUMNS.amount - 8, align: 'right' });
   doc.y = y + 26;
 }
 
@@ -161,21 +147,22 @@ function drawLines(doc: Doc, p: Printable, f: Formatters): void {
   const descWidth = width - COLUMNS.qty - COLUMNS.unit - COLUMNS.amount;
   tableHeader(doc);
   for (const item of p.document.items) {
-    doc.font(REGULAR).fontSize(10);
+    doc.fontSize(10);
     const description = item.description;
-    const height = doc.heightOfString(description, { width: descWidth - 16 }) + 10;
+    const height = heightOf(doc, 'regular', description, { width: descWidth - 16 }) + 10;
     if (ensureRoom(doc, height)) {
       tableHeader(doc);
-      doc.font(REGULAR).fontSize(10);
+      doc.fontSize(10);
     }
     const y = doc.y;
-    doc.fillColor(INK).text(description, MARGIN + 8, y, { width: descWidth - 16 });
+    doc.fillColor(INK);
+    write(doc, 'regular', description, { x: MARGIN + 8, y }, { width: descWidth - 16 });
     let x = MARGIN + descWidth;
-    doc.text(f.quantity(item.quantity), x, y, { width: COLUMNS.qty - 8, align: 'right' });
+    write(doc, 'regular', f.quantity(item.quantity), { x, y }, { width: COLUMNS.qty - 8, align: 'right' });
     x += COLUMNS.qty;
-    doc.text(f.money(item.unit_price), x, y, { width: COLUMNS.unit - 8, align: 'right' });
+    write(doc, 'regular', f.money(item.unit_price), { x, y }, { width: COLUMNS.unit - 8, align: 'right' });
     x += COLUMNS.unit;
-    doc.text(f.money(item.amount), x, y, { width: COLUMNS.amount - 8, align: 'right' });
+    write(doc, 'regular', f.money(item.amount), { x, y }, { width: COLUMNS.amount - 8, align: 'right' });
     doc
       .moveTo(MARGIN, y + height - 4)
       .lineTo(MARGIN + width, y + height - 4)
@@ -200,12 +187,10 @@ function drawTotals(doc: Doc, p: Printable): void {
         .strokeColor(INK)
         .stroke();
     }
-    doc
-      .font(row.strong ? BOLD : REGULAR)
-      .fontSize(row.strong ? 11 : 10)
-      .fillColor(INK);
-    doc.text(row.label, right - 250, y + 1, { width: 150 });
-    doc.text(row.value, right - 100, y + 1, { width: 92, align: 'right' });
+    const weight = row.strong ? 'bold' : 'regular';
+    doc.fontSize(row.strong ? 11 : 10).fillColor(INK);
+    write(doc, weight, row.label, { x: right - 250, y: y + 1 }, { width: 150 });
+    write(doc, weight, row.value, { x: right - 100, y: y + 1 }, { width: 92, align: 'right' });
     doc.y = y + 18;
   }
   doc.y += 12;
@@ -214,14 +199,15 @@ function drawTotals(doc: Doc, p: Printable): void {
 function drawPayments(doc: Doc, p: Printable, f: Formatters): void {
   if (p.payments.length === 0) return;
   ensureRoom(doc, 40 + p.payments.length * 15);
-  doc.font(BOLD).fontSize(8).fillColor(MUTED).text('PAYMENTS RECEIVED', MARGIN, doc.y);
+  doc.fontSize(8).fillColor(MUTED);
+  write(doc, 'bold', 'PAYMENTS RECEIVED', { x: MARGIN, y: doc.y });
   doc.y += 4;
   for (const payment of p.payments) {
     const y = doc.y;
-    doc.font(REGULAR).fontSize(9).fillColor(INK);
-    doc.text(f.instantDate(payment.paid_at), MARGIN, y, { width: 120 });
-    doc.text(payment.method ?? '', MARGIN + 120, y, { width: 150 });
-    doc.text(f.money(payment.amount), MARGIN + 270, y, { width: 90, align: 'right' });
+    doc.fontSize(9).fillColor(INK);
+    write(doc, 'regular', f.instantDate(payment.paid_at), { x: MARGIN, y }, { width: 120 });
+    write(doc, 'regular', payment.method ?? '', { x: MARGIN + 120, y }, { width: 150 });
+    write(doc, 'regular', f.money(payment.amount), { x: MARGIN + 270, y }, { width: 90, align: 'right' });
     doc.y = y + 15;
   }
   doc.y += 12;
@@ -231,18 +217,17 @@ function drawNotes(doc: Doc, p: Printable): void {
   const width = doc.page.width - 2 * MARGIN;
   if (p.document.notes) {
     const notes = p.document.notes;
-    doc.font(REGULAR).fontSize(9);
-    ensureRoom(doc, doc.heightOfString(notes, { width }) + 20);
-    doc.font(BOLD).fontSize(8).fillColor(MUTED).text('NOTES', MARGIN, doc.y);
-    doc
-      .font(REGULAR)
-      .fontSize(9)
-      .fillColor(INK)
-      .text(notes, MARGIN, doc.y + 3, { width });
+    doc.fontSize(9);
+    ensureRoom(doc, heightOf(doc, 'regular', notes, { width }) + 20);
+    doc.fontSize(8).fillColor(MUTED);
+    write(doc, 'bold', 'NOTES', { x: MARGIN, y: doc.y });
+    doc.fontSize(9).fillColor(INK);
+    write(doc, 'regular', notes, { x: MARGIN, y: doc.y + 3 }, { width });
     doc.y += 12;
   }
   ensureRoom(doc, 20);
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(p.closing, MARGIN, doc.y, { width });
+  doc.fontSize(9).fillColor(MUTED);
+  write(doc, 'regular', p.closing, { x: MARGIN, y: doc.y }, { width });
 }
 
 /** Page numbers go below the bottom margin, where pdfkit would otherwise start a new page. */
@@ -252,14 +237,14 @@ function drawFooters(doc: Doc, p: Printable): void {
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc
-      .font(REGULAR)
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(`${p.number}  ·  Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 35, {
-        width: doc.page.width - 2 * MARGIN,
-        align: 'center',
-      });
+    doc.fontSize(8).fillColor(MUTED);
+    write(
+      doc,
+      'regular',
+      `${p.number}  ·  Page ${i + 1} of ${range.count}`,
+      { x: MARGIN, y: doc.page.height - 35 },
+      { width: doc.page.width - 2 * MARGIN, align: 'center' },
+    );
     doc.page.margins.bottom = bottom;
   }
 }
@@ -277,9 +262,7 @@ function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Bu
       CreationDate: ctx.clock.now(),
     },
   });
-  doc.registerFont(REGULAR, FONT_FILES.regular);
-  doc.registerFont(BOLD, FONT_FILES.bold);
-  doc.font(REGULAR);
+  startFonts(doc);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -352,6 +335,14 @@ function invoiceClosing(invoice: Invoice, f: Formatters): string {
   return `Thank you for your business. Please pay by ${f.date(invoice.due_date)}.`;
 }
 
+/** The business's registration number of each tax the invoice charges (Settings › Business › Taxes). */
+function registrationFacts(invoice: Invoice, config: StoredConfig): Array<[string, string]> {
+  const charged = new Set(invoice.taxes.map((tax) => tax.name.toLowerCase()));
+  return config.tax_registrations
+    .filter((registration) => charged.has(registration.tax_name.toLowerCase()))
+    .map((registration) => [`${registration.tax_name} reg. no.`, registration.number]);
+}
+
 /** A file name safe in a Content-Disposition header and on every file system. */
 function fileName(number: string): string {
   return `${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
@@ -376,6 +367,7 @@ export async function invoicePdfFile(
       ['Issue date', f.date(invoice.issue_date)],
       ['Due date', f.date(invoice.due_date)],
       ['Balance due', f.money(invoice.balance)],
+      ...registrationFacts(invoice, config),
     ],
     document: invoice,
     totals: [

@@ -61,6 +61,7 @@ export async function getCustomerHistory(
       .select([
         'id',
         'kind',
+        'reminder',
         'to_address',
         'subject',
         'status',
@@ -125,7 +126,7 @@ export async function getCustomerHistory(
     reviews,
     messages: messages.map((row) => ({
       id: row.id,
-      kind: row.kind,
+      kind: row.reminder ? 'reminder' : row.kind,
       to: row.to_address,
       subject: row.subject,
       status: mailStatus(row),

@@ -338,6 +338,9 @@ export async function deleteCustomer(
         eb.exists(eb.selectFrom('quotes').select('id').where('customer_id', '=', id)).as('quotes'),
         eb.exists(eb.selectFrom('jobs').select('id').where('customer_id', '=', id)).as('jobs'),
         eb.exists(eb.selectFrom('bookings').select('id').where('customer_id', '=', id)).as('bookings'),
+        eb
+          .exists(eb.selectFrom('service_plans').select('id').where('customer_id', '=', id))
+          .as('service plans'),
       ])
       .executeTakeFirstOrThrow();
     const kept = Object.entries(referenced)

@@ -1,3 +1,5 @@
+import type { Invoice } from '../../shared/schemas/invoice';
+import type { Quote } from '../../shared/schemas/quote';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { MailMessagesTable } from '../db/schema';
@@ -12,7 +14,23 @@ import { getQuote, quoteMail } from './quotes';
  * leaves, so it never asks for money already paid nor goes to an address the customer left.
  */
 
-type Outgoing = { to: string; subject: string; body: string } | { cancel: string };
+export type Outgoing = { to: string; subject: string; body: string } | { cancel: string };
+
+/** Why no e-mail asking for an invoice's money may leave now (its own, a reminder), or null. */
+export function invoiceMailHeldBack(invoice: Invoice): string | null {
+  if (invoice.status === 'void') return `Invoice ${invoice.number} was voided before it went out.`;
+  if (invoice.status === 'paid')
+    return `Invoice ${invoice.number} was paid in full before this e-mail went out.`;
+  return null;
+}
+
+/** Why no e-mail offering a quote may leave now (its own, a follow-up), or null. */
+export function quoteMailHeldBack(quote: Quote): string | null {
+  if (quote.status !== 'draft' && quote.status !== 'sent') {
+    return `Quote ${quote.number} is ${quote.status}; it is no longer offered.`;
+  }
+  return null;
+}
 
 /** What a waiting invoice or quote e-mail says as it leaves now, or why it must not leave. */
 export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTable): Promise<Outgoing | null> {
@@ -20,23 +38,20 @@ export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTabl
   const { config } = await getAccount(ctx.db, row.account_id);
   if (row.kind === 'invoice') {
     const invoice = await getInvoice(ctx, row.account_id, row.document_id);
-    if (invoice.status === 'void')
-      return { cancel: `Invoice ${invoice.number} was voided before it went out.` };
-    if (invoice.status === 'paid') {
-      return { cancel: `Invoice ${invoice.number} was paid in full before this e-mail went out.` };
-    }
+    const heldBack = invoiceMailHeldBack(invoice);
+    if (heldBack) return { cancel: heldBack };
     return { to: invoice.customer.email, ...invoiceMail(invoice, config) };
   }
   const quote = await getQuote(ctx, row.account_id, row.document_id);
-  if (quote.status !== 'draft' && quote.status !== 'sent') {
-    return { cancel: `Quote ${quote.number} is ${quote.status}; it is no longer offered.` };
-  }
+  const heldBack = quoteMailHeldBack(quote);
+  if (heldBack) return { cancel: heldBack };
   return { to: quote.customer.email, ...quoteMail(quote, config) };
 }
 
 /** Once its e-mail went out, a draft document is sent, as of that moment. */
 export async function markDocumentSent(db: Queryable, row: MailMessagesTable, sentAt: string): Promise<void> {
-  if (!row.document_id || row.kind === 'winback') return;
+  // A reminder is about a document already sent; it never changes the document.
+  if (!row.document_id || row.kind === 'winback' || row.reminder) return;
   const table = row.kind === 'invoice' ? 'invoices' : 'quotes';
   await markDraftSent(db, table, row.document_id, sentAt);
   await db

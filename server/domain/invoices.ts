@@ -120,7 +120,14 @@ async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: stri
       db,
       rows.map((r) => r.customer_id),
     ),
-    db.selectFrom('payments').selectAll().where('invoice_id', 'in', ids).orderBy('id').execute(),
+    // In the order they were paid: a payment recorded late for last week lists before today's.
+    db
+      .selectFrom('payments')
+      .selectAll()
+      .where('invoice_id', 'in', ids)
+      .orderBy('paid_at')
+      .orderBy('id')
+      .execute(),
   ]);
   return rows.map((row) =>
     presentInvoice(
@@ -205,7 +212,7 @@ export async function insertInvoice(
   ctx: AppContext,
   accountId: string,
   input: InvoiceCreate,
-  links: { quoteId?: string; jobId?: string } = {},
+  links: { quoteId?: string; jobId?: string; id?: string } = {},
 ): Promise<Invoice> {
   const { config } = await getAccount(tx, accountId);
   const customer = await findOrCreateCustomer(tx, ctx, accountId, {
@@ -216,7 +223,8 @@ export async function insertInvoice(
   const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
   const now = isoNow(ctx.clock);
   const row: InvoicesTable = {
-    id: newId('inv', ctx.clock.now().getTime()),
+    // A service plan's invoices come with an id every install derives alike (recurring-work.md).
+    id: links.id ?? newId('inv', ctx.clock.now().getTime()),
     account_id: accountId,
     number: await nextNumber(tx, accountId, 'invoice', config.invoice_prefix),
     customer_id: customer.id,
@@ -315,28 +323,37 @@ export function invoiceMail(invoice: Invoice, config: StoredConfig) {
  * waits is refused rather than queueing a duplicate.
  */
 export async function sendInvoice(ctx: AppContext, accountId: string, ref: string): Promise<Invoice> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await findRow(tx, accountId, ref);
-    if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot be sent.`);
-    if (row.status === 'paid') {
-      throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
-    }
-    if (await waitingMailFor(tx, row.id)) {
-      throw invalidState(
-        `Invoice ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
-      );
-    }
-    const { config } = await getAccount(tx, accountId);
-    const invoice = await reload(tx, ctx, row);
-    await queueMail(tx, ctx, accountId, {
-      kind: 'invoice',
-      customerId: row.customer_id,
-      documentId: row.id,
-      to: invoice.customer.email,
-      ...invoiceMail(invoice, config),
-    });
-    return invoice;
+  return ctx.db
+    .transaction()
+    .execute(async (tx) => queueInvoiceMail(tx, ctx, accountId, await findRow(tx, accountId, ref)));
+}
+
+/** Send, inside the caller's transaction (a service plan sends the invoice of a finished visit). */
+export async function queueInvoiceMail(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  row: InvoicesTable,
+): Promise<Invoice> {
+  if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot be sent.`);
+  if (row.status === 'paid') {
+    throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
+  }
+  if (await waitingMailFor(tx, row.id)) {
+    throw invalidState(
+      `Invoice ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
+    );
+  }
+  const { config } = await getAccount(tx, accountId);
+  const invoice = await reload(tx, ctx, row);
+  await queueMail(tx, ctx, accountId, {
+    kind: 'invoice',
+    customerId: row.customer_id,
+    documentId: row.id,
+    to: invoice.customer.email,
+    ...invoiceMail(invoice, config),
   });
+  return invoice;
 }
 
 /** Records that the customer has the invoice without e-mail from Shopdesk (handed over, posted). */

@@ -21,6 +21,7 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
+import { billCompletedVisit } from './service-plans';
 import { ensureMembers } from './team';
 
 export type { JobCreate } from '../../shared/schemas/job';
@@ -90,6 +91,8 @@ export async function presentJobs(db: Queryable, rows: JobsTable[]): Promise<Job
       notes: row.notes,
       quote_id: row.quote_id,
       booking_id: row.booking_id,
+      service_plan_id: row.plan_id ?? null,
+      occurrence_date: row.plan_occurrence ?? null,
       started_at: row.started_at,
       completed_at: row.completed_at,
       cancelled_at: row.cancelled_at,
@@ -267,6 +270,8 @@ export async function updateJob(
       notes: patch.notes === undefined ? row.notes : patch.notes,
       status: row.status === 'in_progress' ? row.status : scheduledStatus(start),
       updated_at: isoNow(ctx.clock),
+      // A plan's visit the owner changed is theirs now: plan edits leave it alone (recurring-work.md).
+      ...(row.plan_id ? { plan_detached: 1 } : {}),
     };
     await tx.updateTable('jobs').set(next).where('id', '=', row.id).execute();
     if (patch.assignees) await setAssignees(tx, ctx, accountId, row.id, patch.assignees);
@@ -293,13 +298,19 @@ export async function applyJobAction(
 ): Promise<Job> {
   const now = isoNow(ctx.clock);
   const status = nextJobStatus(row.status, action);
+  const detach = row.plan_id && action === 'cancel' ? { plan_detached: 1 } : {};
   await tx
     .updateTable('jobs')
-    .set({ status, [stampFor[action]]: now, updated_at: now })
+    .set({ status, [stampFor[action]]: now, updated_at: now, ...detach })
     .where('id', '=', row.id)
     .execute();
-  const job = await presentJob(tx, { ...row, status, [stampFor[action]]: now, updated_at: now });
-  if (action === 'complete') await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
+  const next: JobsTable = { ...row, status, [stampFor[action]]: now, updated_at: now, ...detach };
+  const job = await presentJob(tx, next);
+  if (action === 'complete') {
+    await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
+    // A visit of a plan billed per visit gets its invoice now (recurring-work.md).
+    if (row.plan_id) await billCompletedVisit(tx, ctx, accountId, next);
+  }
   return job;
 }
 
@@ -354,6 +365,12 @@ export async function deleteJob(
 ): Promise<{ id: string; object: 'job'; deleted: true }> {
   return ctx.db.transaction().execute(async (tx) => {
     const row = await getJobRow(tx, accountId, idOrNumber);
+    if (row.plan_id) {
+      throw invalidState(
+        `Job ${row.number} is a visit of a service plan; cancel it instead (the plan goes on), or end the plan`,
+        { service_plan_id: row.plan_id },
+      );
+    }
     if (row.started_at || !['unscheduled', 'scheduled'].includes(row.status)) {
       throw invalidState(`Job ${row.number} is ${row.status}; cancel it instead of deleting it`, {
         status: row.status,

@@ -62,6 +62,8 @@ export async function listMessages(
       let q = ctx.db.selectFrom('mail_messages').selectAll().where('account_id', '=', accountId);
       if (beforeId) q = q.where('id', '<', beforeId);
       if (query.document_id) q = q.where('document_id', '=', query.document_id);
+      if (query.kind === 'reminder') q = q.where('reminder', 'is not', null);
+      else if (query.kind) q = q.where('kind', '=', query.kind).where('reminder', 'is', null);
       if (query.status === 'cancelled') q = q.where('cancelled_at', 'is not', null);
       else if (query.status) q = q.where('status', '=', query.status).where('cancelled_at', 'is', null);
       return q.orderBy('id', 'desc').limit(limit).execute();

@@ -2,7 +2,7 @@ import type { MailMessage } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import { thisNode } from '../db/node';
-import type { MailMessagesTable } from '../db/schema';
+import type { MailMessagesTable, ReminderKind } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
 
@@ -14,6 +14,7 @@ export interface QueuedMail {
   subject: string;
   body: string;
   offer?: string | null;
+  reminder?: ReminderKind;
 }
 
 /**
@@ -45,6 +46,7 @@ export async function queueMail(
     created_at: now,
     sent_at: null,
     cancelled_at: null,
+    reminder: mail.reminder ?? null,
   };
   await tx
     .insertInto('mail_messages')
@@ -62,7 +64,8 @@ export function presentMail(row: MailMessagesTable): MailMessage {
   return {
     id: row.id,
     object: 'mail_message',
-    kind: row.kind,
+    kind: row.reminder ? 'reminder' : row.kind,
+    reminder: row.reminder ?? null,
     to: row.to_address,
     subject: row.subject,
     body: row.body,

@@ -58,6 +58,7 @@ export async function insertDelivery(
  */
 const ID_TIME_FROM = 4;
 export const idTime = (column: string) => sql<string>`substr(${sql.ref(column)}, ${ID_TIME_FROM + 1})`;
+export const idTimeOf = (id: string) => id.slice(ID_TIME_FROM);
 
 /** Queues deliveries of events already here but stamped after the endpoint (a device with a fast clock). */
 export async function catchUpEndpoint(

@@ -16,6 +16,7 @@ import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
 import { urlRefusal } from '../outbound/webhook-target';
+import { HUB_DELIVERS } from '../sync/hub/webhook-deliveries';
 import { getAccount } from './accounts';
 import { insertEvent } from './events';
 import { keysetPage, type Page, type PageRequest } from './pagination';
@@ -37,6 +38,7 @@ export function presentEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
     disabled_at: row.disabled_at,
     consecutive_failures: row.consecutive_failures,
     previous_secret_expires_at: row.previous_secret ? row.previous_secret_expires_at : null,
+    delivered_by: row.delivering_node === HUB_DELIVERS ? 'hub' : 'node',
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -90,14 +92,40 @@ export async function createEndpoint(
     created_at: now,
     updated_at: now,
   };
+  const byHub = input.delivered_by === 'hub';
+  // The hub has the secret before the endpoint's row can reach it, so it never holds one it cannot sign.
+  if (byHub) await handOverToHub(ctx, row);
   await ctx.db.transaction().execute(async (tx) => {
     await tx
       .insertInto('webhook_endpoints')
-      .values({ ...row, delivering_node: thisNode })
+      .values({ ...row, delivering_node: byHub ? HUB_DELIVERS : thisNode })
       .execute();
-    if (row.enabled) await catchUpEndpoint(tx, ctx.clock, row);
+    // The hub queues every event stamped after the endpoint itself, whenever it arrives.
+    if (row.enabled && !byHub) await catchUpEndpoint(tx, ctx.clock, row);
   });
-  return { ...presentEndpoint(row), secret: row.secret };
+  return {
+    ...presentEndpoint({ ...row, delivering_node: byHub ? HUB_DELIVERS : null }),
+    secret: row.secret,
+  };
+}
+
+async function handOverToHub(
+  ctx: AppContext,
+  row: Pick<
+    WebhookEndpointsTable,
+    'id' | 'account_id' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'
+  >,
+): Promise<void> {
+  if (!ctx.sync) {
+    throw invalidState(
+      'This server does not sync, so no hub can deliver its webhooks; leave delivered_by as "node".',
+    );
+  }
+  await ctx.sync.handOverWebhook(row.account_id, row.id, {
+    secret: row.secret,
+    previous_secret: row.previous_secret,
+    previous_secret_expires_at: row.previous_secret_expires_at,
+  });
 }
 
 export async function listEndpoints(
@@ -189,21 +217,20 @@ export async function rotateSecret(
   iface: WebhookInterface,
   id: string,
 ): Promise<WebhookEndpointWithSecret> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await getRow(tx, accountId, iface, id);
-    const secret = newSecret(SECRET_PREFIXES.webhook);
-    await tx
-      .updateTable('webhook_endpoints')
-      .set({
-        secret,
-        previous_secret: row.secret,
-        previous_secret_expires_at: toIso(new Date(ctx.clock.now().getTime() + SECRET_ROTATION_GRACE_MS)),
-        updated_at: isoNow(ctx.clock),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    return { ...presentEndpoint(await getRow(tx, accountId, iface, id)), secret };
-  });
+  const row = await getRow(ctx.db, accountId, iface, id);
+  const rotated = {
+    secret: newSecret(SECRET_PREFIXES.webhook),
+    previous_secret: row.secret,
+    previous_secret_expires_at: toIso(new Date(ctx.clock.now().getTime() + SECRET_ROTATION_GRACE_MS)),
+  };
+  // Refused while the hub cannot be reached: the receiver would get signatures from an old secret.
+  if (row.delivering_node === HUB_DELIVERS) await handOverToHub(ctx, { ...row, ...rotated });
+  await ctx.db
+    .updateTable('webhook_endpoints')
+    .set({ ...rotated, updated_at: isoNow(ctx.clock) })
+    .where('id', '=', row.id)
+    .execute();
+  return { ...presentEndpoint(await getRow(ctx.db, accountId, iface, id)), secret: rotated.secret };
 }
 
 /**

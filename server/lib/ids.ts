@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'att'
   | 'msg'
   | 'req'
-  | 'dev';
+  | 'dev'
+  | 'plan';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);
@@ -40,6 +41,22 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
     lastRandom = new Uint8Array(randomBytes(10));
   }
   return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
+}
+
+/**
+ * An id every install computes alike (docs/recurring-work.md, "Generated once"): the time part is
+ * `timeMs` (never a future instant, so the id generator is not pulled ahead at the next start) and
+ * the rest a hash of `key`. Two installs that make the same visit or invoice write the same row,
+ * and sync merges them into one.
+ */
+export function derivedId(prefix: IdPrefix, timeMs: number, key: string): string {
+  const digest = createHash('sha256').update(`${prefix}:${key}`).digest();
+  return `${prefix}_${encodeTime(timeMs)}${encodeRandom(digest.subarray(0, 10))}`;
+}
+
+/** The millisecond time part of an id made by newId or derivedId (null for any other string). */
+export function idTime(id: string): number | null {
+  return decodeTime(id);
 }
 
 /**

@@ -5,7 +5,10 @@ import { deliveredHere } from '../db/node';
 import type { MailMessagesTable } from '../db/schema';
 import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
 import { composeDocumentMail, markDocumentSent } from '../domain/document-mail';
+import { recordEvent } from '../domain/events';
+import { presentMail } from '../domain/mail';
 import { senderAddress } from '../domain/mail-outbox';
+import { composeReminderMail } from '../domain/reminders';
 import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
@@ -145,7 +148,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     const permanent = error?.responseCode !== undefined && error.responseCode >= 500;
     const delay =
       error && !permanent && attempt < attemptsAllowed ? retryDelayMs(MAIL_SCHEDULE, attempt, jitter) : null;
-    await ctx.db.transaction().execute(async (tx) => {
+    const raisedEvent = await ctx.db.transaction().execute(async (tx) => {
       const updated = await tx
         .updateTable('mail_messages')
         .set({
@@ -158,13 +161,31 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
         .where('id', '=', job.row.id)
         .where('status', '=', 'sending')
         .executeTakeFirst();
-      if (!error && updated.numUpdatedRows > 0n) await markDocumentSent(tx, job.row, toIso(now));
+      if (error || updated.numUpdatedRows === 0n) return false;
+      await markDocumentSent(tx, job.row, toIso(now));
+      if (job.row.reminder) {
+        const sent = {
+          ...job.row,
+          status: 'sent' as const,
+          attempts: attempt,
+          last_error: null,
+          sent_at: toIso(now),
+        };
+        await recordEvent(tx, ctx.clock, job.row.account_id, 'reminder.sent', {
+          ...presentMail(sent),
+          document_id: job.row.document_id,
+        });
+      }
+      return Boolean(job.row.reminder);
     });
+    if (raisedEvent) ctx.signals.emit('outbox');
   }
 
   /** Writes a document's e-mail afresh as it leaves; false when it must not leave at all. */
   async function refresh(job: MailJob): Promise<boolean> {
-    const outgoing = await composeDocumentMail(ctx, job.row);
+    const outgoing = job.row.reminder
+      ? await composeReminderMail(ctx, job.row)
+      : await composeDocumentMail(ctx, job.row);
     if (outgoing === null) return true;
     if ('cancel' in outgoing) {
       await ctx.db

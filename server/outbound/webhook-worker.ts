@@ -159,7 +159,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         ok: false,
         responseCode: null,
         responseBody: null,
-        error: describe(error, timeoutMs),
+        error: describeFailure(error, timeoutMs),
         durationMs: elapsed(),
       };
     }
@@ -275,7 +275,8 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
   });
 }
 
-function describe(error: unknown, timeoutMs: number): string {
+/** What went wrong with an attempt that got no answer, in the owner's words. */
+export function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof TargetRefused) return `Not sent: ${error.message}`;
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError') {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli-args';
 import type { AppContext } from '../context';
 import type { OpenedDatabase } from '../db/database';
@@ -9,16 +10,37 @@ type Out = (json: unknown, text: string) => void;
 export const SYNC_HELP = `  sync pair [--name NAME] [--url HUB_URL]
                         a one-time pairing code for a new device (15 minutes);
                         the first one makes this install the hub of the business
+  sync pair --hub URL --admin-token-file PATH [--name NAME]
+                        bring this business onto a hosted hub (the operator's admin token,
+                        or SHOPDESK_HUB_ADMIN_TOKEN); devices then join with the hub's codes
   sync join --hub URL --code CODE [--name NAME] [--fingerprint SHA256]
                         on a new or empty folder: join the business of that hub
                         (--fingerprint: the one pairing showed, for a hub with its own certificate)
   sync now              push what waits, pull until caught up
   sync status           role, hub, last sync, changes waiting, conflicts`;
 
+/** A file or the environment, never a flag: `ps` shows flags. */
+function adminToken(file: string | undefined): string {
+  const token = file ? readFileSync(file, 'utf8').trim() : process.env.SHOPDESK_HUB_ADMIN_TOKEN;
+  if (!token) {
+    throw new UsageError(
+      "sync pair --hub needs the hub's admin token: --admin-token-file PATH or SHOPDESK_HUB_ADMIN_TOKEN",
+    );
+  }
+  return token;
+}
+
 /** `sync …`: what Settings > Sync does, on a data folder (a server may be running on it). */
 export async function runSyncCommand(
   sub: string | undefined,
-  values: { hub?: string; code?: string; name?: string; url?: string; fingerprint?: string },
+  values: {
+    hub?: string;
+    code?: string;
+    name?: string;
+    url?: string;
+    fingerprint?: string;
+    'admin-token-file'?: string;
+  },
   ctx: AppContext,
   database: OpenedDatabase,
   accountId: () => Promise<string>,
@@ -35,6 +57,19 @@ export async function runSyncCommand(
   });
   switch (sub) {
     case 'pair': {
+      if (values.hub) {
+        const uploaded = await engine.upload(
+          await accountId(),
+          { url: values.hub, fingerprint: values.fingerprint },
+          adminToken(values['admin-token-file']),
+          values.name,
+        );
+        out(
+          uploaded,
+          `Business ${uploaded.client_id} is on the hub at ${values.hub} (${uploaded.pushed} changes pushed); this install syncs with it as device ${uploaded.device_id}. Devices join with codes from the hub (npm run hub -- --pair).`,
+        );
+        return;
+      }
       engine.tlsFingerprint = generatedFingerprint(dataDir);
       const pairing = await engine.pair(await accountId(), { name: values.name, hubUrl: values.url });
       out(

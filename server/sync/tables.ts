@@ -51,6 +51,13 @@ export const SYNCED_TABLES: SyncedTable[] = [
     ranks: { status: { unscheduled: 0, scheduled: 0, in_progress: 1, cancelled: 2, completed: 3 } },
   },
   {
+    name: 'service_plans',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    ranks: { status: { active: 0, ended: 1 } },
+  },
+  {
     name: 'job_assignees',
     pk: ['job_id', 'member_id'],
     account: (r) => `(SELECT account_id FROM jobs WHERE id = ${r}.job_id)`,
@@ -91,6 +98,8 @@ export const SYNCED_TABLES: SyncedTable[] = [
   { name: 'reviews', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
   { name: 'mail_messages', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
   { name: 'events', pk: ['id'], account: own, appendOnly: true },
+  // Keyed by the occasion, so the hub keeps the first record of it from whichever install queued it.
+  { name: 'reminder_sends', pk: ['kind', 'subject_id', 'occasion'], account: own, appendOnly: true },
   {
     name: 'webhook_endpoints',
     pk: ['id'],
@@ -129,6 +138,8 @@ export const DEVICE_LOCAL_TABLES = [
   'hub_pairing_codes',
   'hub_number_series',
   'hub_number_leases',
+  'hub_webhook_endpoints',
+  'hub_webhook_deliveries',
   'kysely_migration',
   'kysely_migration_lock',
 ];

@@ -3,6 +3,7 @@ import { isKnownCurrency } from '../currencies';
 import { hasAtMostDecimals, RATE_DECIMALS } from '../money';
 import { isKnownTimeZone } from '../zone-database';
 import { Email, text } from './common';
+import { defaultReminderSettings, ReminderSettings, TaxRegistrations } from './reminders';
 
 export const TaxRate = z
   .number()
@@ -66,6 +67,8 @@ const configFields = {
   winback_subject: text().min(1).max(200),
   winback_message: text({ multiline: true }).min(1).max(5000),
   smtp: SmtpSettings.nullable(),
+  reminders: ReminderSettings,
+  tax_registrations: TaxRegistrations,
   allow_local_webhooks: z.boolean().meta({
     description:
       'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
@@ -112,6 +115,8 @@ export function defaultConfig(businessName: string): StoredConfig {
     winback_message:
       'Hi {customer_name},\n\nIt has been a while since our last visit. We would love to help you again.\n{offer}\n\n{business_name}',
     smtp: null,
+    reminders: defaultReminderSettings(),
+    tax_registrations: [],
     allow_local_webhooks: false,
   };
 }

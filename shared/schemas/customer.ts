@@ -81,7 +81,11 @@ export const MailMessage = z
   .object({
     id: z.string(),
     object: z.literal('mail_message'),
-    kind: z.enum(['invoice', 'quote', 'winback']),
+    kind: z.enum(['invoice', 'quote', 'winback', 'reminder']),
+    reminder: z
+      .enum(['invoice_overdue', 'appointment', 'quote_follow_up'])
+      .nullable()
+      .meta({ description: 'Which automatic reminder this is (kind reminder); null for other messages.' }),
     to: z.string(),
     subject: z.string(),
     body: z.string(),

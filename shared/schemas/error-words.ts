@@ -5,6 +5,9 @@ import { z } from 'zod';
  * characters"). They read after the field's name in the API ("title: is required") and beside the
  * field in the UI. Schemas that say more with their own message keep it.
  */
+/** 1000000 → "1,000,000": limits read as amounts, not as digits to count. */
+const amount = (limit: number | bigint) => limit.toLocaleString('en-US');
+
 z.config({
   customError: (issue) => {
     const noun = issue.origin === 'array' || issue.origin === 'set' ? ' items' : '';
@@ -19,13 +22,17 @@ z.config({
           return Number(issue.minimum) <= 1 ? 'is required' : `must be at least ${issue.minimum} characters`;
         }
         if (issue.origin === 'number') {
-          return issue.inclusive ? `must be at least ${issue.minimum}` : `must be more than ${issue.minimum}`;
+          return issue.inclusive
+            ? `must be at least ${amount(issue.minimum)}`
+            : `must be more than ${amount(issue.minimum)}`;
         }
         return `must have at least ${issue.minimum}${noun}`;
       case 'too_big':
         if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
         if (issue.origin === 'number') {
-          return issue.inclusive ? `must be at most ${issue.maximum}` : `must be less than ${issue.maximum}`;
+          return issue.inclusive
+            ? `must be at most ${amount(issue.maximum)}`
+            : `must be less than ${amount(issue.maximum)}`;
         }
         return `must have at most ${issue.maximum}${noun}`;
       case 'invalid_format':

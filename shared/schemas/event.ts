@@ -11,6 +11,11 @@ export const PORTAL_EVENT_TYPES = [
   'customer.created',
   'quote.accepted',
   'quote.declined',
+  'service_plan.created',
+  'service_plan.updated',
+  'service_plan.ended',
+  'service_plan.deleted',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 
@@ -21,6 +26,11 @@ export const V1_EVENT_TYPES = [
   'review.received',
   'quote.accepted',
   'customer.created',
+  'service_plan.created',
+  'service_plan.updated',
+  'service_plan.ended',
+  'service_plan.deleted',
+  'reminder.sent',
   'webhook.test',
 ] as const;
 

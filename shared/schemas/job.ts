@@ -43,6 +43,13 @@ export const Job = z
     notes: z.string().nullable(),
     quote_id: z.string().nullable(),
     booking_id: z.string().nullable(),
+    service_plan_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The service plan this job is a visit of (docs/recurring-work.md).' }),
+    occurrence_date: DateOnly.nullable().meta({
+      description: "A plan visit's rule date, which identifies it in the series even when it was moved.",
+    }),
     started_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),

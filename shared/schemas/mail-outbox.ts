@@ -6,7 +6,10 @@ export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'cancel
 
 /** A message of the mail outbox as Settings > E-mail lists it: with why it waits, if it does. */
 export const OutboxMessage = MailMessage.extend({
-  document_id: z.string().nullable().meta({ description: 'The invoice (inv_…) or quote (quo_…) it sends.' }),
+  document_id: z.string().nullable().meta({
+    description:
+      'The invoice (inv_…) or quote (quo_…) it sends or reminds of; for a visit reminder, the job (job_…).',
+  }),
   next_attempt_at: Timestamp.nullable().meta({
     description: 'When it is tried next; null once sent or failed.',
   }),
@@ -20,5 +23,13 @@ export type OutboxMessage = z.infer<typeof OutboxMessage>;
 export const MessageListQuery = ListQuery.extend({
   status: MailStatus.optional(),
   document_id: z.string().optional().meta({ description: 'Only the e-mails of one invoice or quote.' }),
+  kind: z
+    .enum(['invoice', 'quote', 'winback', 'reminder'])
+    .optional()
+    .meta({ description: 'Only e-mails of this kind (reminder: the automatic reminders).' }),
 });
 export type MessageListQuery = z.infer<typeof MessageListQuery>;
+
+/** GET /reminders: the automatic reminders' e-mails, newest first. */
+export const ReminderListQuery = MessageListQuery.omit({ kind: true });
+export type ReminderListQuery = z.infer<typeof ReminderListQuery>;

@@ -263,7 +263,7 @@ export const CustomerHistory = z
     messages: z.array(
       z.object({
         id: z.string(),
-        kind: z.enum(['invoice', 'quote', 'winback']),
+        kind: z.enum(['invoice', 'quote', 'winback', 'reminder']),
         to: z.string(),
         subject: z.string(),
         status: z.enum(['queued', 'sending', 'sent', 'failed', 'cancelled']),

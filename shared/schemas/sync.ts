@@ -260,3 +260,25 @@ export type SyncPushResponse = z.infer<typeof SyncPushResponse>;
 export type SyncPullResponse = z.infer<typeof SyncPullResponse>;
 export type SyncJoinResponse = z.infer<typeof SyncJoinResponse>;
 export type SyncSnapshotResponse = z.infer<typeof SyncSnapshotResponse>;
+
+/** The signing secrets of an endpoint its owner hands to the hub (docs/sync.md, "Webhooks delivered by the hub"). */
+export const SyncWebhookSecrets = z
+  .object({
+    secret: z.string().min(8).max(200),
+    previous_secret: z.string().min(8).max(200).nullable(),
+    previous_secret_expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'SyncWebhookSecrets' });
+export type SyncWebhookSecrets = z.infer<typeof SyncWebhookSecrets>;
+
+/** An office install bringing its business onto a hosted hub (`sync pair --hub URL --admin-token …`). */
+export const SyncUploadRequest = z
+  .object({
+    client_id: z.string().min(1).max(100),
+    name: z.string().trim().min(1).max(100).optional(),
+    number_floors: z
+      .record(z.string().max(40), z.number().int().min(1))
+      .meta({ description: 'Per number series, the first number the hub may lease (after those used).' }),
+  })
+  .meta({ id: 'SyncUploadRequest' });
+export type SyncUploadRequest = z.infer<typeof SyncUploadRequest>;

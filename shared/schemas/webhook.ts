@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { ListQuery, Timestamp, text } from './common';
 import { EVENT_TYPES_BY_INTERFACE, type WebhookInterface } from './event';
 
+/** Who sends an endpoint's deliveries (docs/sync.md, "Webhooks delivered by the hub"). */
+export const WebhookDeliveredBy = z.enum(['node', 'hub']).meta({
+  description:
+    '"node" (the default): the install the endpoint was created on; "hub": the business\'s hosted sync hub, for every device\'s events (needs sync to a hosted hub, chosen at creation).',
+});
+
 export const WebhookEndpoint = z
   .object({
     id: z.string().meta({ example: 'whk_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
@@ -19,6 +25,7 @@ export const WebhookEndpoint = z
     previous_secret_expires_at: Timestamp.nullable().meta({
       description: 'After a secret rotation, until when deliveries are also signed with the previous secret.',
     }),
+    delivered_by: WebhookDeliveredBy,
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -63,6 +70,7 @@ function webhookCreateSchema(iface: WebhookInterface) {
       events: eventsField(iface).default(['*']),
       description: text().max(500).nullish(),
       enabled: z.boolean().default(true),
+      delivered_by: WebhookDeliveredBy.optional(),
     })
     .meta({ id: `WebhookCreate${iface === 'v1' ? 'V1' : 'Portal'}` });
 }

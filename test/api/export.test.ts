@@ -212,6 +212,7 @@ describe('GET /export', () => {
       'reviews',
       'mail_messages',
       'events',
+      'service_plans',
     ]);
     expect(data.account).toMatchObject({ client_id: shop.clientId, business_name: 'Sparkle Cleaning' });
     expect(data.account.smtp).toMatchObject({ host: 'smtp.example.com', password_set: true });
@@ -272,6 +273,7 @@ describe('GET /export', () => {
         'payments.csv',
         'quotes.csv',
         'reviews.csv',
+        'service_plans.csv',
         'team_members.csv',
       ].sort(),
     );

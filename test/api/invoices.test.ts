@@ -275,6 +275,22 @@ describe('sending and payments', () => {
     expect((await shop.portal('POST', `/invoices/${invoice.number}/send`)).status).toBe(409);
   });
 
+  it('lists payments in the order they were paid, not the order they were recorded', async () => {
+    const invoice = await create({ ...invoiceBody, issue_date: '2026-11-15' });
+    for (const [amount, paid_at] of [
+      [30, '2026-11-21T09:00:00Z'],
+      [10, '2026-11-16T09:00:00Z'],
+      [20, '2026-11-18T09:00:00Z'],
+    ] as const) {
+      const paid = await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
+        body: { amount, paid_at },
+      });
+      expect(paid.status, paid.text).toBe(200);
+    }
+    const read = await shop.portal('GET', `/invoices/${invoice.number}`);
+    expect(read.body.payments.map((p: { amount: number }) => p.amount)).toEqual([10, 20, 30]);
+  });
+
   it('voids an invoice without payments and refuses one with payments', async () => {
     const withPayment = await create();
     await shop.portal('POST', `/invoices/${withPayment.number}/payment`, { body: { amount: 5 } });

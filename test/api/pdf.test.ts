@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -91,6 +92,36 @@ describe('GET /invoices/{number}/pdf', () => {
     expect(page).not.toContain('PAID ');
   });
 
+  it("prints the business's registration number of each tax the invoice charges", async () => {
+    const registered = await server.createAccount({ business: 'Registered Heating' });
+    const saved = await registered.portal('PUT', '/config', {
+      body: {
+        tax_registrations: [
+          { tax_name: 'GST', number: '123456789 RT0001' },
+          { tax_name: 'QST', number: '1234567890 TQ0001' },
+          { tax_name: 'PST', number: 'PST-1234-5678' },
+        ],
+      },
+    });
+    expect(saved.status).toBe(200);
+    const invoice = (await registered.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const [page] = await pdfPages((await fetchPdf(registered, `/invoices/${invoice.number}/pdf`)).bytes);
+    expect(page).toContain('GST reg. no. 123456789 RT0001');
+    expect(page).toContain('QST reg. no. 1234567890 TQ0001');
+    // PST is not on this invoice, so its number is not either.
+    expect(page).not.toContain('PST-1234-5678');
+    const repeated = await registered.portal('PUT', '/config', {
+      body: {
+        tax_registrations: [
+          { tax_name: 'GST', number: '1' },
+          { tax_name: 'gst', number: '2' },
+        ],
+      },
+    });
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.error).toMatchObject({ code: 'validation_failed', param: 'tax_registrations' });
+  });
+
   it('stamps paid and void invoices', async () => {
     const paid = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
     await shop.portal('POST', `/invoices/${paid.number}/paid`);
@@ -141,6 +172,43 @@ describe('GET /invoices/{number}/pdf', () => {
     const [page] = await pdfPages(bytes);
     expect(page).toContain('Nguyễn Thị Hương');
     expect(page).toContain('Vệ sinh — Σοφία’s flat, Łódź');
+  });
+
+  it('prints Chinese, Japanese and Korean names and lines, and stays small', async () => {
+    const created = await shop.portal('POST', '/invoices/create', {
+      body: {
+        customer_name: '王小明',
+        customer_email: 'wang@example.com',
+        items: [
+          { description: 'Deep clean for 山田 花子 (ひらがな, カタカナ)', quantity: 1, unit_price: 80 },
+          { description: '김민준 office, 陳大文 flat', quantity: 2, unit_price: 45 },
+        ],
+        notes: '谢谢 · 감사합니다 · ありがとう',
+        taxes: [],
+      },
+    });
+    const { bytes } = await fetchPdf(shop, `/invoices/${created.body.number}/pdf`);
+    // pdf.js takes the bytes over (detaches them): keep a copy for the size and the artifact.
+    const file = Buffer.from(bytes.slice(0));
+    const [page] = await pdfPages(bytes);
+    for (const expected of [
+      '王小明',
+      '山田 花子',
+      'ひらがな',
+      'カタカナ',
+      '김민준',
+      '陳大文',
+      '谢谢',
+      '감사합니다',
+      'ありがとう',
+    ]) {
+      expect(page, expected).toContain(expected);
+    }
+    expect(page).toContain('Deep clean for');
+    mkdirSync('test-artifacts', { recursive: true });
+    writeFileSync('test-artifacts/invoice-cjk.pdf', file);
+    // Only the glyphs used are embedded: the CJK fonts are megabytes, the document is not.
+    expect(file.byteLength).toBeLessThan(200_000);
   });
 
   it('answers 404 for an unknown invoice', async () => {

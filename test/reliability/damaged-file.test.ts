@@ -73,6 +73,25 @@ describe('a damaged data file is refused in words', () => {
     expectOneLine(command.stderr, file, 'damaged');
   });
 
+  it('a schema entry overwritten with text that does not parse: damaged, not an unexplained failure', async () => {
+    const { dataDir, file } = await populatedFolder();
+    // What random bytes over the page holding a trigger's text look like to SQLite: the schema
+    // still reads, but one entry is no longer SQL (reported as SQLITE_ERROR, not SQLITE_CORRUPT).
+    const raw = new Database(file);
+    raw.unsafeMode(true);
+    raw.pragma('writable_schema = ON');
+    raw
+      .prepare(
+        "UPDATE sqlite_master SET sql = 'CREATE TRIGGER ' || name || ' ((' WHERE name = 'sync_capture_webhook_endpoints_update'",
+      )
+      .run();
+    raw.close();
+    await expect(openDatabase(dataDir)).rejects.toThrow(`The data file ${file} is damaged`);
+    const command = await cli(dataDir, 'accounts');
+    expect(command.code).toBe(1);
+    expectOneLine(command.stderr, file, 'damaged', path.join(dataDir, 'backups'));
+  });
+
   it('a truncated file: one clear line', async () => {
     const { dataDir, file } = await populatedFolder();
     truncateSync(file, Math.floor(statSync(file).size / 3));

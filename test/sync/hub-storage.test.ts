@@ -6,12 +6,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
 import { manualClock } from '../../server/lib/clock';
+import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { Hub } from '../../server/sync/hub/service';
 import { snapshotPageText } from '../../server/sync/hub/snapshot';
+import { sqliteHubDeliveries } from '../../server/sync/hub/sqlite-deliveries';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../server/sync/hub/storage';
+import type { HubDeliveryStorage } from '../../server/sync/hub/webhook-deliveries';
 import { ALIAS_TABLE } from '../../server/sync/tables';
 import type { SyncSnapshotResponse } from '../../shared/schemas/sync';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
@@ -22,6 +25,7 @@ import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
  */
 interface OpenedStorage {
   storage: HubStorage;
+  deliveries: HubDeliveryStorage;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,7 @@ const STORAGES: Array<[string, () => Promise<OpenedStorage>]> = [
       const database = await openDatabase(dir);
       return {
         storage: sqliteHubStorage(database.db, database.sqlite),
+        deliveries: sqliteHubDeliveries(database.db, database.sqlite),
         close: async () => {
           await database.close();
           rmSync(dir, { recursive: true, force: true });
@@ -54,7 +59,7 @@ const STORAGES: Array<[string, () => Promise<OpenedStorage>]> = [
     async () => {
       const pool = await pgPool();
       await migratePgHub(pool);
-      return { storage: pgHubStorage(pool), close: async () => {} };
+      return { storage: pgHubStorage(pool), deliveries: pgHubDeliveries(pool), close: async () => {} };
     },
   ],
 ];
@@ -294,6 +299,139 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
     );
     const joined = await Promise.all(pairings.map((p) => hub.join(p.pairing_code)));
     expect(joined.map((j) => j.device.code).sort()).toEqual(['B', 'C', 'D', 'E', 'F']);
+  });
+
+  it('queues an event for a handed endpoint once, however often asked, and claims each delivery once', async () => {
+    const { accountId, devices } = await business(hub, 1);
+    const endpointId = `whk_${randomUUID().replaceAll('-', '')}`;
+    const endpoint = {
+      id: endpointId,
+      account_id: accountId,
+      interface: 'v1',
+      url: 'https://example.com/hooks',
+      events: '["*"]',
+      enabled: 1,
+      delivering_node: 'hub',
+      _deleted: 0,
+    };
+    const event = (id: string) => ({
+      id,
+      account_id: accountId,
+      type: 'customer.created',
+      payload: `{"id":"${id}"}`,
+      created_at: '2026-11-22T09:00:00Z',
+      _deleted: 0,
+    });
+    const rows = [
+      ['webhook_endpoints', endpoint],
+      ['events', event(`evt_${endpointId.slice(4)}a`)],
+      ['events', event(`evt_${endpointId.slice(4)}b`)],
+    ] as const;
+    await hub.push(
+      devices[0]!,
+      rows.map(([table, v], i) => ({
+        local_seq: i + 1,
+        table,
+        pk: JSON.stringify([v.id]),
+        state: { v, c: Object.fromEntries(Object.keys(v).map((k) => [k, clockAt(i)])) },
+      })),
+    );
+    const { deliveries } = opened;
+    await deliveries.handOver(
+      accountId,
+      endpointId,
+      { secret: 'whsec_first', previous_secret: null, previous_secret_expires_at: null },
+      '2026-11-22T09:00:00Z',
+    );
+    await deliveries.handOver(
+      accountId,
+      endpointId,
+      {
+        secret: 'whsec_second',
+        previous_secret: 'whsec_first',
+        previous_secret_expires_at: '2026-11-23T09:00:00Z',
+      },
+      '2026-11-22T09:01:00Z',
+    );
+    const handed = (await deliveries.handedEndpoints()).find((e) => e.endpoint_id === endpointId)!;
+    expect(handed).toMatchObject({
+      secret: 'whsec_second',
+      previous_secret: 'whsec_first',
+      queued_through: 0,
+    });
+    expect(handed.state?.v.url).toBe('https://example.com/hooks');
+
+    const events = await deliveries.eventsAfter(accountId, 0, 10);
+    expect(events.map((e) => e.state.v.id)).toEqual([rows[1][1].id, rows[2][1].id]);
+    const queued = events.map((e) => ({
+      event_id: String(e.state.v.id),
+      event_type: 'customer.created',
+      max_attempts: 7,
+    }));
+    const through = events.at(-1)!.seq;
+    // Two processes queueing the same events at once still make one delivery per event.
+    await Promise.all([
+      deliveries.queue(accountId, endpointId, queued, through, '2026-11-22T10:00:00Z'),
+      deliveries.queue(accountId, endpointId, queued, through, '2026-11-22T10:00:00Z'),
+    ]);
+    expect(await deliveries.deliveries(accountId, endpointId)).toHaveLength(2);
+    expect(
+      (await deliveries.handedEndpoints()).find((e) => e.endpoint_id === endpointId)?.queued_through,
+    ).toBe(through);
+
+    const claims = await Promise.all([
+      deliveries.claim('2026-11-22T10:00:00Z', '2026-11-22T10:00:30Z', 10),
+      deliveries.claim('2026-11-22T10:00:00Z', '2026-11-22T10:00:30Z', 10),
+    ]);
+    const mine = claims.flat().filter((c) => c.endpoint_id === endpointId);
+    expect(mine.map((c) => c.event_id).sort()).toEqual(queued.map((q) => q.event_id).sort());
+    expect(mine[0]).toMatchObject({ status: 'sending', secret: 'whsec_second', attempts: 0 });
+    expect(mine[0]!.endpoint?.v.url).toBe('https://example.com/hooks');
+    expect(mine[0]!.event?.v.payload).toBe(`{"id":"${mine[0]!.event_id}"}`);
+
+    const [done, retry] = mine as [(typeof mine)[0], (typeof mine)[0]];
+    const outcome = { response_code: 200, error: null, now: '2026-11-22T10:00:01Z' };
+    expect(
+      await deliveries.record(done.id, {
+        ...outcome,
+        status: 'succeeded',
+        attempts: 1,
+        next_attempt_at: null,
+      }),
+    ).toBe(true);
+    expect(
+      await deliveries.record(done.id, {
+        ...outcome,
+        status: 'succeeded',
+        attempts: 1,
+        next_attempt_at: null,
+      }),
+    ).toBe(false);
+    await deliveries.record(retry.id, {
+      ...outcome,
+      response_code: 500,
+      error: 'The receiver answered 500',
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: '2026-11-22T10:01:00Z',
+    });
+    const early = await deliveries.claim('2026-11-22T10:00:59Z', '2026-11-22T10:01:30Z', 10);
+    expect(early.filter((c) => c.endpoint_id === endpointId)).toEqual([]);
+    const due = await deliveries.claim('2026-11-22T10:01:00Z', '2026-11-22T10:01:30Z', 10);
+    expect(due.filter((c) => c.endpoint_id === endpointId).map((c) => [c.id, c.attempts])).toEqual([
+      [retry.id, 1],
+    ]);
+    // A claim whose holder stopped is taken back once it lapses.
+    const lapsed = await deliveries.claim('2026-11-22T10:01:30Z', '2026-11-22T10:02:00Z', 10);
+    expect(lapsed.filter((c) => c.endpoint_id === endpointId).map((c) => c.id)).toEqual([retry.id]);
+    expect(
+      (await deliveries.deliveries(accountId, endpointId))
+        .map((d) => [d.status, d.last_response_code])
+        .sort(),
+    ).toEqual([
+      ['sending', 500],
+      ['succeeded', 200],
+    ]);
   });
 
   it('lists, touches and revokes devices', async () => {

@@ -32,7 +32,8 @@ async function runSeed(seed: number, hubStorage?: () => HubStorage): Promise<voi
     await world.setUp(SKEWS);
     world.faults = { dropRequest: 0.1, dropResponse: 0.1, duplicate: 0.1 };
     for (let step = 0; step < STEPS; step++) {
-      world.advance(random.int(90_000));
+      // Now and then a day passes, so the hub's schedule extends plan horizons (recurring-work.md).
+      world.advance(random.chance(0.05) ? 86_400_000 : random.int(90_000));
       const index = random.int(world.replicas.length);
       const replica = world.replicas[index]!;
       const roll = random.next();

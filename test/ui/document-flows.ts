@@ -105,6 +105,42 @@ export function documentFlows(ui: UiContext) {
       expect((await portalOk(ui, 'GET', `/invoices/${draft.number}`)).status).toBe('void');
     });
 
+    it('shows the limits while the owner types, and a total over the limit says so', async () => {
+      const { page, server } = ui;
+      await page.goto(`${server.url}/#/invoices/new?email=maya%40example.com&name=Maya%20Chen`);
+      const form = page.getByRole('form', { name: 'New invoice' });
+      await form.getByLabel('Description of line 1').fill('x'.repeat(501));
+      await form.getByText('Must be at most 500 characters').waitFor();
+      await form.getByLabel('Description of line 1').fill('Office tower, every floor');
+      await form.getByLabel('Quantity of line 1').fill('250000');
+      await form.getByLabel('Unit price of line 1').fill('99999999999999999999999');
+      // The limits come from the shared schema, beside their fields, before anything is sent.
+      await form.getByText('Must be at most 100,000', { exact: true }).waitFor();
+      await form.getByText('Must be at most 1,000,000', { exact: true }).waitFor();
+      const preview = (await page.getByTestId('form-totals').textContent())!;
+      expect(preview).toContain('Over the limit');
+      expect(preview).not.toMatch(/NaN|Infinity|∞|e\+|\$/);
+      expect(await page.getByTestId('line-amount-0').textContent()).toBe('Over the limit');
+      await screenshot(page, 'invoice-new-over-limit');
+
+      await form.getByLabel('Quantity of line 1').fill('100000');
+      await form.getByLabel('Unit price of line 1').fill('1000000');
+      const expected = computeTotals(
+        [{ description: 'a', quantity: 100_000, unit_price: 1_000_000 }],
+        [
+          { name: 'GST', rate: 0.05 },
+          { name: 'PST', rate: 0.07 },
+        ],
+      );
+      const shown = await page.getByTestId('form-total').textContent();
+      expect(shown).toBe(money(fromCents(expected.total_cents)));
+      await form.getByRole('button', { name: 'Create invoice' }).click();
+      const heading = page.getByRole('heading', { name: /Invoice INV-/ });
+      await heading.waitFor();
+      const number = (await heading.textContent())!.match(/INV-\d+/)![0];
+      expect(money((await portalOk(ui, 'GET', `/invoices/${number}`)).total)).toBe(shown);
+    });
+
     it('deletes a draft quote and edits another one', async () => {
       const { page, server } = ui;
       const body = {

@@ -9,6 +9,9 @@ import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from '.
 import { money, type UiContext } from './context';
 import { documentFlows } from './document-flows';
 import { ownerWeekFlows } from './owner-week-flows';
+import { pdfFlows } from './pdf-flows';
+import { phoneFlows } from './phone-flows';
+import { planFlows } from './plan-flows';
 import { schedulingFlows } from './scheduling-flows';
 import { settingsFlows } from './settings-flows';
 
@@ -354,3 +357,7 @@ settingsFlows(ui);
 backupFlows(ui);
 
 ownerWeekFlows(ui);
+
+planFlows(ui);
+phoneFlows(ui);
+pdfFlows(ui);

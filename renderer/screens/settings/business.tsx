@@ -39,6 +39,7 @@ interface Draft {
   winback_subject: string;
   winback_message: string;
   taxes: Array<{ name: string; percent: string }>;
+  registrations: Array<{ tax_name: string; number: string }>;
 }
 
 function toDraft(c: Config): Draft {
@@ -58,6 +59,7 @@ function toDraft(c: Config): Draft {
     winback_subject: c.winback_subject,
     winback_message: c.winback_message,
     taxes: c.default_taxes.map((t) => ({ name: t.name, percent: String(Number((t.rate * 100).toFixed(4))) })),
+    registrations: c.tax_registrations.map((r) => ({ ...r })),
   };
 }
 
@@ -82,6 +84,7 @@ function toUpdate(d: Draft): ConfigUpdate {
       name: t.name.trim(),
       rate: Number((Number(t.percent) / 100).toFixed(6)),
     })),
+    tax_registrations: d.registrations,
   };
 }
 
@@ -115,12 +118,13 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const set =
-    (field: keyof Omit<Draft, 'taxes'>) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    (field: keyof Omit<Draft, 'taxes' | 'registrations'>) =>
+    (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setDraft({ ...draft, [field]: e.target.value });
   const choose = (name: 'currency' | 'timezone') => (e: React.ChangeEvent<HTMLSelectElement>) =>
     setDraft({ ...draft, [name]: e.target.value });
   const field = (
-    name: keyof Omit<Draft, 'taxes'>,
+    name: keyof Omit<Draft, 'taxes' | 'registrations'>,
     label: string,
     extra: { hint?: string; type?: string; span?: boolean } = {},
   ) => (
@@ -151,10 +155,22 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
     }
   };
   const taxParams = draft.taxes.flatMap((_, i) => [`default_taxes[${i}].name`, `default_taxes[${i}].rate`]);
+  const registrationParams = [
+    'tax_registrations',
+    ...draft.registrations.flatMap((_, i) => [
+      `tax_registrations[${i}].tax_name`,
+      `tax_registrations[${i}].number`,
+    ]),
+  ];
+  const setRegistration = (index: number, patch: Partial<Draft['registrations'][number]>) =>
+    setDraft({
+      ...draft,
+      registrations: draft.registrations.map((r, i) => (i === index ? { ...r, ...patch } : r)),
+    });
 
   return (
     <form className="stack" onSubmit={submit} noValidate>
-      <FormAlert error={error} params={[...PARAMS, ...taxParams]} />
+      <FormAlert error={error} params={[...PARAMS, ...taxParams, ...registrationParams]} />
       <Card title="Business">
         <div className="form-grid">
           {field('business_name', 'Business name')}
@@ -242,6 +258,64 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
                 size="sm"
                 disabled={!canWrite}
                 onClick={() => setDraft({ ...draft, taxes: draft.taxes.filter((_, i) => i !== index) })}
+              >
+                Remove
+              </Button>
+            </div>
+          ))}
+        </div>
+      </Card>
+      <Card
+        title="Tax registration numbers"
+        actions={
+          <Button
+            size="sm"
+            disabled={!canWrite || draft.registrations.length >= 10}
+            onClick={() =>
+              setDraft({ ...draft, registrations: [...draft.registrations, { tax_name: '', number: '' }] })
+            }
+          >
+            Add number
+          </Button>
+        }
+      >
+        <p className="muted">
+          Printed on every invoice that charges the tax (matched by its name), and shown on the sales tax
+          report.
+        </p>
+        {fieldError(error, 'tax_registrations') && (
+          <p className="field-error">{fieldError(error, 'tax_registrations')}</p>
+        )}
+        <div className="stack">
+          {draft.registrations.map((registration, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: numbers are edited in place by position
+            <div className="row tax-row" key={index}>
+              <Field label="Tax" error={fieldError(error, `tax_registrations[${index}].tax_name`)}>
+                <Input
+                  className="input input-narrow"
+                  value={registration.tax_name}
+                  disabled={!canWrite}
+                  onChange={(e) => setRegistration(index, { tax_name: e.target.value })}
+                />
+              </Field>
+              <Field
+                label="Registration number"
+                error={fieldError(error, `tax_registrations[${index}].number`)}
+                className="grow"
+              >
+                <Input
+                  value={registration.number}
+                  disabled={!canWrite}
+                  onChange={(e) => setRegistration(index, { number: e.target.value })}
+                />
+              </Field>
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={!canWrite}
+                onClick={() =>
+                  setDraft({ ...draft, registrations: draft.registrations.filter((_, i) => i !== index) })
+                }
               >
                 Remove
               </Button>

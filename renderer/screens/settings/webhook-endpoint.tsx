@@ -5,6 +5,7 @@ import type {
   WebhookEndpointWithSecret,
 } from '../../../shared/schemas/webhook';
 import { api } from '../../lib/api';
+import { count } from '../../lib/plural';
 import { href, navigate } from '../../lib/router';
 import { useFormat } from '../../lib/session';
 import { useCursorList } from '../../lib/use-cursor-list';
@@ -128,6 +129,12 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
               outbox and go out when you re-enable it.
             </Notice>
           )}
+          {endpoint.delivered_by === 'hub' && (
+            <Notice>
+              The hosted sync hub delivers this endpoint, with every device's events. Its delivery history is
+              kept on the hub, so the list below shows only test events sent from this computer.
+            </Notice>
+          )}
           {endpoint.previous_secret_expires_at && (
             <p className="muted">
               Deliveries are also signed with the previous secret until{' '}
@@ -136,7 +143,7 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
           )}
           <p className="muted">
             {endpoint.events.includes('*') ? 'All events' : endpoint.events.join(', ')} ·{' '}
-            {endpoint.consecutive_failures} failed attempt(s) since the last success
+            {count(endpoint.consecutive_failures, 'failed attempt', 'failed attempts')} since the last success
           </p>
         </div>
       </Card>

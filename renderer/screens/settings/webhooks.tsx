@@ -4,6 +4,7 @@ import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared
 import { api, type ListPage } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
+import { useSyncStatus } from '../../lib/use-sync-status';
 import {
   Badge,
   Button,
@@ -69,12 +70,16 @@ export function WebhookSettings({ selected }: { selected?: string }) {
                   },
                   {
                     header: 'Status',
-                    cell: (e) =>
-                      e.enabled ? (
-                        <Badge tone="success">Enabled</Badge>
-                      ) : (
-                        <Badge tone="danger">Disabled</Badge>
-                      ),
+                    cell: (e) => (
+                      <span className="row">
+                        {e.enabled ? (
+                          <Badge tone="success">Enabled</Badge>
+                        ) : (
+                          <Badge tone="danger">Disabled</Badge>
+                        )}
+                        {e.delivered_by === 'hub' && <Badge>Hub delivers</Badge>}
+                      </span>
+                    ),
                   },
                 ]}
               />
@@ -187,8 +192,10 @@ function NewEndpointDialog({
 }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
+  const [byHub, setByHub] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const syncs = (useSyncStatus().status?.role ?? 'standalone') !== 'standalone';
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -197,9 +204,11 @@ function NewEndpointDialog({
       const endpoint = await api.post<WebhookEndpointWithSecret>('/webhooks', {
         url: url.trim(),
         ...(description.trim() && { description: description.trim() }),
+        ...(syncs && byHub && { delivered_by: 'hub' }),
       });
       setUrl('');
       setDescription('');
+      setByHub(false);
       onCreated(endpoint);
     } catch (failure) {
       setError(failure);
@@ -223,6 +232,13 @@ function NewEndpointDialog({
         <Field label="Description" hint="Optional" error={fieldError(error, 'description')}>
           <Input value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
+        {syncs && (
+          <Checkbox
+            label="Let the hosted sync hub deliver it: every device's events go out from the hub, even while this computer is off (needs the hub online now)"
+            checked={byHub}
+            onChange={(e) => setByHub(e.target.checked)}
+          />
+        )}
         <FormActions onCancel={onClose} submitLabel="Add endpoint" busy={busy} />
       </form>
     </Dialog>

@@ -5,6 +5,7 @@ import type {
   SyncPullResponse,
   SyncRound,
   SyncStatus,
+  SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import type { Connectivity } from '../../context';
 import type { Db } from '../../db/database';
@@ -29,6 +30,7 @@ import {
   joinHub,
   localTransport,
   SyncError,
+  uploadBusiness,
 } from './transport';
 
 export interface SyncEngineDeps {
@@ -130,6 +132,19 @@ export class SyncEngine {
     return status;
   }
 
+  /** Gives the business's hub an endpoint's signing secrets (webhook-handover.ts); needs the hub online. */
+  async handOverWebhook(accountId: string, endpointId: string, secrets: SyncWebhookSecrets): Promise<void> {
+    const settings = await this.settings(accountId);
+    if (!settings) {
+      throw new ApiError(
+        409,
+        'invalid_state',
+        'Only a business that syncs has a hub to deliver its webhooks: set up sync first, or let this computer deliver them.',
+      );
+    }
+    await (await this.transportFor(settings)).handOverWebhook(endpointId, secrets);
+  }
+
   /** A one-time pairing code; the first one makes this install the hub of the business. */
   async pair(accountId: string, options: { name?: string; hubUrl?: string } = {}): Promise<SyncPairing> {
     let settings = await this.settings(accountId);
@@ -191,6 +206,67 @@ export class SyncEngine {
     }
     if (this.started) this.startLoop(accountId);
     return settings;
+  }
+
+  /**
+   * Brings this install's business onto a hosted hub over the sync API (with the operator's admin
+   * token): the hub makes the business and this install's device, then the first round pushes the
+   * whole business. The install becomes a device of that hub; other devices join with its codes.
+   */
+  async upload(
+    accountId: string,
+    hub: HubAddress,
+    adminToken: string,
+    name?: string,
+  ): Promise<{ client_id: string; device_id: string; pushed: number }> {
+    const existing = await this.settings(accountId);
+    if (existing) {
+      throw new ApiError(
+        409,
+        'invalid_state',
+        existing.role === 'hub'
+          ? 'This install is already the hub of this business: its devices would be left behind.'
+          : `This business already syncs with the hub at ${existing.hub_url}.`,
+      );
+    }
+    const counters = await this.deps.db
+      .selectFrom('counters')
+      .select(['name', 'value'])
+      .where('account_id', '=', accountId)
+      .execute();
+    const floors = Object.fromEntries(
+      NUMBER_SERIES.map((series) => [series, (counters.find((c) => c.name === series)?.value ?? 0) + 1]),
+    );
+    const made = await uploadBusiness(hub, adminToken, {
+      client_id: accountId,
+      ...(name && { name }),
+      number_floors: floors,
+    });
+    const { sqlite } = this.deps;
+    await exclusive(this.deps, () =>
+      sqlite
+        .transaction(() => {
+          insertSettings(sqlite, {
+            account_id: accountId,
+            role: 'device',
+            hub_url: hub.url,
+            hub_fingerprint: hub.fingerprint ?? null,
+            device_id: made.device_id,
+            device_code: made.device_code,
+            credential: made.credential,
+            cursor: 0,
+            last_synced_at: null,
+            last_attempt_at: null,
+            last_error: null,
+            created_at: isoNow(this.deps.clock),
+          });
+          captureBaseline(sqlite, accountId);
+        })
+        .immediate(),
+    );
+    const round = await this.syncNow(accountId);
+    if (this.started) this.startLoop(accountId);
+    return { client_id: accountId, device_id: made.device_id, pushed: round.pushed };
   }
 
   /** Joins the business of a hub: this folder receives the whole business and syncs from then on. */

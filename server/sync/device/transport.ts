@@ -4,6 +4,8 @@ import {
   type SyncPullResponse,
   type SyncPushResponse,
   type SyncSnapshotResponse,
+  type SyncUploadRequest,
+  type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import { SCHEMA_VERSION } from '../../db/database';
 import { type Clock, isoNow } from '../../lib/clock';
@@ -11,6 +13,7 @@ import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
 import { snapshotPageText } from '../hub/snapshot';
 import type { HubDevice, PushedChange, SnapshotQuery } from '../hub/storage';
+import { handOverWebhook } from '../hub/webhook-handover';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
@@ -23,6 +26,8 @@ export interface HubTransport {
   ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
   /** A page of the hub's snapshot of the business (a first sync). */
   snapshot(query: SnapshotQuery): Promise<SyncSnapshotResponse>;
+  /** Gives the hub an endpoint's signing secrets, so the hub delivers it. */
+  handOverWebhook(endpointId: string, secrets: SyncWebhookSecrets): Promise<void>;
 }
 
 /**
@@ -103,6 +108,12 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
       if (upTo !== undefined) query.set('up_to', String(upTo));
       return call(hub, `/snapshot?${query}`, { method: 'GET', credential });
     },
+    handOverWebhook: (endpointId, secrets) =>
+      call(hub, `/webhook-endpoints/${endpointId}/secrets`, {
+        method: 'PUT',
+        body: JSON.stringify(secrets),
+        credential,
+      }),
   };
 }
 
@@ -116,6 +127,15 @@ export function joinHub(
   return call(hub, '/join', { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) });
 }
 
+/** Brings a business onto a hosted hub with the operator's admin token (hub/onboarding-routes.ts). */
+export function uploadBusiness(
+  hub: HubAddress,
+  adminToken: string,
+  upload: SyncUploadRequest,
+): Promise<SyncJoinResponse> {
+  return call(hub, '/businesses', { method: 'POST', body: JSON.stringify(upload), credential: adminToken });
+}
+
 /** The hub's own install talks to its hub without a network hop. */
 export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTransport {
   return {
@@ -126,5 +146,7 @@ export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTr
     }),
     lease: (series, size) => hub.lease(device, series, size),
     snapshot: async (query) => JSON.parse(await snapshotPageText(hub.storage, device.account_id, query)),
+    handOverWebhook: (endpointId, secrets) =>
+      handOverWebhook(hub.storage, device, endpointId, secrets, isoNow(clock)),
   };
 }

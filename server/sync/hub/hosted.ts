@@ -6,10 +6,13 @@ import { registerJsonBodies } from '../../http/bodies';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
+import { onboardingRoutes } from './onboarding-routes';
+import { pgHubDeliveries } from './pg-deliveries';
 import { migratePgHub } from './pg-schema';
 import { pgHubStorage } from './pg-storage';
 import { hubApiRoutes } from './routes';
 import { Hub } from './service';
+import { type HubWebhookWorkerOptions, startHubWebhookWorker } from './webhook-delivery-worker';
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -21,6 +24,10 @@ export interface HostedHubOptions {
   port?: number;
   clock?: Clock;
   logger?: boolean;
+  /** The operator's token for bringing businesses onto the hub over HTTP (onboarding-routes.ts). */
+  adminToken?: string;
+  /** How the process delivers the webhooks handed to the hub (tests poll faster). */
+  webhooks?: Pick<HubWebhookWorkerOptions, 'pollMs' | 'jitter'>;
 }
 
 export interface HostedHub {
@@ -32,8 +39,8 @@ export interface HostedHub {
 }
 
 /**
- * A hosted hub (docs/sync.md, "Hosted hub"): only the sync API and a health route, its state all
- * in PostgreSQL, so any number of these processes may serve one database behind a load balancer.
+ * A hosted hub (docs/sync.md, "Hosted hub"): the sync API, a health route and the webhooks handed to
+ * the hub, its state all in PostgreSQL, so any number of these processes may serve one database behind a load balancer.
  */
 export async function startHostedHub(options: HostedHubOptions): Promise<HostedHub> {
   const clock = options.clock ?? systemClock;
@@ -61,6 +68,8 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     hubApiRoutes(clock, () => hub, { behindTlsProxy: true }),
     { prefix: '/api/sync/v1' },
   );
+  if (options.adminToken)
+    await app.register(onboardingRoutes(clock, hub, options.adminToken), { prefix: '/api/sync/v1' });
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 4400 });
   } catch (error) {
@@ -70,12 +79,19 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   }
   const { port, address, family } = app.server.address() as AddressInfo;
   const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  const webhooks = startHubWebhookWorker(pgHubDeliveries(options.pool), {
+    ...options.webhooks,
+    clock,
+    ownPort: port,
+    onError: (error) => app.log.warn({ err: error }, 'webhook deliveries'),
+  });
   return {
     url,
     hub,
     app,
     close: async () => {
       hub.shutdown();
+      await webhooks.stop();
       // In-flight requests get a few seconds; a connection a device left open does not hold the stop.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
       try {

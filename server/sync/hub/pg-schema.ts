@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { HUB_WEBHOOK_TABLES } from '../../db/migrations/0011_hub_webhooks';
 
 /**
  * The hosted hub's tables in PostgreSQL: the same as the embedded hub's (migration 0005), so both
@@ -69,6 +70,7 @@ const MIGRATIONS: string[][] = [
       PRIMARY KEY (account_id, series, start_value)
     )`,
   ],
+  HUB_WEBHOOK_TABLES,
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */

@@ -1,6 +1,7 @@
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { RowState } from '../merge';
 import { syncedTable } from '../tables';
+import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { pgSnapshot } from './snapshot';
@@ -20,6 +21,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
 
   return {
     watchPushes: pushWatcher(listen),
+    deliveries: pgHubDeliveries(pool),
     ensureBusiness: async (accountId, now) => {
       await pool.query(
         'INSERT INTO hub_businesses (account_id, last_seq, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING',
@@ -109,6 +111,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
           acknowledged = change.local_seq;
           accepted += await mergePushedChange(store, change);
         }
+        await store.flush();
         await client.query('UPDATE hub_businesses SET last_seq = $2 WHERE account_id = $1', [accountId, seq]);
         await client.query('UPDATE hub_devices SET last_local_seq = $2 WHERE id = $1', [
           deviceId,
@@ -172,39 +175,64 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
 
 /**
  * The rows and aliases a push works on. It holds its business's counter row, so no other push
- * writes them meanwhile: what it reads once stays true for the transaction, and its own writes go
- * through the caches. The rows of the pushed keys and the aliases of the ids they name are read in
- * one query each first, instead of a query per look-up.
+ * writes them meanwhile: what it reads once stays true for the transaction. The rows of the pushed
+ * keys, the aliases of the ids they name and the live rows of the natural keys they carry are read
+ * in one query each first; the rows the merge writes are kept here and written by `flush` in one
+ * statement, so a push of any size costs the same few round trips.
  */
 async function rowStore(
   client: PoolClient,
   accountId: string,
   changes: PushedChange[],
   nextSeq: () => number,
-): Promise<HubRowStore> {
+): Promise<HubRowStore & { flush(): Promise<void> }> {
   const key = (table: string, id: string) => `${table}\u0000${id}`;
   const rows = new Map<string, RowState | undefined>();
   const aliases = new Map<string, string | undefined>();
+  /** Rows written by this push, by key: the last write of a key is the one stored. */
+  const written = new Map<string, WrittenRow>();
+  /** Stored rows by natural key (table, key) → their pks, for the natural keys looked up so far. */
+  const holders = new Map<string, string[]>();
 
   const pushed = changes.map((change) => [change.table, change.pk] as const);
   const named = changes.flatMap((change) => aliasCandidates(change));
-  const [existing, known] = await Promise.all([
-    client.query<{ tbl: string; pk: string; vals: string; clocks: string }>(
-      `SELECT tbl, pk, vals, clocks FROM hub_rows
-       WHERE account_id = $1 AND (tbl, pk) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-      [accountId, pushed.map(([t]) => t), pushed.map(([, pk]) => pk)],
-    ),
-    client.query<{ tbl: string; from_id: string; to_id: string }>(
-      `SELECT tbl, from_id, to_id FROM hub_aliases
-       WHERE account_id = $1 AND (tbl, from_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-      [accountId, named.map(([t]) => t), named.map(([, id]) => id)],
-    ),
-  ]);
+  const keyed = changes.flatMap((change) => naturalKeyCandidate(change));
+  // One after another: a client runs one query at a time whatever it is handed.
+  const existing = await client.query<{ tbl: string; pk: string; vals: string; clocks: string }>(
+    `SELECT tbl, pk, vals, clocks FROM hub_rows
+     WHERE account_id = $1 AND (tbl, pk) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    [accountId, pushed.map(([t]) => t), pushed.map(([, pk]) => pk)],
+  );
+  const known = await client.query<{ tbl: string; from_id: string; to_id: string }>(
+    `SELECT tbl, from_id, to_id FROM hub_aliases
+     WHERE account_id = $1 AND (tbl, from_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    [accountId, named.map(([t]) => t), named.map(([, id]) => id)],
+  );
+  const live = await client.query<{ tbl: string; natural_key: string; pk: string }>(
+    `SELECT tbl, natural_key, pk FROM hub_rows
+     WHERE account_id = $1 AND (tbl, natural_key) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    [accountId, keyed.map(([t]) => t), keyed.map(([, k]) => k)],
+  );
   for (const [table, pk] of pushed) rows.set(key(table, pk), undefined);
   for (const r of existing.rows)
     rows.set(key(r.tbl, r.pk), { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) });
   for (const [table, id] of named) aliases.set(key(table, id), undefined);
   for (const a of known.rows) aliases.set(key(a.tbl, a.from_id), a.to_id);
+  for (const [table, naturalKey] of keyed) holders.set(key(table, naturalKey), []);
+  for (const r of live.rows) holders.get(key(r.tbl, r.natural_key))?.push(r.pk);
+
+  const storedHolders = async (table: string, naturalKey: string): Promise<string[]> => {
+    const cached = holders.get(key(table, naturalKey));
+    if (cached) return cached;
+    const found = (
+      await client.query<{ pk: string }>(
+        'SELECT pk FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND natural_key = $3',
+        [accountId, table, naturalKey],
+      )
+    ).rows.map((r) => r.pk);
+    holders.set(key(table, naturalKey), found);
+    return found;
+  };
 
   return {
     get: async (table, pk) => {
@@ -220,21 +248,18 @@ async function rowStore(
       return state;
     },
     put: async (table, pk, state, naturalKey) => {
-      await client.query(
-        `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals,
-           clocks = excluded.clocks, natural_key = excluded.natural_key`,
-        [accountId, table, pk, nextSeq(), JSON.stringify(state.v), JSON.stringify(state.c), naturalKey],
-      );
+      written.set(key(table, pk), { table, pk, seq: nextSeq(), state, naturalKey });
       rows.set(key(table, pk), state);
     },
-    findLive: async (table, naturalKey, pk) =>
-      (
-        await client.query<{ pk: string }>(
-          'SELECT pk FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND natural_key = $3 AND pk <> $4 LIMIT 1',
-          [accountId, table, naturalKey, pk],
-        )
-      ).rows[0]?.pk,
+    findLive: async (table, naturalKey, pk) => {
+      for (const row of written.values()) {
+        if (row.table === table && row.naturalKey === naturalKey && row.pk !== pk) return row.pk;
+      }
+      // A stored holder this push rewrote holds the key it was written with, checked above.
+      return (await storedHolders(table, naturalKey)).find(
+        (holder) => holder !== pk && !written.has(key(table, holder)),
+      );
+    },
     aliasOf: async (table, id) => {
       if (aliases.has(key(table, id))) return aliases.get(key(table, id));
       const to = (
@@ -262,7 +287,42 @@ async function rowStore(
       }
       aliases.set(key(table, from), to);
     },
+    flush: async () => {
+      if (written.size === 0) return;
+      const batch = [...written.values()];
+      await client.query(
+        `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[])
+         ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals,
+           clocks = excluded.clocks, natural_key = excluded.natural_key`,
+        [
+          accountId,
+          batch.map((r) => r.table),
+          batch.map((r) => r.pk),
+          batch.map((r) => r.seq),
+          batch.map((r) => JSON.stringify(r.state.v)),
+          batch.map((r) => JSON.stringify(r.state.c)),
+          batch.map((r) => r.naturalKey),
+        ],
+      );
+      written.clear();
+    },
   };
+}
+
+interface WrittenRow {
+  table: string;
+  pk: string;
+  seq: number;
+  state: RowState;
+  naturalKey: string | null;
+}
+
+/** The natural key a pushed row carries, which the merge may look for among the live rows. */
+function naturalKeyCandidate(change: PushedChange): Array<readonly [string, string]> {
+  const table = syncedTable(change.table);
+  const value = table?.naturalKey && change.state.v[table.naturalKey];
+  return typeof value === 'string' && value !== '' ? [[table!.name, value]] : [];
 }
 
 /** The (table, id) pairs a change may have been merged away under: its own key and what it refers to. */

@@ -12,6 +12,7 @@ import {
   SyncPushResponse,
   SyncSnapshotQuery,
   SyncSnapshotResponse,
+  SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
 import type { AppContext } from '../../context';
 import { SCHEMA_VERSION } from '../../db/database';
@@ -20,6 +21,7 @@ import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Hub } from './service';
 import { snapshotPageText } from './snapshot';
+import { handOverWebhook } from './webhook-handover';
 
 const tags = ['sync'];
 const security = [{ syncDevice: [] }];
@@ -187,6 +189,28 @@ export function hubApiRoutes(
       async (request) => {
         const from = await device(request.headers.authorization);
         return hub().lease(from, request.body.series, request.body.size);
+      },
+    );
+
+    app.put(
+      '/webhook-endpoints/:endpoint_id/secrets',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Hand a webhook endpoint to the hub',
+          description:
+            "Sends the signing secrets of one of the business's endpoints whose delivering node is the hub; a hosted hub then delivers its events. Sent again after a rotation.",
+          headers: SyncHeaders,
+          params: z.object({ endpoint_id: z.string().regex(/^whk_\w+$/) }),
+          body: SyncWebhookSecrets,
+          response: { 204: z.null(), ...commonErrors },
+        },
+      },
+      async (request, reply) => {
+        const from = await device(request.headers.authorization);
+        await handOverWebhook(hub().storage, from, request.params.endpoint_id, request.body, isoNow(clock));
+        return reply.status(204).send(null);
       },
     );
   };

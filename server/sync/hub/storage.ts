@@ -1,4 +1,5 @@
 import type { RowState } from '../merge';
+import type { HubDeliveryStorage } from './webhook-deliveries';
 
 /**
  * Everything a hub keeps, behind one interface: the embedded hub keeps it in the install's own
@@ -56,6 +57,11 @@ export interface SnapshotRows {
 }
 
 export interface HubStorage {
+  /**
+   * Webhook deliveries the hub owns (webhook-deliveries.ts): present where hosted hub processes
+   * deliver them, absent on an install's embedded hub, whose endpoints its install delivers.
+   */
+  deliveries?: HubDeliveryStorage;
   ensureBusiness(accountId: string, now: string): Promise<void>;
   hasBusiness(accountId: string): Promise<boolean>;
 

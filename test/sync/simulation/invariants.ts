@@ -1,5 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { exportAccount } from '../../../server/documents/export';
+import { visitId } from '../../../server/domain/service-plans';
 import { subscribes } from '../../../server/domain/webhook-fanout';
 import type { Ledger } from './operations';
 import type { Replica, World } from './world';
@@ -11,6 +12,17 @@ export async function exportOf(replica: Replica, accountId: string): Promise<unk
   delete body.exported_at;
   return body;
 }
+
+const tableOf = (id: string) =>
+  id.startsWith('inv_')
+    ? 'invoices'
+    : id.startsWith('quo_')
+      ? 'quotes'
+      : id.startsWith('job_')
+        ? 'jobs'
+        : id.startsWith('plan_')
+          ? 'service_plans'
+          : 'customers';
 
 /** Every invariant of docs/sync.md section 2, after a final round; throws with what broke. */
 export async function checkInvariants(world: World, ledger: Ledger): Promise<void> {
@@ -37,13 +49,7 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
       if (!payments.has(id)) problems.push(`money: payment ${id} is missing on ${replica.name}`);
 
     for (const id of ledger.deleted) {
-      const table = id.startsWith('inv_')
-        ? 'invoices'
-        : id.startsWith('quo_')
-          ? 'quotes'
-          : id.startsWith('job_')
-            ? 'jobs'
-            : 'customers';
+      const table = tableOf(id);
       if (sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id))
         problems.push(`deleted ${id} is back on ${replica.name}`);
     }
@@ -54,13 +60,7 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
     );
     for (const id of ledger.created) {
       if (ledger.deleted.has(id) || aliases.has(id)) continue;
-      const table = id.startsWith('inv_')
-        ? 'invoices'
-        : id.startsWith('quo_')
-          ? 'quotes'
-          : id.startsWith('job_')
-            ? 'jobs'
-            : 'customers';
+      const table = tableOf(id);
       if (!sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id)) {
         const deletedElsewhere = sqlite
           .prepare(`SELECT clocks FROM sync_clocks WHERE tbl = ? AND pk = ?`)
@@ -78,6 +78,27 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
       )
       .all();
     if (dupes.length) problems.push(`numbers: ${JSON.stringify(dupes)} issued twice on ${replica.name}`);
+
+    // A plan's visit is generated once: one job per (plan, rule date), with the id derived from them.
+    const visits = sqlite
+      .prepare('SELECT id, plan_id, plan_occurrence FROM jobs WHERE plan_id IS NOT NULL')
+      .all() as Array<{ id: string; plan_id: string; plan_occurrence: string }>;
+    const seen = new Set<string>();
+    for (const visit of visits) {
+      const key = `${visit.plan_id}:${visit.plan_occurrence}`;
+      if (seen.has(key)) problems.push(`recurring: ${key} has two visits on ${replica.name}`);
+      seen.add(key);
+      if (visit.id !== visitId(visit.plan_id, visit.plan_occurrence))
+        problems.push(`recurring: visit ${visit.id} has an id of its own on ${replica.name}`);
+    }
+    const billedTwice = sqlite
+      .prepare(
+        `SELECT job_id FROM invoices WHERE job_id IN (SELECT id FROM jobs WHERE plan_id IS NOT NULL)
+         GROUP BY job_id HAVING count(*) > 1`,
+      )
+      .all();
+    if (billedTwice.length)
+      problems.push(`recurring: visits ${JSON.stringify(billedTwice)} billed twice on ${replica.name}`);
 
     const emails = sqlite
       .prepare('SELECT email_lower FROM customers GROUP BY account_id, email_lower HAVING count(*) > 1')

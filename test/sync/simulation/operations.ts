@@ -16,6 +16,7 @@ import {
 } from '../../../server/domain/invoices';
 import { cancelJob, completeJob, createJob, startJob, updateJob } from '../../../server/domain/jobs';
 import { acceptQuote, createQuote, declineQuote, sendQuote } from '../../../server/domain/quotes';
+import { createPlan, endPlan, runRecurringWork, updatePlan } from '../../../server/domain/service-plans';
 import { createEndpoint } from '../../../server/domain/webhooks';
 import { ApiError } from '../../../server/lib/errors';
 import type { Replica, Rng } from './world';
@@ -30,7 +31,9 @@ export interface Ledger {
 const EMAILS = ['ada@example.com', 'bo@example.com', 'Cy@Example.com', 'di@example.com', 'ed@example.com'];
 const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Ed', 'Flo'];
 
-async function ids(replica: Replica, table: 'invoices' | 'quotes' | 'jobs' | 'customers', accountId: string) {
+type Picked = 'invoices' | 'quotes' | 'jobs' | 'customers' | 'service_plans';
+
+async function ids(replica: Replica, table: Picked, accountId: string) {
   return (
     await replica.ctx.db
       .selectFrom(table)
@@ -57,11 +60,11 @@ const TAXES = [
 /** One random business operation on a replica, through the domain layer; refusals (409, 400) are fine. */
 export async function randomOperation(replica: Replica, accountId: string, random: Rng, ledger: Ledger) {
   const { ctx } = replica;
-  const pick = async (table: 'invoices' | 'quotes' | 'jobs' | 'customers') => {
+  const pick = async (table: Picked) => {
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(17);
+  const kind = random.int(21);
   try {
     switch (kind) {
       case 0: {
@@ -182,6 +185,57 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         if (!id) return;
         await deleteCustomer(ctx, accountId, id);
         ledger.deleted.add(id);
+        return;
+      }
+      case 17: {
+        // A service plan (docs/recurring-work.md): its visits are generated where it is made.
+        const monthly = random.chance(0.3);
+        const start = new Date(Date.parse('2026-11-24T00:00:00Z') + random.int(20) * 86_400_000);
+        const plan = await createPlan(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          title: 'Garden care',
+          frequency: monthly ? 'monthly' : 'weekly',
+          interval: 1 + random.int(2),
+          weekdays: monthly ? [] : [random.pick(['MO', 'TU', 'WE', 'TH', 'FR'] as const)],
+          month_day: monthly ? random.pick([28, 29, 30, 31, -1]) : null,
+          start_date: start.toISOString().slice(0, 10),
+          start_time: random.pick(['08:00', '09:30', '13:00']),
+          end_time: '15:00',
+          horizon_weeks: 2 + random.int(5),
+          assignees: random.chance(0.5) ? [random.pick(['Sam', 'Lee'])] : [],
+          price: 60 + random.int(60),
+          billing: random.pick(['none', 'per_visit', 'per_period'] as const),
+          invoice_delivery: random.pick(['draft', 'send'] as const),
+          holidays: random.chance(0.3) ? ['2026-12-25', '2027-01-01'] : [],
+          holiday_rule: random.pick(['skip', 'move'] as const),
+        });
+        ledger.created.add(plan.id);
+        return;
+      }
+      case 18: {
+        const id = await pick('service_plans');
+        if (!id) return;
+        await updatePlan(
+          ctx,
+          accountId,
+          id,
+          random.pick([
+            { start_time: random.pick(['07:00', '10:00']) },
+            { title: `Plan ${random.int(100)}`, notes: `note ${random.int(100)}` },
+            { assignees: [random.pick(['Sam', 'Lee', 'Kim'])] },
+            { horizon_weeks: 1 + random.int(8) },
+          ]),
+        );
+        return;
+      }
+      case 19: {
+        const id = await pick('service_plans');
+        if (id && random.chance(0.4)) await endPlan(ctx, accountId, id);
+        return;
+      }
+      case 20: {
+        // The schedule's pass: only the hub (runsAutomation) does anything.
+        await runRecurringWork(ctx);
         return;
       }
       case 16: {

@@ -182,6 +182,7 @@ export class World {
         const device = await this.hub.engine.hub.authenticate(`Bearer ${credential}`);
         return localTransport(this.hub.engine.hub, device, this.hub.clock).snapshot(query);
       },
+      handOverWebhook: (endpointId, secrets) => through((t) => t.handOverWebhook(endpointId, secrets)),
     };
   }
 

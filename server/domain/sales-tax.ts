@@ -1,0 +1,267 @@
+import { sql } from 'kysely';
+import { divRoundHalfAway, fromCents } from '../../shared/money';
+import {
+  SALES_TAX_MAX_DAYS,
+  type SalesTaxLine,
+  type SalesTaxQuery,
+  type SalesTaxReport,
+} from '../../shared/schemas/sales-tax';
+import { addDays } from '../../shared/time-zone';
+import type { AppContext } from '../context';
+import type { Queryable } from '../db/database';
+import { csvField } from '../documents/export';
+import { getAccount } from './accounts';
+import { addMonths, checkRange, period, today } from './overview/periods';
+
+/**
+ * The sales-tax report (docs/reminders-and-tax.md): per tax name and rate, the sales it was charged
+ * on and the tax, on invoices issued in a period (accrual) or on payments received in it (cash).
+ * Figures are integer cents until the answer is written.
+ */
+
+/** Invoices that count as issued: sent, or paid without being sent. Drafts and void ones never do. */
+const ISSUED = ['sent', 'partially_paid', 'paid'] as const;
+
+interface LineSums {
+  name: string;
+  rate: string;
+  taxable: number;
+  tax: number;
+  invoices: number;
+}
+
+interface Sums {
+  lines: LineSums[];
+  sales: number;
+  untaxed: number;
+  tax: number;
+  invoices: number;
+  payments: number;
+}
+
+/** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
+async function accrualSums(db: Queryable, accountId: string, from: string, to: string): Promise<Sums> {
+  const issued = db
+    .selectFrom('invoices as i')
+    .where('i.account_id', '=', accountId)
+    .where('i.issue_date', '>=', from)
+    .where('i.issue_date', '<=', to)
+    .where('i.status', 'in', ISSUED);
+  const lines = await issued
+    .innerJoin('document_taxes as t', 't.document_id', 'i.id')
+    .select([
+      't.name',
+      't.rate',
+      sql<number>`sum(i.subtotal_cents)`.as('taxable'),
+      sql<number>`sum(t.amount_cents)`.as('tax'),
+      sql<number>`count(DISTINCT i.id)`.as('invoices'),
+    ])
+    .groupBy(['t.name', 't.rate'])
+    .execute();
+  const totals = await issued
+    .select([
+      sql<number>`coalesce(sum(i.subtotal_cents), 0)`.as('sales'),
+      sql<number>`count(*)`.as('invoices'),
+      sql<number>`coalesce(sum(CASE WHEN NOT EXISTS (SELECT 1 FROM document_taxes x WHERE x.document_id = i.id) THEN i.subtotal_cents ELSE 0 END), 0)`.as(
+        'untaxed',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    lines: lines.map((line) => ({
+      ...line,
+      taxable: Number(line.taxable),
+      tax: Number(line.tax),
+      invoices: Number(line.invoices),
+    })),
+    sales: Number(totals.sales),
+    untaxed: Number(totals.untaxed),
+    tax: lines.reduce((sum, line) => sum + Number(line.tax), 0),
+    invoices: Number(totals.invoices),
+    payments: 0,
+  };
+}
+
+/**
+ * The part of `whole` that `paidSoFar` of `total` carries, rounded half away from zero. Allocating
+ * each payment the difference of this between before and after it makes the payments of a fully
+ * paid invoice add up to `whole` exactly, whatever the number and sizes of the payments.
+ */
+function shareOf(whole: number, paidSoFar: number, total: number): number {
+  return Number(divRoundHalfAway(BigInt(whole) * BigInt(paidSoFar), BigInt(total)));
+}
+
+/**
+ * Cash: every payment received in the period carries its share of its invoice's sales and of each
+ * tax, cumulatively over the invoice's payments in the order they were received (see shareOf).
+ * Money paid beyond the invoice's total (two devices recording one payment) carries nothing.
+ */
+async function cashSums(db: Queryable, accountId: string, start: string, end: string): Promise<Sums> {
+  const inPeriod = db
+    .selectFrom('payments')
+    .select('invoice_id')
+    .where('account_id', '=', accountId)
+    .where('paid_at', '>=', start)
+    .where('paid_at', '<', end);
+  // Every payment of those invoices up to the period's end: earlier ones decide the shares of later
+  // ones. CROSS JOIN keeps SQLite to this order (the period's invoices, then each one's payments by
+  // payments_invoice) rather than scanning every payment of the account before the end.
+  const { rows: payments } = await sql<{
+    invoice_id: string;
+    amount_cents: number;
+    paid_at: string;
+    total_cents: number;
+  }>`
+    WITH touched AS (
+      SELECT DISTINCT invoice_id FROM payments
+      WHERE account_id = ${accountId} AND paid_at >= ${start} AND paid_at < ${end}
+    )
+    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents
+    FROM touched t CROSS JOIN invoices i CROSS JOIN payments p
+    WHERE i.id = t.invoice_id AND p.invoice_id = t.invoice_id AND p.paid_at < ${end} AND i.total_cents > 0
+    ORDER BY p.invoice_id, p.paid_at, p.id`.execute(db);
+  const taxes = new Map<string, Array<{ name: string; rate: string; amount_cents: number }>>();
+  const taxRows = await db
+    .selectFrom('document_taxes')
+    .select(['document_id', 'name', 'rate', 'amount_cents'])
+    .where('document_id', 'in', inPeriod)
+    .orderBy('document_id')
+    .orderBy('position')
+    .execute();
+  for (const row of taxRows) {
+    const list = taxes.get(row.document_id) ?? [];
+    list.push(row);
+    taxes.set(row.document_id, list);
+  }
+  const lines = new Map<string, LineSums & { ids: Set<string> }>();
+  const invoices = new Set<string>();
+  const sums = { sales: 0, untaxed: 0, tax: 0, payments: 0 };
+  let invoiceId = '';
+  let paidSoFar = 0;
+  for (const payment of payments) {
+    if (payment.invoice_id !== invoiceId) {
+      invoiceId = payment.invoice_id;
+      paidSoFar = 0;
+    }
+    const total = payment.total_cents;
+    const before = paidSoFar;
+    const after = Math.min(total, before + payment.amount_cents);
+    paidSoFar = after;
+    if (payment.paid_at < start) continue;
+    sums.payments += 1;
+    if (after === before) continue;
+    const charged = taxes.get(invoiceId) ?? [];
+    const taxShares = charged.map(
+      (tax) => shareOf(tax.amount_cents, after, total) - shareOf(tax.amount_cents, before, total),
+    );
+    const taxPart = taxShares.reduce((sum, cents) => sum + cents, 0);
+    const salesPart = after - before - taxPart;
+    invoices.add(invoiceId);
+    sums.sales += salesPart;
+    sums.tax += taxPart;
+    if (charged.length === 0) sums.untaxed += salesPart;
+    for (const [i, tax] of charged.entries()) {
+      const key = `${tax.name}\u0000${tax.rate}`;
+      let line = lines.get(key);
+      if (!line) {
+        line = { name: tax.name, rate: tax.rate, taxable: 0, tax: 0, invoices: 0, ids: new Set() };
+        lines.set(key, line);
+      }
+      line.taxable += salesPart;
+      line.tax += taxShares[i]!;
+      line.ids.add(invoiceId);
+    }
+  }
+  return {
+    ...sums,
+    lines: [...lines.values()].map(({ ids, ...line }) => ({ ...line, invoices: ids.size })),
+    invoices: invoices.size,
+  };
+}
+
+/** The first and last day of the calendar quarter holding `date`. */
+export function quarterOf(date: string): { from: string; to: string } {
+  const month = Number(date.slice(5, 7));
+  const first = `${date.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`;
+  return { from: first, to: addDays(addMonths(first, 3), -1) };
+}
+
+export async function getSalesTaxReport(
+  ctx: AppContext,
+  accountId: string,
+  query: Omit<SalesTaxQuery, 'format'>,
+): Promise<SalesTaxReport> {
+  const { config } = await getAccount(ctx.db, accountId);
+  const quarter = quarterOf(query.from ?? query.to ?? today(ctx, config.timezone));
+  const from = query.from ?? quarter.from;
+  const to = query.to ?? (query.from ? quarterOf(from).to : quarter.to);
+  checkRange(from, to, SALES_TAX_MAX_DAYS);
+  const range = period(from, to, config.timezone);
+  // One read transaction, so payments recorded meanwhile cannot split the figures.
+  const sums = await ctx.db
+    .transaction()
+    .execute((tx) =>
+      query.basis === 'cash'
+        ? cashSums(tx, accountId, range.start, range.end)
+        : accrualSums(tx, accountId, from, to),
+    );
+  const registrations = new Map(config.tax_registrations.map((r) => [r.tax_name.toLowerCase(), r.number]));
+  const taxes: SalesTaxLine[] = [...sums.lines]
+    .sort((a, b) => a.name.localeCompare(b.name) || Number(a.rate) - Number(b.rate))
+    .map((line) => ({
+      name: line.name,
+      rate: Number(line.rate),
+      registration_number: registrations.get(line.name.toLowerCase()) ?? null,
+      taxable_sales: fromCents(line.taxable),
+      tax: fromCents(line.tax),
+      invoices: line.invoices,
+    }));
+  return {
+    object: 'sales_tax_report',
+    currency: config.currency,
+    basis: query.basis,
+    from,
+    to,
+    taxes,
+    totals: {
+      sales: fromCents(sums.sales),
+      untaxed_sales: fromCents(sums.untaxed),
+      tax: fromCents(sums.tax),
+      total: fromCents(sums.sales + sums.tax),
+      invoices: sums.invoices,
+      payments: sums.payments,
+    },
+  };
+}
+
+const amount = (value: number) => value.toFixed(2);
+
+/** The report as a CSV file: one row per tax and rate, then the untaxed sales and the totals. */
+export function salesTaxCsv(report: SalesTaxReport): { filename: string; csv: string } {
+  const rows: unknown[][] = [
+    ['tax', 'rate_percent', 'registration_number', 'taxable_sales', 'tax', 'invoices', 'currency'],
+    ...report.taxes.map((line) => [
+      line.name,
+      Number((line.rate * 100).toFixed(4)),
+      line.registration_number,
+      amount(line.taxable_sales),
+      amount(line.tax),
+      line.invoices,
+      report.currency,
+    ]),
+    ['Untaxed sales', null, null, amount(report.totals.untaxed_sales), amount(0), null, report.currency],
+    [
+      'Total',
+      null,
+      null,
+      amount(report.totals.sales),
+      amount(report.totals.tax),
+      report.totals.invoices,
+      report.currency,
+    ],
+  ];
+  return {
+    filename: `sales-tax-${report.from}-to-${report.to}-${report.basis}.csv`,
+    csv: rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join(''),
+  };
+}

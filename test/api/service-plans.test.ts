@@ -1,0 +1,492 @@
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateConfig } from '../../server/domain/accounts';
+import { createKey } from '../../server/domain/api-keys';
+import { visitId } from '../../server/domain/service-plans';
+import { manualClock } from '../../server/lib/clock';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+/**
+ * Service plans end to end (docs/recurring-work.md): "every second Tuesday, billed monthly", its
+ * visits as jobs and in the calendar feed, the horizon extended by the schedule (idempotently), a
+ * series edited mid-way, per-visit and per-period invoices, and the v1 routes.
+ */
+
+const clock = manualClock('2026-11-23T15:00:00Z'); // Monday 23 Nov 2026, 10:00 in Toronto
+let server: TestServer;
+let shop: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock });
+  shop = await server.createAccount({ business: 'Green Thumb' });
+});
+afterAll(() => server.stop());
+
+const every2ndTuesday = {
+  customer_email: 'ada@example.com',
+  customer_name: 'Ada Lovelace',
+  title: 'Garden care',
+  address: '12 Analytical Way',
+  frequency: 'weekly',
+  interval: 2,
+  weekdays: ['TU'],
+  start_date: '2026-12-01',
+  start_time: '09:00',
+  end_time: '11:00',
+  until: '2027-06-30',
+  price: 80,
+  assignees: ['Sam'],
+  billing: 'per_period',
+  invoice_delivery: 'draft',
+};
+
+async function visits(planId: string, when = 'all') {
+  const response = await shop.portal('GET', `/service-plans/${planId}/visits?when=${when}&limit=200`);
+  expect(response.status).toBe(200);
+  return response.body.data as Array<Record<string, any>>;
+}
+
+async function eventTypes() {
+  const rows = await server.ctx.db
+    .selectFrom('events')
+    .select('type')
+    .where('account_id', '=', shop.clientId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.type);
+}
+
+describe('a plan "every second Tuesday, billed monthly"', () => {
+  let planId: string;
+
+  it('previews the rule in words and its next visits before anything is saved', async () => {
+    const {
+      customer_email,
+      customer_name,
+      title,
+      address,
+      price,
+      assignees,
+      billing,
+      invoice_delivery,
+      ...rule
+    } = every2ndTuesday;
+    const preview = await shop.portal('POST', '/service-plans/preview', { body: { ...rule, visits: 3 } });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({
+      summary: 'Every 2 weeks on Tuesday, 9:00–11:00, until 30 Jun 2027',
+      rrule: 'DTSTART:20261201T000000Z\nRRULE:FREQ=WEEKLY;INTERVAL=2;WKST=MO;BYDAY=TU;UNTIL=20270630T000000Z',
+      time_zone: 'America/Toronto',
+      visits: [
+        {
+          occurrence: '2026-12-01',
+          date: '2026-12-01',
+          start: '2026-12-01T14:00:00Z',
+          end: '2026-12-01T16:00:00Z',
+          moved: false,
+        },
+        {
+          occurrence: '2026-12-15',
+          date: '2026-12-15',
+          start: '2026-12-15T14:00:00Z',
+          end: '2026-12-15T16:00:00Z',
+          moved: false,
+        },
+        {
+          occurrence: '2026-12-29',
+          date: '2026-12-29',
+          start: '2026-12-29T14:00:00Z',
+          end: '2026-12-29T16:00:00Z',
+          moved: false,
+        },
+      ],
+    });
+    expect(await server.ctx.db.selectFrom('jobs').select('id').execute()).toEqual([]);
+  });
+
+  it('creates the plan and its visits up to the horizon (8 weeks) as ordinary scheduled jobs', async () => {
+    const created = await shop.portal('POST', '/service-plans/create', { body: every2ndTuesday });
+    expect(created.status).toBe(201);
+    planId = created.body.id;
+    expect(created.body).toMatchObject({
+      object: 'service_plan',
+      status: 'active',
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      summary: 'Every 2 weeks on Tuesday, 9:00–11:00, until 30 Jun 2027',
+      billing: 'per_period',
+      horizon_weeks: 8,
+      next_visit: '2026-12-01T14:00:00Z',
+      time_zone: 'America/Toronto',
+    });
+    const all = await visits(planId);
+    // Today + 56 days is 18 January 2027.
+    expect(all.map((j) => [j.occurrence_date, j.scheduled_start, j.scheduled_end])).toEqual([
+      ['2026-12-01', '2026-12-01T14:00:00Z', '2026-12-01T16:00:00Z'],
+      ['2026-12-15', '2026-12-15T14:00:00Z', '2026-12-15T16:00:00Z'],
+      ['2026-12-29', '2026-12-29T14:00:00Z', '2026-12-29T16:00:00Z'],
+      ['2027-01-12', '2027-01-12T14:00:00Z', '2027-01-12T16:00:00Z'],
+    ]);
+    for (const job of all) {
+      expect(job).toMatchObject({
+        object: 'job',
+        status: 'scheduled',
+        service_plan_id: planId,
+        title: 'Garden care',
+        assignees: ['Sam'],
+        address: '12 Analytical Way',
+        price: 80,
+      });
+      expect(job.id).toBe(visitId(planId, job.occurrence_date));
+    }
+    expect(all.map((j) => j.job_number)).toEqual(['J-0001', 'J-0002', 'J-0003', 'J-0004']);
+    // They are jobs like any other: in the job list and by number.
+    const listed = await shop.portal('GET', '/jobs?limit=100');
+    expect(listed.body.data).toHaveLength(4);
+    expect((await shop.portal('GET', '/jobs/J-0002')).body.service_plan_id).toBe(planId);
+    expect(await eventTypes()).toContain('service_plan.created');
+  });
+
+  it('shows each visit in the calendar feed', async () => {
+    const feedToken = (await createKey(server.ctx, shop.clientId, { kind: 'feed' })).key;
+    const response = await shop.portal('GET', `/calendar.ics?token=${feedToken}`, { key: null });
+    expect(response.status).toBe(200);
+    const calendar = new ICAL.Component(ICAL.parse(response.text));
+    const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    const all = await visits(planId);
+    expect(events.map((e) => e.uid).sort()).toEqual(all.map((j) => `${j.id}@shopdesk`).sort());
+    const first = events.find((e) => e.uid === `${all[0]!.id}@shopdesk`)!;
+    expect(first.summary).toBe('Garden care — Ada Lovelace');
+    expect(first.startDate.toJSDate().toISOString()).toBe('2026-12-01T14:00:00.000Z');
+  });
+
+  it('extends the horizon on its schedule, idempotently', async () => {
+    clock.set('2026-12-07T15:00:00Z'); // two weeks on: the horizon reaches 1 February
+    const first = await server.recurring.runNow();
+    expect(first).toMatchObject({ visits_created: 1, visits_updated: 0, visits_removed: 0 });
+    const again = await server.recurring.runNow();
+    expect(again).toMatchObject({
+      visits_created: 0,
+      visits_updated: 0,
+      visits_removed: 0,
+      invoices_created: 0,
+    });
+    expect((await visits(planId)).map((j) => j.occurrence_date)).toEqual([
+      '2026-12-01',
+      '2026-12-15',
+      '2026-12-29',
+      '2027-01-12',
+      '2027-01-26',
+    ]);
+  });
+
+  it('edited mid-way: past, finished and owner-changed visits stay; future untouched ones follow', async () => {
+    const [past, moved, cancelled, future1, future2] = await visits(planId);
+    // The first visit happened and was completed; the owner moved one visit and cancelled another.
+    expect((await shop.portal('POST', `/jobs/${past!.id}/complete`)).status).toBe(200);
+    const move = await shop.portal('PATCH', `/jobs/${moved!.id}`, {
+      body: { scheduled_start: '2026-12-16T15:00:00Z', scheduled_end: '2026-12-16T17:00:00Z' },
+    });
+    expect(move.status).toBe(200);
+    expect((await shop.portal('POST', `/jobs/${cancelled!.id}/cancel`)).status).toBe(200);
+    // A plan's visit is cancelled, never deleted: the series knows it.
+    expect((await shop.v1('DELETE', `/jobs/${future1!.id}`)).status).toBe(409);
+
+    const edited = await shop.portal('PATCH', `/service-plans/${planId}`, {
+      body: { start_time: '10:00', end_time: '12:30', assignees: ['Sam', 'Lee'], price: 95 },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.summary).toBe('Every 2 weeks on Tuesday, 10:00–12:30, until 30 Jun 2027');
+
+    const after = await visits(planId);
+    const byId = new Map(after.map((j) => [j.id, j]));
+    expect(byId.get(past!.id)).toMatchObject({
+      status: 'completed',
+      scheduled_start: '2026-12-01T14:00:00Z',
+      price: 80,
+    });
+    expect(byId.get(moved!.id)).toMatchObject({
+      scheduled_start: '2026-12-16T15:00:00Z',
+      assignees: ['Sam'],
+      price: 80,
+    });
+    expect(byId.get(cancelled!.id)).toMatchObject({
+      status: 'cancelled',
+      scheduled_start: '2026-12-29T14:00:00Z',
+    });
+    for (const future of [future1!, future2!]) {
+      const date = future.occurrence_date;
+      expect(byId.get(future.id)).toMatchObject({
+        status: 'scheduled',
+        scheduled_start: `${date}T15:00:00Z`,
+        scheduled_end: `${date}T17:30:00Z`,
+        assignees: ['Lee', 'Sam'],
+        price: 95,
+      });
+    }
+    expect(after).toHaveLength(5);
+    expect(await eventTypes()).toContain('service_plan.updated');
+  });
+
+  it('a rule change removes future untouched visits the new rule no longer has, and makes its own', async () => {
+    const before = await visits(planId);
+    const edited = await shop.portal('PATCH', `/service-plans/${planId}`, { body: { weekdays: ['WE'] } });
+    expect(edited.status).toBe(200);
+    const after = await visits(planId);
+    // Kept: the completed, moved and cancelled visits. Gone: the Tuesdays ahead. New: Wednesdays of
+    // the same fortnights (RFC 5545 counts intervals in weeks from the start date's week, WKST=MO).
+    const kept = before.filter((j) => j.status !== 'scheduled' || j.occurrence_date === '2026-12-15');
+    for (const job of kept) expect(after.find((j) => j.id === job.id)).toBeDefined();
+    const upcoming = after.filter((j) => j.status === 'scheduled' && j.occurrence_date !== '2026-12-15');
+    expect(upcoming.map((j) => j.occurrence_date)).toEqual([
+      '2026-12-16',
+      '2026-12-30',
+      '2027-01-13',
+      '2027-01-27',
+    ]);
+    expect(upcoming.every((j) => j.scheduled_start.endsWith('T15:00:00Z'))).toBe(true);
+  });
+
+  it('bills the month once it ends: one invoice for its completed visits, made once', async () => {
+    await shop.portal(
+      'POST',
+      `/jobs/${(await visits(planId)).find((j) => j.occurrence_date === '2026-12-15')!.id}/complete`,
+    );
+    clock.set('2027-01-01T06:00:00Z'); // 1 January, 01:00 in Toronto
+    const report = await server.recurring.runNow();
+    expect(report.invoices_created).toBe(1);
+    const invoices = (await shop.portal('GET', '/invoices?limit=100')).body.data;
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({
+      status: 'draft',
+      customer: { email: 'ada@example.com' },
+      items: [
+        { description: 'Garden care, 1 Dec 2026', quantity: 1, unit_price: 80 },
+        // The moved visit is billed on the day it happened.
+        { description: 'Garden care, 16 Dec 2026', quantity: 1, unit_price: 80 },
+      ],
+      notes: 'Service plan: Garden care, Dec 2026 (2 visits).',
+    });
+    expect((await server.recurring.runNow()).invoices_created).toBe(0);
+    expect((await shop.portal('GET', '/invoices')).body.data).toHaveLength(1);
+  });
+
+  it('ends: future untouched visits go, history stays, no more visits are made', async () => {
+    const ended = await shop.portal('POST', `/service-plans/${planId}/end`, { body: {} });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ status: 'ended', next_visit: null });
+    const left = await visits(planId);
+    expect(left.every((j) => j.status !== 'scheduled' || j.scheduled_start < '2027-01-01T06:00:00Z')).toBe(
+      true,
+    );
+    expect((await server.recurring.runNow()).visits_created).toBe(0);
+    expect((await shop.portal('PATCH', `/service-plans/${planId}`, { body: { title: 'x' } })).status).toBe(
+      409,
+    );
+    expect((await shop.portal('DELETE', `/service-plans/${planId}`)).status).toBe(409);
+    expect(await eventTypes()).toContain('service_plan.ended');
+  });
+});
+
+describe('per-visit billing', () => {
+  it('completing a visit makes its invoice; "send" queues the e-mail and the invoice stays unsent until it goes', async () => {
+    clock.set('2027-02-01T15:00:00Z');
+    const created = await shop.portal('POST', '/service-plans/create', {
+      body: {
+        customer_email: 'bo@example.com',
+        title: 'Pool service',
+        frequency: 'monthly',
+        month_day: -1,
+        start_date: '2027-02-01',
+        start_time: '08:00',
+        end_time: '09:00',
+        price: 120,
+        billing: 'per_visit',
+        invoice_delivery: 'send',
+        horizon_weeks: 4,
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.summary).toBe('Every month on the last day, 8:00–9:00');
+    const [visit] = await visits(created.body.id);
+    expect(visit).toMatchObject({ occurrence_date: '2027-02-28', scheduled_start: '2027-02-28T13:00:00Z' });
+    clock.set('2027-02-28T15:00:00Z');
+    const done = await shop.portal('POST', `/jobs/${visit!.id}/complete`);
+    expect(done.status).toBe(200);
+    const invoices = (await shop.portal('GET', '/invoices?customer_email=bo@example.com')).body.data;
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({
+      job_id: visit!.id,
+      status: 'draft',
+      sent_at: null,
+      total: 120,
+      items: [{ description: 'Pool service, 28 Feb 2027', unit_price: 120 }],
+    });
+    const mail = await server.ctx.db
+      .selectFrom('mail_messages')
+      .selectAll()
+      .where('document_id', '=', invoices[0].id)
+      .execute();
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ kind: 'invoice', status: 'queued', to_address: 'bo@example.com' });
+  });
+
+  it('a draft-delivery plan drafts, and a job outside any plan bills nothing', async () => {
+    const plan = await shop.portal('POST', '/service-plans/create', {
+      body: {
+        customer_email: 'cy@example.com',
+        title: 'Window wash',
+        frequency: 'daily',
+        interval: 7,
+        start_date: '2027-03-01',
+        start_time: '07:00',
+        end_time: '08:00',
+        price: 40,
+        billing: 'per_visit',
+        count: 2,
+      },
+    });
+    expect(plan.status).toBe(201);
+    const [first] = await visits(plan.body.id);
+    await shop.portal('POST', `/jobs/${first!.id}/complete`);
+    const plain = await shop.portal('POST', '/jobs/create', {
+      body: { customer_email: 'cy@example.com', title: 'Extra' },
+    });
+    await shop.portal('POST', `/jobs/${plain.body.job_number}/complete`);
+    const invoices = (await shop.portal('GET', '/invoices?customer_email=cy@example.com')).body.data;
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ status: 'draft', job_id: first!.id, total: 40 });
+    expect(
+      await server.ctx.db
+        .selectFrom('mail_messages')
+        .select('id')
+        .where('document_id', '=', invoices[0].id)
+        .execute(),
+    ).toEqual([]);
+    // count 2: the series stops after two visits however far the horizon reaches.
+    expect((await visits(plan.body.id)).map((j) => j.occurrence_date)).toEqual(['2027-03-01', '2027-03-08']);
+  });
+});
+
+describe('validation and other ends', () => {
+  it('refuses rules that cannot work, naming the field', async () => {
+    const bad = async (over: Record<string, unknown>, param: string) => {
+      const response = await shop.portal('POST', '/service-plans/create', {
+        body: { ...every2ndTuesday, ...over },
+      });
+      expect(response.status, JSON.stringify(over)).toBe(400);
+      expect(response.body.error.param ?? response.body.error.details?.[0]?.param).toBe(param);
+    };
+    await bad({ end_time: '08:00' }, 'end_time');
+    await bad({ count: 5 }, 'count');
+    await bad({ frequency: 'monthly' }, 'weekdays');
+    await bad({ price: null }, 'price');
+    await bad({ month_day: 32, frequency: 'monthly', weekdays: [] }, 'month_day');
+    await bad({ start_time: '9am' }, 'start_time');
+  });
+
+  it('deletes a plan made by mistake together with its untouched visits', async () => {
+    const plan = await shop.portal('POST', '/service-plans/create', {
+      body: {
+        ...every2ndTuesday,
+        customer_email: 'di@example.com',
+        start_date: '2027-04-06',
+        until: null,
+        billing: 'none',
+      },
+    });
+    expect((await visits(plan.body.id)).length).toBeGreaterThan(0);
+    const deleted = await shop.portal('DELETE', `/service-plans/${plan.body.id}`);
+    expect(deleted.body).toEqual({ id: plan.body.id, object: 'service_plan', deleted: true });
+    expect(
+      await server.ctx.db.selectFrom('jobs').select('id').where('plan_id', '=', plan.body.id).execute(),
+    ).toEqual([]);
+  });
+
+  it('a device of a synced business leaves horizons to its hub', async () => {
+    await server.ctx.db
+      .insertInto('sync_settings')
+      .values({
+        account_id: shop.clientId,
+        role: 'device',
+        hub_url: 'https://hub.invalid',
+        hub_fingerprint: null,
+        device_id: 'dev_x',
+        device_code: 'X',
+        credential: null,
+        cursor: 0,
+        last_synced_at: null,
+        last_attempt_at: null,
+        last_error: null,
+        created_at: '2027-03-01T00:00:00Z',
+      })
+      .execute();
+    clock.set('2027-06-01T15:00:00Z');
+    const report = await server.recurring.runNow();
+    expect(report).toMatchObject({ plans: 0, visits_created: 0, invoices_created: 0 });
+    await server.ctx.db.deleteFrom('sync_settings').where('account_id', '=', shop.clientId).execute();
+  });
+});
+
+describe('v1 service plans', () => {
+  it('creates by client_id, lists, reads, previews and lists visits; all in OpenAPI', async () => {
+    const other = await server.createAccount({ business: 'Other' });
+    await updateConfig(server.ctx, other.clientId, { timezone: 'Europe/London' });
+    const client = await other.v1('POST', '/clients', { body: { email: 'zed@example.com', name: 'Zed' } });
+    expect(client.status).toBe(201);
+    const created = await other.v1('POST', '/service-plans', {
+      body: {
+        client_id: client.body.id,
+        title: 'Office clean',
+        frequency: 'weekly',
+        weekdays: ['MO', 'TH'],
+        start_date: '2027-06-03',
+        start_time: '18:00',
+        end_time: '20:00',
+        horizon_weeks: 1,
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      time_zone: 'Europe/London',
+      customer: { email: 'zed@example.com' },
+    });
+    const list = await other.v1('GET', '/service-plans');
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([created.body.id]);
+    expect((await other.v1('GET', `/service-plans/${created.body.id}`)).body.summary).toBe(
+      'Every week on Monday and Thursday, 18:00–20:00',
+    );
+    const visitList = await other.v1('GET', `/service-plans/${created.body.id}/visits`);
+    // 1 June 2027 15:00Z is 16:00 BST: the horizon is 8 June; 18:00 BST is 17:00Z.
+    expect(visitList.body.data.map((j: { scheduled_start: string }) => j.scheduled_start)).toEqual([
+      '2027-06-03T17:00:00Z',
+      '2027-06-07T17:00:00Z',
+    ]);
+    const preview = await other.v1('POST', '/service-plans/preview', {
+      body: {
+        frequency: 'monthly',
+        month_day: 31,
+        start_date: '2027-01-31',
+        start_time: '08:00',
+        end_time: '09:00',
+        visits: 3,
+      },
+    });
+    expect(preview.body.visits.map((v: { date: string }) => v.date)).toEqual([
+      '2027-07-31',
+      '2027-08-31',
+      '2027-10-31',
+    ]);
+
+    const doc = (await server.request('GET', '/openapi.json')).body;
+    for (const path of [
+      '/api/v1/service-plans',
+      '/api/v1/service-plans/{id}',
+      '/api/v1/service-plans/{id}/end',
+      '/api/v1/service-plans/{id}/visits',
+      '/api/portal/{client_id}/service-plans',
+      '/api/portal/{client_id}/service-plans/create',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});

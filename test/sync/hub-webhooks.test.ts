@@ -1,0 +1,160 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../server/domain/api-keys';
+import { idTimeOf, subscribes } from '../../server/domain/webhook-fanout';
+import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
+import { migratePgHub } from '../../server/sync/hub/pg-schema';
+import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { type Receiver, signatureMatches, startReceiver } from '../outbound/receiver';
+
+/**
+ * Webhooks delivered by a hosted hub (docs/sync.md, "Webhooks delivered by the hub"): an office
+ * install on PostgreSQL hub storage and a van that joined through the hosted hub both raise events;
+ * two hub processes on the database (one in this process, one `npm run hub` child) deliver each
+ * event once to a receiver on 127.0.0.1.
+ */
+let postgres: TestPostgres;
+const pools: pg.Pool[] = [];
+const stops: Array<() => Promise<unknown>> = [];
+
+function pool(): pg.Pool {
+  const created = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  pools.push(created);
+  return created;
+}
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+});
+afterAll(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+  await Promise.all(pools.splice(0).map((p) => p.end()));
+  await postgres?.stop();
+});
+
+async function hubChild(url: string): Promise<void> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/hub.ts', '--database-url', url, '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  stops.push(async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+  const lines = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve) => {
+    lines.on('line', (line) => {
+      if ((JSON.parse(line) as { msg: string }).msg === 'hosted hub ready') resolve();
+    });
+  });
+}
+
+async function until(what: string, done: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!(await done())) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('webhooks delivered by a hosted hub', () => {
+  let office: TestServer;
+  let receiver: Receiver;
+
+  it('delivers every event of two devices once, signed, through two hub processes', async () => {
+    const officePool = pool();
+    await migratePgHub(officePool);
+    office = await startTestServer({ hubStorage: pgHubStorage(officePool), localWebhooks: true });
+    stops.push(() => office.stop());
+    const account = await office.createAccount({ business: 'Sparkle' });
+    expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
+
+    const hosted: HostedHub = await startHostedHub({ pool: pool(), port: 0, webhooks: { pollMs: 100 } });
+    stops.push(() => hosted.close());
+    await hubChild(postgres.url);
+    receiver = await startReceiver();
+    stops.push(() => receiver.close());
+
+    const created = await account.portal('POST', '/webhooks', {
+      body: { url: receiver.url, events: ['customer.created'], delivered_by: 'hub' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.delivered_by).toBe('hub');
+    const endpointId: string = created.body.id;
+    const secret: string = created.body.secret;
+
+    const pairing = await hosted.hub.createPairing(account.clientId, hosted.url, 'Van');
+    const van = await startTestServer();
+    stops.push(() => van.stop());
+    await van.ctx.sync!.join({ url: hosted.url }, pairing.pairing_code, 'Van');
+    const { key: vanKey } = await createKey(van.ctx, account.clientId, { kind: 'portal' });
+
+    for (let i = 0; i < 3; i++) {
+      const made = await account.portal('POST', '/customers', {
+        body: { name: `Office ${i}`, email: `office${i}@example.com` },
+      });
+      expect(made.status).toBe(201);
+      const fromVan = await van.request('POST', `/api/portal/${account.clientId}/customers`, {
+        key: vanKey,
+        body: { name: `Van ${i}`, email: `van${i}@example.com` },
+      });
+      expect(fromVan.status).toBe(201);
+    }
+    await van.ctx.sync!.syncNow(account.clientId);
+    await office.ctx.sync!.syncNow(account.clientId);
+
+    const events = await office.ctx.db
+      .selectFrom('events')
+      .select(['id', 'type'])
+      .where('account_id', '=', account.clientId)
+      .execute();
+    const expected = events
+      .filter(
+        (e) =>
+          subscribes({ interface: 'portal', events: '["customer.created"]' }, e.type) &&
+          idTimeOf(e.id) > idTimeOf(endpointId),
+      )
+      .map((e) => e.id)
+      .sort();
+    expect(expected).toHaveLength(6);
+
+    await until('every event delivered', () => receiver.received.length >= expected.length);
+    // Long enough for both processes to poll several times more: nothing is sent twice.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const deliveredIds = receiver.received.map((r) => String(r.headers['x-service-event-id'])).sort();
+    expect(deliveredIds).toEqual(expected);
+    for (const received of receiver.received) expect(signatureMatches(received, secret)).toBe(true);
+
+    const kept = await pgHubDeliveries(officePool).deliveries(account.clientId, endpointId);
+    expect(kept.map((d) => [d.status, d.attempts])).toEqual(expected.map(() => ['succeeded', 1]));
+    // Neither install queued a delivery of its own for the endpoint the hub delivers.
+    for (const server of [office, van]) {
+      const local = await server.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .execute();
+      expect(local).toEqual([]);
+    }
+  }, 120_000);
+
+  it('refuses delivered_by "hub" for a business that does not sync', async () => {
+    const standalone = await startTestServer({ localWebhooks: true });
+    stops.push(() => standalone.stop());
+    const account = await standalone.createAccount();
+    const refused = await account.portal('POST', '/webhooks', {
+      body: { url: 'http://127.0.0.1:9/hooks', delivered_by: 'hub' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/set up sync first/);
+    const listed = await account.portal('GET', '/webhooks');
+    expect(listed.body.data).toEqual([]);
+  });
+});
