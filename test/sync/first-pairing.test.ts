@@ -43,7 +43,10 @@ describe('the first pairing', () => {
         apiPlan: 'lite',
       });
       const ledger: Ledger = { payments: new Set(), deleted: new Set(), created: new Set() };
-      for (let i = 0; i < 200; i++) await randomOperation(bulk, accountId, random, ledger);
+      for (let i = 0; i < 200; i++) {
+        world.advance(random.int(90_000));
+        await randomOperation(bulk, accountId, random, ledger);
+      }
 
       bulk.database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
       const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-first-pairing-'));
