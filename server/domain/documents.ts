@@ -237,8 +237,14 @@ export async function loadDocumentCustomers(
     .select(['id', 'name', 'email'])
     .where('id', 'in', unique)
     .execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  const found = new Map(rows.map((row) => [row.id, row]));
+  // Sync can delete a customer on one device while another still bills them (listed as a
+  // conflict); the document stays readable, with nobody to send it to.
+  for (const id of unique) if (!found.has(id)) found.set(id, { id, name: DELETED_CUSTOMER, email: '' });
+  return found;
 }
+
+const DELETED_CUSTOMER = 'Deleted customer';
 
 /** Today's date where the business is: due dates and validity end at the business's midnight. */
 export function todayFor(ctx: AppContext, timeZone: string): string {

@@ -4,6 +4,7 @@ import type { Queryable, Tx } from '../db/database';
 import { thisNode } from '../db/node';
 import type { MailMessagesTable, ReminderKind } from '../db/schema';
 import { isoNow } from '../lib/clock';
+import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 
 export interface QueuedMail {
@@ -28,6 +29,10 @@ export async function queueMail(
   accountId: string,
   mail: QueuedMail,
 ): Promise<MailMessage> {
+  if (!mail.to)
+    throw invalidState(
+      'There is no customer e-mail to send this to: its customer was deleted on another device (see Settings > Sync > Conflicts).',
+    );
   const now = isoNow(ctx.clock);
   const row: MailMessagesTable = {
     id: newId('msg', ctx.clock.now().getTime()),

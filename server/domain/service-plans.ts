@@ -486,8 +486,11 @@ export async function updatePlan(
     };
     // Only changed columns are written, so a concurrent edit of another field on another device survives.
     const changes = Object.fromEntries(
-      Object.entries(updated).filter(([k, v]) => row[k as keyof ServicePlansTable] !== v),
+      Object.entries(updated).filter(([k, v]) => k !== 'updated_at' && row[k as keyof ServicePlansTable] !== v),
     );
+    // A patch that changes nothing is answered with the plan as it is: no write, no event.
+    if (Object.keys(changes).length === 0) return presentPlan(tx, ctx, row);
+    changes.updated_at = updated.updated_at;
     await tx.updateTable('service_plans').set(changes).where('id', '=', row.id).execute();
     await reconcileVisits(tx, ctx, updated);
     const plan = await presentPlan(tx, ctx, updated);

@@ -227,6 +227,18 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     expect(await eventTypes()).toContain('service_plan.updated');
   });
 
+  it('a patch that changes nothing answers with the plan as it is, and raises no event', async () => {
+    const before = (await shop.portal('GET', `/service-plans/${planId}`)).body;
+    const events = async () =>
+      (await shop.v1('GET', '/events?type=service_plan.updated&limit=100')).body.data.length as number;
+    const count = await events();
+    const same = await shop.portal('PATCH', `/service-plans/${planId}`, { body: { title: before.title } });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(before);
+    expect((await shop.portal('PATCH', `/service-plans/${planId}`, { body: {} })).status).toBe(200);
+    expect(await events()).toBe(count);
+  });
+
   it('a rule change removes future untouched visits the new rule no longer has, and makes its own', async () => {
     const before = await visits(planId);
     const edited = await shop.portal('PATCH', `/service-plans/${planId}`, { body: { weekdays: ['WE'] } });

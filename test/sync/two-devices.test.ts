@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { setOnline } from '../../server/context';
+import { deleteCustomer } from '../../server/domain/customers';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const servers: TestServer[] = [];
@@ -58,5 +60,33 @@ describe('sync between a hub and a device', () => {
     const status = await account.portal('GET', '/sync');
     expect(status.body.role).toBe('hub');
     expect(status.body.devices).toHaveLength(2);
+  });
+
+  it('an invoice whose customer was deleted on another device stays readable and is not sent to nobody', async () => {
+    const hub = await started();
+    const account = await hub.createAccount({ business: 'Sparkle' });
+    const bob = await account.portal('POST', '/customers', {
+      body: { name: 'Bob', email: 'bob@example.com' },
+    });
+    expect(bob.status).toBe(201);
+    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
+    const device = await started();
+    await device.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van laptop');
+    // The van is offline while both change their books: it deletes Bob, the office bills him.
+    setOnline(device.ctx, false);
+    await deleteCustomer(device.ctx, account.clientId, bob.body.id);
+    const created = await account.portal('POST', '/invoices/create', {
+      body: invoice('bob@example.com', 'Bob'),
+    });
+    expect(created.status).toBe(201);
+    await device.ctx.sync!.syncNow(account.clientId);
+    await hub.ctx.sync!.syncNow(account.clientId);
+
+    const read = await account.portal('GET', `/invoices/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.customer).toEqual({ id: bob.body.id, name: 'Deleted customer', email: '' });
+    const sent = await account.portal('POST', `/invoices/${created.body.id}/send`);
+    expect(sent.status).toBe(409);
+    expect(sent.body.error.message).toContain('deleted on another device');
   });
 });
