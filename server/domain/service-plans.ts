@@ -486,7 +486,9 @@ export async function updatePlan(
     };
     // Only changed columns are written, so a concurrent edit of another field on another device survives.
     const changes = Object.fromEntries(
-      Object.entries(updated).filter(([k, v]) => k !== 'updated_at' && row[k as keyof ServicePlansTable] !== v),
+      Object.entries(updated).filter(
+        ([k, v]) => k !== 'updated_at' && row[k as keyof ServicePlansTable] !== v,
+      ),
     );
     // A patch that changes nothing is answered with the plan as it is: no write, no event.
     if (Object.keys(changes).length === 0) return presentPlan(tx, ctx, row);
