@@ -29,7 +29,8 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
-import { parseNames } from './job-fields';
+import { CustomerPicker } from './customer-picker';
+import { parseNames, TeamPicker } from './job-fields';
 
 /**
  * Service plans (docs/recurring-work.md): recurring visits of a customer. The rule is previewed
@@ -469,18 +470,21 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
           <FormAlert error={error} params={PARAMS} />
           <Card title="Customer and work">
             <div className="form-grid">
-              <Field label="Customer e-mail" error={fieldError(error, 'customer_email')}>
-                <Input
-                  type="email"
-                  value={draft.customer_email}
-                  onChange={set('customer_email')}
-                  disabled={Boolean(plan)}
-                  autoFocus={!plan}
+              {plan ? (
+                <Field label="Customer" className="span-2">
+                  <p>
+                    {plan.customer.name} · {plan.customer.email}
+                  </p>
+                </Field>
+              ) : (
+                <CustomerPicker
+                  email={draft.customer_email}
+                  name={draft.customer_name}
+                  onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
+                  error={error}
+                  autoFocus
                 />
-              </Field>
-              <Field label="Customer name" hint={plan ? undefined : 'For a new customer'}>
-                <Input value={draft.customer_name} onChange={set('customer_name')} disabled={Boolean(plan)} />
-              </Field>
+              )}
               <Field label="Title" error={fieldError(error, 'title')} className="span-2">
                 <Input value={draft.title} onChange={set('title')} placeholder="Garden care" />
               </Field>
@@ -494,9 +498,11 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
               <Field label="Price per visit" error={fieldError(error, 'price')}>
                 <Input inputMode="decimal" value={draft.price} onChange={set('price')} />
               </Field>
-              <Field label="Team" hint="Names, separated by commas" error={fieldError(error, 'assignees')}>
-                <Input value={draft.assignees} onChange={set('assignees')} />
-              </Field>
+              <TeamPicker
+                value={draft.assignees}
+                onChange={(assignees) => setDraft((d) => ({ ...d, assignees }))}
+                error={error}
+              />
               <Field label="Notes" error={fieldError(error, 'notes')}>
                 <Input value={draft.notes} onChange={set('notes')} />
               </Field>

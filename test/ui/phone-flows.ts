@@ -172,6 +172,10 @@ export function phoneFlows(ui: UiContext) {
         ['settings/webhooks', 'phone-settings-webhooks', 'main h1'],
         ['settings/backups', 'phone-settings-backups', 'main h1'],
         ['settings/sync', 'phone-settings-sync', 'main h1'],
+        ['settings/reminders', 'phone-settings-reminders', 'form'],
+        ['plans', 'phone-plans', 'main h1'],
+        ['plans/new', 'phone-plan-new', 'form'],
+        ['sales-tax', 'phone-sales-tax', 'main h1'],
       ] as const) {
         await page.goto(`${ui.server.url}/#/${hash}`);
         await page.waitForSelector(ready);

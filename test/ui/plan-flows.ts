@@ -20,10 +20,13 @@ export function planFlows(ui: UiContext) {
       await page.getByRole('heading', { name: 'No service plans yet' }).waitFor();
       await page.getByRole('link', { name: 'New plan' }).click();
       const form = page.getByRole('form', { name: 'Service plan' });
-      await form.getByLabel('Customer e-mail').fill('maya@example.com');
+      // The customer is found by name and the team picked from the team, as on every other form.
+      await form.getByLabel('Find a customer').fill('Maya');
+      await form.getByRole('button', { name: /Maya Chen/ }).click();
+      expect(await form.getByLabel('Customer e-mail').inputValue()).toBe('maya@example.com');
       await form.getByLabel('Title').fill('Garden care');
       await form.getByLabel('Price per visit').fill('80');
-      await form.getByLabel('Team').fill('Sam');
+      await form.getByRole('button', { name: 'Sam', exact: true }).click();
       await form.getByLabel('Every how many weeks').fill('2');
       await form.getByLabel('Tue', { exact: true }).check();
       const start = nextTuesday();
