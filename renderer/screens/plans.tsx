@@ -3,7 +3,7 @@ import type { Job } from '../../shared/schemas/job';
 import type { ServicePlan, ServicePlanPreview } from '../../shared/schemas/service-plan';
 import { api, type ListPage } from '../lib/api';
 import { todayIn } from '../lib/format';
-import { href, navigate } from '../lib/router';
+import { href, navigate, useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
@@ -406,8 +406,10 @@ export function PlanForm({ id }: { id?: string }) {
 
 function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: string }) {
   const toast = useToast();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(plan, today));
+  const [initial] = useState(() => draftOf(plan, today));
+  const [draft, setDraft] = useState<Draft>(initial);
   const { busy, error, run } = useSubmit();
+  useLeaveGuard(!busy && JSON.stringify(draft) !== JSON.stringify(initial));
   const [preview, setPreview] = useState<{ result?: ServicePlanPreview; error?: string }>({});
   const set =
     <K extends keyof Draft>(field: K) =>

@@ -79,6 +79,15 @@ export function planFlows(ui: UiContext) {
       await form.getByLabel('From').fill('10:00');
       await form.getByLabel('To', { exact: true }).fill('12:00');
       await expect.poll(() => page.locator('.plan-summary').textContent()).toContain('10:00–12:00');
+      // Leaving with the change unsaved asks first; staying keeps what was typed.
+      const asked = page.waitForEvent('dialog');
+      const clicked = page.getByRole('link', { name: 'Garden care' }).first().click();
+      const question = await asked;
+      expect(question.message()).toBe('Leave this page? Your changes are not saved.');
+      await question.dismiss();
+      await clicked;
+      await page.waitForURL(/\/edit$/);
+      expect(await form.getByLabel('From').inputValue()).toBe('10:00');
       await form.getByRole('button', { name: 'Save plan' }).click();
       await page.getByText('Every 2 weeks on Tuesday, 10:00–12:00').first().waitFor();
       const visits = await portalOk(ui, 'GET', `/service-plans/${plans.data[0].id}/visits`);
