@@ -5,7 +5,7 @@ import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { pgSnapshot } from './snapshot';
-import type { HubDevice, HubStorage, PulledRow, PushedChange, PushResult } from './storage';
+import type { HubDevice, HubStorage, PushedChange, PushResult, StoredRow } from './storage';
 
 /**
  * The hub's state in PostgreSQL (the hosted hub, docs/sync.md "Hosted hub"): any number of hub
@@ -130,12 +130,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
         one<{ last_seq: string }>('SELECT last_seq FROM hub_businesses WHERE account_id = $1', [accountId]),
       ]);
       const rows = page.rows.map(
-        (r): PulledRow => ({
-          seq: Number(r.seq),
-          table: r.tbl,
-          pk: r.pk,
-          state: { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) },
-        }),
+        (r): StoredRow => ({ seq: Number(r.seq), table: r.tbl, pk: r.pk, vals: r.vals, clocks: r.clocks }),
       );
       // The two reads may see different commits; a last_seq ahead of the page only means "pull again".
       const lastSeq = Math.max(Number(business?.last_seq ?? 0), rows.at(-1)?.seq ?? 0);

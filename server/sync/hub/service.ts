@@ -6,7 +6,15 @@ import { ApiError, notFound, validationError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../../lib/secrets';
 import { syncedTable } from '../tables';
-import type { HubDevice, HubStorage, PulledRow, PushedChange, PushResult } from './storage';
+import {
+  type HubDevice,
+  type HubStorage,
+  type PulledRow,
+  type PushedChange,
+  type PushResult,
+  parseStoredRow,
+  type StoredRow,
+} from './storage';
 
 const PAIRING_MINUTES = 15;
 const DEVICE_CODE_ATTEMPTS = 10;
@@ -161,6 +169,18 @@ export class Hub {
     waitMs = 0,
     signal?: AbortSignal,
   ): Promise<{ rows: PulledRow[]; cursor: number; has_more: boolean }> {
+    const page = await this.pullStored(accountId, cursor, limit, waitMs, signal);
+    return { ...page, rows: page.rows.map(parseStoredRow) };
+  }
+
+  /** pull, with each row's values and clocks as the stored JSON text (what the sync API sends). */
+  async pullStored(
+    accountId: string,
+    cursor: number,
+    limit: number,
+    waitMs = 0,
+    signal?: AbortSignal,
+  ): Promise<{ rows: StoredRow[]; cursor: number; has_more: boolean }> {
     let page = await this.storage.pull(accountId, cursor, limit);
     if (page.rows.length === 0 && waitMs > 0 && !signal?.aborted && !this.closing.signal.aborted) {
       await new Promise<void>((resolve) => {

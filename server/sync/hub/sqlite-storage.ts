@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
-import type { HubDevice, HubStorage, PulledRow, PushResult } from './storage';
+import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
 
 /**
  * The hub's state in the install's own SQLite file (the embedded default). Statements run on the
@@ -159,14 +159,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
             vals: string;
             clocks: string;
           }>
-        ).map(
-          (r): PulledRow => ({
-            seq: r.seq,
-            table: r.tbl,
-            pk: r.pk,
-            state: { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) },
-          }),
-        );
+        ).map((r): StoredRow => ({ seq: r.seq, table: r.tbl, pk: r.pk, vals: r.vals, clocks: r.clocks }));
         const business = sqlite
           .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
           .get(accountId) as { last_seq: number } | undefined;

@@ -33,6 +33,27 @@ export interface PulledRow {
   state: RowState;
 }
 
+/**
+ * A pulled row as stored: its values and clocks are the JSON text the hub keeps, so the sync API
+ * can answer with that text instead of parsing and serialising every row again.
+ */
+export interface StoredRow {
+  seq: number;
+  table: string;
+  pk: string;
+  vals: string;
+  clocks: string;
+}
+
+export function parseStoredRow(row: StoredRow): PulledRow {
+  return {
+    seq: row.seq,
+    table: row.table,
+    pk: row.pk,
+    state: { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) },
+  };
+}
+
 export interface PushResult {
   /** The highest local_seq the hub holds for the device (including earlier pushes). */
   acknowledged: number;
@@ -95,7 +116,7 @@ export interface HubStorage {
    */
   watchPushes?(listener: (accountId: string) => void): () => void;
   /** Rows changed after `cursor`, in hub order. */
-  pull(accountId: string, cursor: number, limit: number): Promise<{ rows: PulledRow[]; last_seq: number }>;
+  pull(accountId: string, cursor: number, limit: number): Promise<{ rows: StoredRow[]; last_seq: number }>;
   /** A page of the business as it stood at a sequence number, for a first sync (hub/snapshot.ts). */
   snapshot(accountId: string, query: SnapshotQuery): Promise<SnapshotRows>;
 
