@@ -57,7 +57,7 @@ function tryLock(lock: SQLite.Database): boolean {
 
 /**
  * Whether the process the holder file names is still alive: then the lock is really held and
- * waiting for it is pointless. Only a holder that is gone (killed a moment ago) is worth the wait.
+ * a long wait for it is pointless. Only a holder that is gone (killed a moment ago) is worth one.
  */
 function holderIsAlive(dataDir: string): boolean {
   const holder = readHolder(dataDir);
@@ -71,7 +71,12 @@ function holderIsAlive(dataDir: string): boolean {
   }
 }
 
-/** A process killed a moment ago still holds its lock until the system has finished ending it. */
+/**
+ * A process killed a moment ago still holds its lock until the system has finished ending it (and
+ * still answers as alive until then): a short wait when the holder seems alive, a longer one when
+ * it is gone and only the system is slow to let go.
+ */
+const ALIVE_WAIT_MS = 500;
 const TAKEOVER_WAIT_MS = 3000;
 
 /**
@@ -94,7 +99,8 @@ export async function lockDataFolder(dataDir: string): Promise<FolderLock> {
     lock.pragma('locking_mode = EXCLUSIVE');
     const started = performance.now();
     while (!tryLock(lock)) {
-      if (holderIsAlive(dataDir) || performance.now() - started > TAKEOVER_WAIT_MS)
+      const waited = performance.now() - started;
+      if (waited > TAKEOVER_WAIT_MS || (waited > ALIVE_WAIT_MS && holderIsAlive(dataDir)))
         throw alreadyRunning(dataDir);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
