@@ -26,7 +26,10 @@ export function planFlows(ui: UiContext) {
       expect(await form.getByLabel('Customer e-mail').inputValue()).toBe('maya@example.com');
       await form.getByLabel('Title').fill('Garden care');
       await form.getByLabel('Price per visit').fill('80');
-      await form.getByRole('button', { name: 'Sam', exact: true }).click();
+      // Someone new joins the team with the plan; a typo cannot slip in as a free-text name.
+      await form.getByLabel('Someone new').fill('Priya');
+      await form.getByRole('button', { name: 'Add', exact: true }).click();
+      await form.getByRole('button', { name: 'Priya (new)' }).waitFor();
       await form.getByLabel('Every how many weeks').fill('2');
       await form.getByLabel('Tue', { exact: true }).check();
       const start = nextTuesday();
@@ -57,7 +60,7 @@ export function planFlows(ui: UiContext) {
       const plans = await portalOk(ui, 'GET', '/service-plans');
       expect(plans.data).toHaveLength(1);
       const visits = await portalOk(ui, 'GET', `/service-plans/${plans.data[0].id}/visits`);
-      expect(visits.data[0]).toMatchObject({ occurrence_date: start, assignees: ['Sam'], price: 80 });
+      expect(visits.data[0]).toMatchObject({ occurrence_date: start, assignees: ['Priya'], price: 80 });
 
       // A visit is an ordinary job that shows its plan.
       await visitRows.nth(1).click();
