@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { REPLAY_WINDOW_MS } from '../http/idempotency';
 import { toIso } from '../lib/clock';
+import { type PeriodicJob, startPeriodicJob } from '../lib/periodic-job';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -98,36 +99,13 @@ export async function pruneExpired(ctx: AppContext): Promise<PruneReport> {
   };
 }
 
-export interface RetentionJob {
-  /** Runs one pass now (after any pass under way) and resolves with what it deleted. */
-  runNow(): Promise<PruneReport>;
-  stop(): Promise<void>;
-}
+/** Prunes in the background; `runNow()` resolves with what it deleted. */
+export type RetentionJob = PeriodicJob<PruneReport>;
 
 /** Prunes in the background of a running server: never at start-up, never inside a request. */
 export function startRetentionJob(ctx: AppContext): RetentionJob {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const runNow = () => {
-    const pass = running.then(() => pruneExpired(ctx));
-    running = pass.catch(() => undefined);
-    return pass;
-  };
-  const tick = () => {
-    if (stopped) return;
-    runNow().catch((error: unknown) => console.error('retention: pruning failed', error));
-  };
-  const first = setTimeout(tick, FIRST_RUN_DELAY_MS);
-  const hourly = setInterval(tick, INTERVAL_MS);
-  first.unref();
-  hourly.unref();
-  return {
-    runNow,
-    stop: async () => {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(hourly);
-      await running;
-    },
-  };
+  return startPeriodicJob('retention', () => pruneExpired(ctx), {
+    firstDelayMs: FIRST_RUN_DELAY_MS,
+    intervalMs: INTERVAL_MS,
+  });
 }
