@@ -32,6 +32,12 @@ async function overflowing(page: Page): Promise<string[]> {
     const width = window.innerWidth;
     if (document.documentElement.scrollWidth > width)
       problems.push(`page is ${document.documentElement.scrollWidth}px wide`);
+    // Folded, the menu is one bar, however short the page below it.
+    const bar = document.querySelector('.sidebar');
+    if (bar && document.querySelector('.menu-button[aria-expanded="false"]')) {
+      const height = bar.getBoundingClientRect().height;
+      if (height > 100) problems.push(`the folded menu bar is ${height}px tall`);
+    }
     const selector =
       '.num, .stat-value, .totals dd, .badge, .input, .btn, [data-testid^="doc-"], [data-testid^="form-"], .event';
     for (const element of document.querySelectorAll<HTMLElement>(selector)) {
