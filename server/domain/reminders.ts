@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { toCents } from '../../shared/money';
 import { fillReminder } from '../../shared/reminder-templates';
 import type { StoredConfig } from '../../shared/schemas/config';
@@ -172,18 +172,7 @@ async function overdueOccasions(ctx: AppContext, accountId: string, lastDay: str
       .where('i.account_id', '=', accountId)
       .where('i.status', 'in', ['sent', 'partially_paid'])
       .where('i.due_date', '<=', reachedBy)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('reminder_sends as r')
-              .select('r.subject_id')
-              .where('r.kind', '=', 'invoice_overdue')
-              .whereRef('r.subject_id', '=', 'i.id')
-              .where('r.occasion', '=', `overdue+${step}d`),
-          ),
-        ),
-      );
+      .where(notRemindedYet('invoice_overdue', 'i.id', sql`${`overdue+${step}d`}`));
     if (next !== undefined) query = query.where('i.due_date', '>', addDays(lastDay, -next));
     const rows = await query.orderBy('i.due_date').limit(PASS_LIMIT).execute();
     const skipped = days.slice(0, i).map((earlier) => `overdue+${earlier}d`);
@@ -192,6 +181,16 @@ async function overdueOccasions(ctx: AppContext, accountId: string, lastDay: str
     }
   }
   return found;
+}
+
+/**
+ * No reminder of this kind is recorded yet for the record (`subject`, a column of the outer query),
+ * on this occasion when one is given: the one check that keeps each occasion to a single e-mail.
+ */
+function notRemindedYet(kind: ReminderKind, subject: string, occasion?: RawBuilder<unknown>) {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM reminder_sends r WHERE r.kind = ${kind} AND r.subject_id = ${sql.ref(subject)}${
+    occasion ? sql` AND r.occasion = ${occasion}` : sql``
+  })`;
 }
 
 /** Visits tomorrow (in the business's zone) once today's send hour has passed. */
@@ -211,18 +210,7 @@ async function visitOccasions(
     .where('j.scheduled_start', '>=', toIso(startOfDay(tomorrow, timeZone)))
     .where('j.scheduled_start', '<', toIso(startOfDay(addDays(tomorrow, 1), timeZone)))
     .where('j.scheduled_start', '>', toIso(now))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('reminder_sends as r')
-            .select('r.subject_id')
-            .where('r.kind', '=', 'appointment')
-            .whereRef('r.subject_id', '=', 'j.id')
-            .where('r.occasion', '=', sql<string>`'visit@' || ${sql.ref('j.scheduled_start')}`),
-        ),
-      ),
-    )
+    .where(notRemindedYet('appointment', 'j.id', sql`'visit@' || ${sql.ref('j.scheduled_start')}`))
     .orderBy('j.scheduled_start')
     .limit(PASS_LIMIT)
     .execute();
@@ -247,17 +235,7 @@ async function followUpOccasions(
     .where('q.status', '=', 'sent')
     .where('q.valid_until', '>=', today)
     .where('q.sent_at', '<', toIso(startOfDay(addDays(lastDay, 1 - days), timeZone)))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('reminder_sends as r')
-            .select('r.subject_id')
-            .where('r.kind', '=', 'quote_follow_up')
-            .whereRef('r.subject_id', '=', 'q.id'),
-        ),
-      ),
-    )
+    .where(notRemindedYet('quote_follow_up', 'q.id'))
     .orderBy('q.sent_at')
     .limit(PASS_LIMIT)
     .execute();
