@@ -4,6 +4,9 @@
  * holds new migrations to that.
  */
 
+/** The pseudo-column that carries a row's deletion; a later re-insert of the same key clears it. */
+export const DELETED = '_deleted';
+
 export interface SyncedTable {
   name: string;
   /** Primary-key columns, in order; a row's key on the wire is the JSON array of their values. */
@@ -25,6 +28,25 @@ export interface SyncedTable {
    * reaches the hub, the hub merges it into the first and tells every device (docs/sync.md).
    */
   naturalKey?: string;
+  /**
+   * Columns a device's push may write (docs/sync.md, "What a device may write"): what the owner's
+   * session, the API and the install's own work change on any device. A pushed column outside this
+   * list and `operator` is refused; the deletion marker is writable unless `operator` names it.
+   */
+  writable: string[];
+  /**
+   * Columns only the operator changes (the CLI on the hub's folder): they flow hub → devices, and a
+   * push from a paired device that changes them is refused. A row the hub does not hold yet brings
+   * them (a business arriving on a hosted hub), and the hub's own install pushes them.
+   */
+  operator?: string[];
+  /**
+   * Columns naming another row of the business, with the tables that row may be in: a push whose
+   * row names one of another business is refused. `ownedVia` is the one a row without an
+   * account_id belongs to its business through: the hub must hold that parent for the business.
+   */
+  parents?: Record<string, string[]>;
+  ownedVia?: string;
 }
 
 const own = (r: string) => `${r}.account_id`;
@@ -32,23 +54,98 @@ const viaCustomer = (r: string) => `(SELECT account_id FROM customers WHERE id =
 const viaDocument = (r: string) =>
   `coalesce((SELECT account_id FROM invoices WHERE id = ${r}.document_id), (SELECT account_id FROM quotes WHERE id = ${r}.document_id))`;
 
+const DOCUMENTS = ['invoices', 'quotes'];
+
 export const SYNCED_TABLES: SyncedTable[] = [
-  { name: 'accounts', pk: ['id'], account: (r) => `${r}.id` },
-  { name: 'customers', pk: ['id'], account: own, naturalKey: 'email_lower' },
+  {
+    name: 'accounts',
+    pk: ['id'],
+    account: (r) => `${r}.id`,
+    // The owner's settings (Settings in the portal) are the config; plans are set by the operator
+    // (`shopdesk plan`), and no session removes a business.
+    writable: ['id', 'config', 'created_at', 'updated_at'],
+    operator: ['plan', 'api_plan', DELETED],
+  },
+  {
+    name: 'customers',
+    pk: ['id'],
+    account: own,
+    naturalKey: 'email_lower',
+    writable: [
+      'id',
+      'account_id',
+      'name',
+      'email',
+      'email_lower',
+      'phone',
+      'address',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ],
+  },
   {
     name: 'customer_tags',
     pk: ['customer_id', 'tag'],
     account: viaCustomer,
     refs: { customer_id: 'customers' },
+    writable: ['customer_id', 'tag'],
+    parents: { customer_id: ['customers'] },
+    ownedVia: 'customer_id',
   },
-  { name: 'customer_notes', pk: ['id'], account: viaCustomer, refs: { customer_id: 'customers' } },
-  { name: 'team_members', pk: ['id'], account: own, naturalKey: 'name' },
+  {
+    name: 'customer_notes',
+    pk: ['id'],
+    account: viaCustomer,
+    refs: { customer_id: 'customers' },
+    writable: ['id', 'customer_id', 'text', 'created_at'],
+    parents: { customer_id: ['customers'] },
+    ownedVia: 'customer_id',
+  },
+  {
+    name: 'team_members',
+    pk: ['id'],
+    account: own,
+    naturalKey: 'name',
+    writable: ['id', 'account_id', 'name', 'created_at', 'deactivated_at'],
+  },
   {
     name: 'jobs',
     pk: ['id'],
     account: own,
     refs: { customer_id: 'customers' },
     ranks: { status: { unscheduled: 0, scheduled: 0, in_progress: 1, cancelled: 2, completed: 3 } },
+    writable: [
+      'id',
+      'account_id',
+      'number',
+      'customer_id',
+      'title',
+      'status',
+      'scheduled_start',
+      'scheduled_end',
+      'address',
+      'price_cents',
+      'notes',
+      'quote_id',
+      'booking_id',
+      'started_at',
+      'completed_at',
+      'cancelled_at',
+      'created_at',
+      'updated_at',
+      'plan_id',
+      'plan_occurrence',
+      'plan_detached',
+      'plan_invoice_id',
+    ],
+    parents: {
+      customer_id: ['customers'],
+      quote_id: ['quotes'],
+      booking_id: ['bookings'],
+      plan_id: ['service_plans'],
+      plan_invoice_id: ['invoices'],
+    },
   },
   {
     name: 'service_plans',
@@ -56,12 +153,44 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: own,
     refs: { customer_id: 'customers' },
     ranks: { status: { active: 0, ended: 1 } },
+    writable: [
+      'id',
+      'account_id',
+      'customer_id',
+      'title',
+      'address',
+      'price_cents',
+      'notes',
+      'assignees',
+      'frequency',
+      'interval',
+      'weekdays',
+      'month_day',
+      'start_date',
+      'start_time',
+      'end_time',
+      'until_date',
+      'count',
+      'horizon_weeks',
+      'holidays',
+      'holiday_rule',
+      'billing',
+      'invoice_delivery',
+      'status',
+      'ended_at',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'] },
   },
   {
     name: 'job_assignees',
     pk: ['job_id', 'member_id'],
     account: (r) => `(SELECT account_id FROM jobs WHERE id = ${r}.job_id)`,
     refs: { member_id: 'team_members' },
+    writable: ['job_id', 'member_id'],
+    parents: { job_id: ['jobs'], member_id: ['team_members'] },
+    ownedVia: 'job_id',
   },
   {
     name: 'bookings',
@@ -69,6 +198,21 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: own,
     refs: { customer_id: 'customers' },
     ranks: { status: { pending: 0, confirmed: 1, cancelled: 2, no_show: 2, completed: 3 } },
+    writable: [
+      'id',
+      'account_id',
+      'customer_id',
+      'service',
+      'start',
+      'end',
+      'notes',
+      'source',
+      'status',
+      'job_id',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'], job_id: ['jobs'] },
   },
   {
     name: 'quotes',
@@ -77,6 +221,25 @@ export const SYNCED_TABLES: SyncedTable[] = [
     refs: { customer_id: 'customers' },
     derived: ['subtotal_cents', 'tax_total_cents', 'total_cents'],
     ranks: { status: { draft: 0, sent: 1, declined: 2, accepted: 3, converted: 4 } },
+    writable: [
+      'id',
+      'account_id',
+      'number',
+      'customer_id',
+      'status',
+      'currency',
+      'issue_date',
+      'valid_until',
+      'notes',
+      'sent_at',
+      'accepted_at',
+      'declined_at',
+      'converted_at',
+      'job_id',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'], job_id: ['jobs'] },
   },
   {
     name: 'invoices',
@@ -86,26 +249,135 @@ export const SYNCED_TABLES: SyncedTable[] = [
     derived: ['subtotal_cents', 'tax_total_cents', 'total_cents', 'amount_paid_cents'],
     // Payments decide paid and partially paid (derived); what the owner sets ranks draft < sent < void.
     ranks: { status: { draft: 0, sent: 1, partially_paid: 1, paid: 1, void: 2 } },
+    writable: [
+      'id',
+      'account_id',
+      'number',
+      'customer_id',
+      'status',
+      'currency',
+      'issue_date',
+      'due_date',
+      'notes',
+      'quote_id',
+      'job_id',
+      'sent_at',
+      'paid_at',
+      'voided_at',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'], quote_id: ['quotes'], job_id: ['jobs'] },
   },
-  { name: 'document_lines', pk: ['document_id', 'position'], account: viaDocument },
+  {
+    name: 'document_lines',
+    pk: ['document_id', 'position'],
+    account: viaDocument,
+    writable: ['document_id', 'position', 'description', 'quantity', 'unit_price', 'amount_cents'],
+    parents: { document_id: DOCUMENTS },
+    ownedVia: 'document_id',
+  },
   {
     name: 'document_taxes',
     pk: ['document_id', 'position'],
     account: viaDocument,
     derived: ['amount_cents'],
+    writable: ['document_id', 'position', 'name', 'rate'],
+    parents: { document_id: DOCUMENTS },
+    ownedVia: 'document_id',
   },
-  { name: 'payments', pk: ['id'], account: own, appendOnly: true },
-  { name: 'reviews', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
-  { name: 'mail_messages', pk: ['id'], account: own, refs: { customer_id: 'customers' } },
-  { name: 'events', pk: ['id'], account: own, appendOnly: true },
+  {
+    name: 'payments',
+    pk: ['id'],
+    account: own,
+    appendOnly: true,
+    writable: ['id', 'account_id', 'invoice_id', 'amount_cents', 'method', 'paid_at', 'created_at'],
+    parents: { invoice_id: ['invoices'] },
+  },
+  {
+    name: 'reviews',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    writable: [
+      'id',
+      'account_id',
+      'customer_id',
+      'job_id',
+      'rating',
+      'comment',
+      'source',
+      'received_at',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'], job_id: ['jobs'] },
+  },
+  {
+    name: 'mail_messages',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    // The sending state is written by whichever install sends (docs/sync.md, "Mail").
+    writable: [
+      'id',
+      'account_id',
+      'kind',
+      'customer_id',
+      'document_id',
+      'to_address',
+      'subject',
+      'body',
+      'offer',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'last_error',
+      'created_at',
+      'sent_at',
+      'sending_node',
+      'cancelled_at',
+      'reminder',
+    ],
+    parents: { customer_id: ['customers'], document_id: DOCUMENTS },
+  },
+  {
+    name: 'events',
+    pk: ['id'],
+    account: own,
+    appendOnly: true,
+    writable: ['id', 'account_id', 'type', 'payload', 'created_at'],
+  },
   // Keyed by the occasion, so the hub keeps the first record of it from whichever install queued it.
-  { name: 'reminder_sends', pk: ['kind', 'subject_id', 'occasion'], account: own, appendOnly: true },
+  {
+    name: 'reminder_sends',
+    pk: ['kind', 'subject_id', 'occasion'],
+    account: own,
+    appendOnly: true,
+    writable: ['account_id', 'kind', 'subject_id', 'occasion', 'outcome', 'message_id', 'created_at'],
+    parents: { message_id: ['mail_messages'] },
+  },
   {
     name: 'webhook_endpoints',
     pk: ['id'],
     account: own,
     // The signing secrets stay on the node that delivers; the failure streak is its own too.
     local: ['secret', 'previous_secret', 'previous_secret_expires_at', 'consecutive_failures'],
+    // The owner adds, edits, pauses and hands over endpoints; the delivering node disables one.
+    writable: [
+      'id',
+      'account_id',
+      'interface',
+      'url',
+      'description',
+      'events',
+      'enabled',
+      'disabled_reason',
+      'disabled_at',
+      'created_at',
+      'updated_at',
+      'delivering_node',
+    ],
   },
 ];
 
@@ -156,9 +428,12 @@ export const ALIAS_TABLE = '_alias';
 /** What a merged-away record never passes to the record it merged into. */
 export const IDENTITY_COLUMNS = new Set(['id', 'created_at', '_deleted']);
 
-/** The pseudo-column that carries a row's deletion; a later re-insert of the same key clears it. */
-export const DELETED = '_deleted';
-
 export function notSent(table: SyncedTable): Set<string> {
   return new Set([...(table.local ?? []), ...(table.derived ?? [])]);
+}
+
+/** Columns a device's push may change in a table: its writable list and the deletion marker. */
+export function writableColumns(table: SyncedTable): Set<string> {
+  const operator = new Set(table.operator ?? []);
+  return new Set([...table.writable, DELETED].filter((column) => !operator.has(column)));
 }

@@ -1,6 +1,7 @@
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { type RowState, winningColumns } from '../merge';
+import { localOwner, localOwnerOfId } from '../owner';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
 import { recomputeDerived } from './derived';
 import type { LocalState } from './local-state';
@@ -199,6 +200,23 @@ export function applyPulledRows(
     }
   }
 
+  /**
+   * A pulled row that would overwrite, move or point into a row of another business this folder
+   * holds. The hub refuses such pushes (push-authorization.ts); a hosted hub, which keeps no index
+   * across businesses, cannot see a key another business holds here, so it is refused here too.
+   */
+  function namesAnotherBusiness(table: SyncedTable, key: unknown[], v: Record<string, unknown>): boolean {
+    const prepare = (text: string) => local.statement(text);
+    const other = (owner: unknown) => owner !== undefined && owner !== accountId;
+    if (table.name === 'accounts' && key[0] !== accountId) return true;
+    if (other(localOwner(prepare, table, key))) return true;
+    if (table.writable.includes('account_id') && 'account_id' in v && v.account_id !== accountId) return true;
+    return Object.entries(table.parents ?? {}).some(([column, targets]) => {
+      const id = column in v ? v[column] : key[table.pk.indexOf(column)];
+      return typeof id === 'string' && other(localOwnerOfId(prepare, targets, id));
+    });
+  }
+
   function applyRow(row: PulledRow): void {
     if (row.table === ALIAS_TABLE) {
       applyAlias(row);
@@ -222,6 +240,7 @@ export function applyPulledRows(
       if (to) v[column] = to;
     }
     const key = keyOf(table, v, JSON.parse(row.pk) as unknown[]);
+    if (namesAnotherBusiness(table, key, v)) return;
     // A merged-away record's own row is history: the hub has merged its changes into the survivor.
     if (table.naturalKey && aliasOf(table.name, key[0])) return;
     applyState(table, key, { v, c });

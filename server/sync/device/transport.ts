@@ -139,7 +139,7 @@ export function uploadBusiness(
 /** The hub's own install talks to its hub without a network hop. */
 export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTransport {
   return {
-    push: async (changes) => ({ ...(await hub.push(device, changes)), hub_time: isoNow(clock) }),
+    push: async (changes) => ({ ...(await hub.push(device, changes, true)), hub_time: isoNow(clock) }),
     pull: async (cursor, limit, wait, signal) => ({
       ...(await hub.pull(device.account_id, cursor, limit, wait * 1000, signal)),
       hub_time: isoNow(clock),

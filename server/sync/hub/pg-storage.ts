@@ -3,6 +3,7 @@ import type { RowState } from '../merge';
 import { syncedTable } from '../tables';
 import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
+import { authorizeChange } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { pgSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PushedChange, PushResult, StoredRow } from './storage';
@@ -85,7 +86,7 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
       await pool.query('UPDATE hub_devices SET last_seen_at = $2 WHERE id = $1', [deviceId, now]);
     },
 
-    push: (accountId, deviceId, changes) =>
+    push: (accountId, deviceId, changes, operator) =>
       inTransaction(pool, async (client): Promise<PushResult> => {
         // Pushes of one business queue here, so their rows take numbers in commit order.
         const business = (
@@ -106,10 +107,11 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
         const store = await rowStore(client, accountId, changes, () => ++seq);
         let acknowledged = Number(device.last_local_seq);
         let accepted = 0;
-        for (const change of changes) {
+        for (const [index, change] of changes.entries()) {
           if (change.local_seq <= acknowledged) continue;
           acknowledged = change.local_seq;
-          accepted += await mergePushedChange(store, change);
+          const allowed = await authorizeChange(store, { business: accountId, operator }, change, index);
+          accepted += await mergePushedChange(store, allowed);
         }
         await store.flush();
         await client.query('UPDATE hub_businesses SET last_seq = $2 WHERE account_id = $1', [accountId, seq]);
@@ -189,7 +191,7 @@ async function rowStore(
   /** Stored rows by natural key (table, key) → their pks, for the natural keys looked up so far. */
   const holders = new Map<string, string[]>();
 
-  const pushed = changes.map((change) => [change.table, change.pk] as const);
+  const pushed = changes.flatMap((change) => [[change.table, change.pk] as const, ...owningParents(change)]);
   const named = changes.flatMap((change) => aliasCandidates(change));
   const keyed = changes.flatMap((change) => naturalKeyCandidate(change));
   // One after another: a client runs one query at a time whatever it is handed.
@@ -311,6 +313,19 @@ interface WrittenRow {
   seq: number;
   state: RowState;
   naturalKey: string | null;
+}
+
+/** The rows a change's row belongs to its business through (push-authorization.ts checks the hub holds one). */
+function owningParents(change: PushedChange): Array<readonly [string, string]> {
+  const table = syncedTable(change.table);
+  const column = table?.ownedVia;
+  if (!column) return [];
+  const position = table.pk.indexOf(column);
+  const id =
+    column in change.state.v ? change.state.v[column] : (JSON.parse(change.pk) as unknown[])[position];
+  return typeof id === 'string'
+    ? table.parents![column]!.map((parent) => [parent, JSON.stringify([id])] as const)
+    : [];
 }
 
 /** The natural key a pushed row carries, which the merge may look for among the live rows. */

@@ -15,6 +15,11 @@ export interface HubRowStore {
   findLive(table: string, naturalKey: string, pk: string): Promise<string | undefined>;
   aliasOf(table: string, id: string): Promise<string | undefined>;
   addAlias(table: string, from: string, to: string): Promise<void>;
+  /**
+   * The business the hub's install holds a row under in its own tables (owner.ts), where the hub
+   * shares a file with an install that may hold other businesses; absent on a hosted hub.
+   */
+  localOwner?(table: SyncedTable, key: unknown[]): string | undefined;
 }
 
 /** Merges one change; returns how many rows changed (each took the next sequence number in `put`). */

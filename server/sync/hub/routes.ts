@@ -119,7 +119,23 @@ export function hubApiRoutes(
       },
       async (request) => {
         const from = await device(request.headers.authorization);
-        return { ...(await hub().push(from, request.body.changes)), hub_time: isoNow(clock) };
+        try {
+          return { ...(await hub().push(from, request.body.changes)), hub_time: isoNow(clock) };
+        } catch (error) {
+          // A device writing past what it may is an attacker or a broken install: the operator hears of it.
+          if (error instanceof ApiError && error.status === 403) {
+            request.log.warn(
+              {
+                device_id: from.id,
+                account_id: from.account_id,
+                code: error.code,
+                refused: error.options.details,
+              },
+              'push refused',
+            );
+          }
+          throw error;
+        }
       },
     );
 

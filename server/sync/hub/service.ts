@@ -6,6 +6,7 @@ import { ApiError, notFound, validationError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../../lib/secrets';
 import { syncedTable } from '../tables';
+import { checkChangeShape } from './push-authorization';
 import {
   type HubDevice,
   type HubStorage,
@@ -151,12 +152,14 @@ export class Hub {
     return device;
   }
 
-  async push(device: HubDevice, changes: PushedChange[]): Promise<PushResult> {
+  /** `operator`: the hub's own install pushes (transport.ts), where the operator's changes are made. */
+  async push(device: HubDevice, changes: PushedChange[], operator = false): Promise<PushResult> {
     const unknown = changes.findIndex((change) => !syncedTable(change.table));
     if (unknown >= 0) {
       throw validationError(`${changes[unknown]!.table} is not a synced table`, `changes[${unknown}].table`);
     }
-    const result = await this.storage.push(device.account_id, device.id, changes);
+    for (const [index, change] of changes.entries()) checkChangeShape(change, index);
+    const result = await this.storage.push(device.account_id, device.id, changes, operator);
     if (result.accepted > 0) this.pushed.emit(device.account_id);
     return result;
   }

@@ -1,6 +1,8 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
+import { localOwner } from '../owner';
+import { authorizeChange } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
@@ -22,6 +24,15 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
   const findLive = sqlite.prepare(
     'SELECT pk FROM hub_rows WHERE account_id = ? AND tbl = ? AND natural_key = ? AND pk <> ? LIMIT 1',
   );
+  const statements = new Map<string, SQLite.Statement>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
   const getAlias = sqlite.prepare(
     'SELECT to_id FROM hub_aliases WHERE account_id = ? AND tbl = ? AND from_id = ?',
   );
@@ -112,7 +123,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
         sqlite.prepare('UPDATE hub_devices SET last_seen_at = ? WHERE id = ?').run(now, deviceId);
       }),
 
-    push: (accountId, deviceId, changes) =>
+    push: (accountId, deviceId, changes, operator) =>
       exclusive({ db, sqlite }, async (): Promise<PushResult> => {
         sqlite.exec('BEGIN IMMEDIATE');
         try {
@@ -129,10 +140,11 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           const store = rowStore(accountId, () => ++seq);
           let acknowledged = device.last_local_seq;
           let accepted = 0;
-          for (const change of changes) {
+          for (const [index, change] of changes.entries()) {
             if (change.local_seq <= acknowledged) continue;
             acknowledged = change.local_seq;
-            accepted += await mergePushedChange(store, change);
+            const allowed = await authorizeChange(store, { business: accountId, operator }, change, index);
+            accepted += await mergePushedChange(store, allowed);
           }
           sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
           sqlite
@@ -216,6 +228,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           naturalKey,
         );
       },
+      localOwner: (table, key) => localOwner(prepared, table, key),
       findLive: async (table, naturalKey, pk) =>
         (findLive.get(accountId, table, naturalKey, pk) as { pk: string } | undefined)?.pk,
       aliasOf: async (table, id) =>

@@ -108,8 +108,12 @@ export interface HubStorage {
   revokeDevice(accountId: string, deviceId: string, now: string): Promise<boolean>;
   touchDevice(deviceId: string, now: string): Promise<void>;
 
-  /** Merges the changes into the resolved rows in one transaction, in hub order. */
-  push(accountId: string, deviceId: string, changes: PushedChange[]): Promise<PushResult>;
+  /**
+   * Merges the changes into the resolved rows in one transaction, in hub order, after checking each
+   * (push-authorization.ts): one refused change refuses the push whole. `operator`: the hub's own
+   * install pushes, whose changes may include what only the operator changes.
+   */
+  push(accountId: string, deviceId: string, changes: PushedChange[], operator: boolean): Promise<PushResult>;
   /**
    * Calls `listener` with the business a push changed, through whichever process shares this
    * store; returns the unsubscribe. Absent where only one process serves the store.

@@ -1,0 +1,478 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database';
+import { manualClock } from '../../server/lib/clock';
+import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { Hub } from '../../server/sync/hub/service';
+import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
+import type { HubDevice, HubStorage, PushedChange } from '../../server/sync/hub/storage';
+import { DELETED, notSent, SYNCED_TABLES, type SyncedTable } from '../../server/sync/tables';
+import { startPgHubPoolForSuite } from '../helpers/postgres';
+import { type ApiResponse, startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+/**
+ * Shared invariant 10 (docs/sync.md, "What a device may write"): a paired device writes only its
+ * own business, and only what an owner could. Every probe runs on both hub storages.
+ */
+const pool = startPgHubPoolForSuite();
+const STORAGES: Array<[string, () => HubStorage | undefined]> = [
+  ['SQLite', () => undefined],
+  ['PostgreSQL', () => pgHubStorage(pool())],
+];
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+let tick = 0;
+/** A clock later than every one before it, in the hub's clock format. */
+const later = () => `${String(1_900_000_000_000 + ++tick).padStart(15, '0')}.${'0'.repeat(10)}.probe`;
+const stamped = (v: Record<string, unknown>) => ({
+  v,
+  c: Object.fromEntries(Object.keys(v).map((column) => [column, later()])),
+});
+
+interface Folder {
+  server: TestServer;
+  a: TestAccount;
+  b: TestAccount;
+  /** A customer of B, and one of A. */
+  bCustomer: string;
+  aCustomer: string;
+  /** A device paired to A through the sync API. */
+  credential: string;
+  push(changes: PushedChange[], key?: string): Promise<ApiResponse>;
+}
+
+/** One data folder holding businesses A and B, A's hub on `storage`, and a device joined to A. */
+async function folderWithTwoBusinesses(storage: HubStorage | undefined): Promise<Folder> {
+  const server = await startTestServer({ hubStorage: storage });
+  servers.push(server);
+  const a = await server.createAccount({ business: 'Alpha' });
+  const b = await server.createAccount({ business: 'Bravo', plan: 'platform', apiPlan: 'growth' });
+  const bCustomer = (await b.portal('POST', '/customers', { body: { name: 'Bea', email: 'bea@b.test' } }))
+    .body.id as string;
+  const aCustomer = (await a.portal('POST', '/customers', { body: { name: 'Al', email: 'al@a.test' } })).body
+    .id as string;
+  const code = (await a.portal('POST', '/sync/pair', { body: { name: 'Laptop' } })).body.pairing_code;
+  const joined = await server.request('POST', '/api/sync/v1/join', { body: { code } });
+  expect(joined.status).toBe(200);
+  const credential = joined.body.credential as string;
+  let seq = 0;
+  const push = (changes: PushedChange[], key = credential): Promise<ApiResponse> =>
+    server.request('POST', '/api/sync/v1/push', {
+      key,
+      body: { changes: changes.map((c) => ({ ...c, local_seq: c.local_seq || ++seq })) },
+    });
+  return { server, a, b, bCustomer, aCustomer, credential, push };
+}
+
+const change = (table: string, key: unknown[], v: Record<string, unknown>): PushedChange => ({
+  local_seq: 0,
+  table,
+  pk: JSON.stringify(key),
+  state: stamped(v),
+});
+
+/** What B looks like from its own portal: its plans and its customers. */
+async function bSeen(folder: Folder) {
+  const config = (await folder.b.portal('GET', '/config')).body;
+  const customers = (await folder.b.portal('GET', '/customers?limit=100')).body.data as Array<{
+    id: string;
+    name: string;
+  }>;
+  return { plan: config.plan, api_plan: config.api_plan, customers: customers.map((c) => [c.id, c.name]) };
+}
+
+describe.each(STORAGES)('a device of business A, the hub on %s', (storageName, storage) => {
+  const embedded = storageName === 'SQLite';
+
+  it('cannot change business B: the push naming B is refused whole and B is untouched', async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const before = await bSeen(folder);
+    const honest = change('team_members', ['tm_probe'], {
+      id: 'tm_probe',
+      account_id: folder.a.clientId,
+      name: 'Probe',
+      created_at: '2026-11-24T09:00:00Z',
+      [DELETED]: 0,
+    });
+    const attack = await folder.push([
+      { ...honest, local_seq: 1 },
+      { ...change('accounts', [folder.b.clientId], { plan: 'basic', api_plan: 'none' }), local_seq: 2 },
+      {
+        ...change('customers', ['cus_injected'], {
+          id: 'cus_injected',
+          account_id: folder.b.clientId,
+          name: 'Injected',
+          email: 'x@evil.test',
+          email_lower: 'x@evil.test',
+          created_at: '2026-11-24T09:00:00Z',
+          updated_at: '2026-11-24T09:00:00Z',
+          [DELETED]: 0,
+        }),
+        local_seq: 3,
+      },
+    ]);
+    expect(attack.status).toBe(403);
+    expect(attack.body.error).toMatchObject({
+      type: 'permission_error',
+      code: 'cross_business_change',
+      param: 'changes[1].pk',
+      details: { table: 'accounts', pk: JSON.stringify([folder.b.clientId]) },
+    });
+    // Nothing of the push was applied: not even the honest change before the refused one.
+    const pulled = await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
+      key: folder.credential,
+    });
+    expect(pulled.body.rows.some((r: { pk: string }) => r.pk === '["tm_probe"]')).toBe(false);
+    expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
+    expect(await bSeen(folder)).toEqual(before);
+    expect(before.plan).toBe('platform');
+
+    // The honest change alone goes through with the same local_seq: nothing was acknowledged.
+    const retried = await folder.push([{ ...honest, local_seq: 1 }]);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ acknowledged: 1, accepted: 1 });
+  });
+
+  it.each([
+    ['a customer whose account_id is B', 'customers', 'account_id'],
+    ["a tag on B's customer", 'customer_tags', 'customer_id'],
+    ["a note on B's customer", 'customer_notes', 'customer_id'],
+  ])('refuses %s', async (_what, table, column) => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const rows: Record<string, PushedChange> = {
+      customers: change('customers', ['cus_probe'], {
+        id: 'cus_probe',
+        account_id: folder.b.clientId,
+        name: 'Probe',
+        [DELETED]: 0,
+      }),
+      customer_tags: change('customer_tags', [folder.bCustomer, 'vip'], {
+        customer_id: folder.bCustomer,
+        tag: 'vip',
+        [DELETED]: 0,
+      }),
+      customer_notes: change('customer_notes', ['note_probe'], {
+        id: 'note_probe',
+        customer_id: folder.bCustomer,
+        text: 'owned',
+        created_at: '2026-11-24T09:00:00Z',
+        [DELETED]: 0,
+      }),
+    };
+    const refused = await folder.push([rows[table]!]);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'cross_business_change',
+      param: `changes[0].state.v.${column}`,
+      details: { table, column },
+    });
+    expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
+    expect((await bSeen(folder)).customers).toEqual([[folder.bCustomer, 'Bea']]);
+  });
+
+  it("cannot overwrite, delete or point at B's rows under its own account_id", async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const before = await bSeen(folder);
+    const probes = [
+      change('customers', [folder.bCustomer], {
+        id: folder.bCustomer,
+        account_id: folder.a.clientId,
+        name: 'Stolen',
+        [DELETED]: 0,
+      }),
+      change('customers', [folder.bCustomer], { [DELETED]: 1 }),
+      change('jobs', ['job_probe'], {
+        id: 'job_probe',
+        account_id: folder.a.clientId,
+        customer_id: folder.bCustomer,
+        title: 'Peek',
+        status: 'unscheduled',
+        [DELETED]: 0,
+      }),
+    ];
+    for (const probe of probes) {
+      const answer = await folder.push([probe]);
+      // The embedded hub shares its file with B and sees B's rows; a hosted hub keeps no index
+      // across businesses and stores the row under A, where every device refuses to apply it.
+      if (embedded) {
+        expect(answer.status).toBe(403);
+        expect(answer.body.error.code).toBe('cross_business_change');
+      } else expect(answer.status).toBe(200);
+    }
+    expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
+    expect(await bSeen(folder)).toEqual(before);
+    expect((await folder.a.portal('GET', '/jobs/job_probe')).status).toBe(404);
+  });
+
+  it('cannot change its own plans, while the owner keeps their settings', async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const plans = (await folder.a.portal('GET', '/config')).body;
+    expect(plans).toMatchObject({ plan: 'platform', api_plan: 'growth' });
+    const refused = await folder.push([
+      change('accounts', [folder.a.clientId], { plan: 'basic', api_plan: 'none' }),
+    ]);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'column_not_writable',
+      param: 'changes[0].state.v.plan',
+      details: { table: 'accounts', column: 'plan' },
+    });
+    const { plan: _plan, api_plan: _apiPlan, client_id: _id, ...config } = plans;
+    const owned = await folder.push([
+      change('accounts', [folder.a.clientId], {
+        config: JSON.stringify({ ...config, business_name: 'Alpha Renamed' }),
+      }),
+    ]);
+    expect(owned.status).toBe(200);
+    expect(owned.body.accepted).toBe(1);
+    expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
+    const after = (await folder.a.portal('GET', '/config')).body;
+    expect(after).toMatchObject({
+      plan: plans.plan,
+      api_plan: plans.api_plan,
+      business_name: 'Alpha Renamed',
+    });
+  });
+
+  it('refuses a revoked device, and the old credential after the device is paired again', async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const devices = (await folder.a.portal('GET', '/sync')).body.devices as Array<{
+      id: string;
+      role: string;
+    }>;
+    const laptop = devices.find((d) => d.role === 'device')!;
+    expect((await folder.a.portal('DELETE', `/sync/devices/${laptop.id}`)).status).toBe(200);
+    const member = change('team_members', ['tm_late'], {
+      id: 'tm_late',
+      account_id: folder.a.clientId,
+      name: 'Late',
+      [DELETED]: 0,
+    });
+    const revoked = await folder.push([member]);
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error).toMatchObject({ type: 'authentication_error', code: 'device_revoked' });
+
+    // No device credential is rotated in place: a device gets a new one by pairing again.
+    const code = (await folder.a.portal('POST', '/sync/pair')).body.pairing_code;
+    const again = await folder.server.request('POST', '/api/sync/v1/join', { body: { code } });
+    expect((await folder.push([member], again.body.credential)).status).toBe(200);
+    const old = await folder.push([member]);
+    expect(old.status).toBe(401);
+    expect(old.body.error.code).toBe('device_revoked');
+  });
+
+  it("refuses a device of business B writing A's rows, and shows it only B's", async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const code = (await folder.b.portal('POST', '/sync/pair')).body.pairing_code;
+    const bDevice = (await folder.server.request('POST', '/api/sync/v1/join', { body: { code } })).body
+      .credential as string;
+    const refused = await folder.push(
+      [change('customers', [folder.aCustomer], { name: 'Renamed by B', updated_at: '2026-11-24T10:00:00Z' })],
+      bDevice,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('cross_business_change');
+    const pulled = await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
+      key: bDevice,
+    });
+    const keys = (pulled.body.rows as Array<{ pk: string }>).map((r) => r.pk);
+    expect(keys).toContain(JSON.stringify([folder.bCustomer]));
+    expect(keys).not.toContain(JSON.stringify([folder.aCustomer]));
+    const aCustomer = await folder.a.portal('GET', `/customers/${folder.aCustomer}`);
+    expect(aCustomer.body.name).toBe('Al');
+  });
+
+  it('takes a replayed push once: the same batch again changes nothing', async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const batch = [
+      { ...change('customers', [folder.aCustomer], { name: 'Once' }), local_seq: 1 },
+      {
+        ...change('customer_tags', [folder.aCustomer, 'vip'], {
+          customer_id: folder.aCustomer,
+          tag: 'vip',
+          [DELETED]: 0,
+        }),
+        local_seq: 2,
+      },
+    ];
+    const first = await folder.push(batch);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ acknowledged: 2, accepted: 2 });
+    const replay = await folder.push(batch);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ acknowledged: 2, accepted: 0, last_seq: first.body.last_seq });
+    // A replay carrying other values under the acknowledged numbers is skipped as well.
+    const altered = await folder.push([
+      { ...change('customers', [folder.aCustomer], { name: 'Twice' }), local_seq: 1 },
+    ]);
+    expect(altered.body).toMatchObject({ acknowledged: 2, accepted: 0 });
+    expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
+    expect((await folder.a.portal('GET', `/customers/${folder.aCustomer}`)).body.name).toBe('Once');
+  });
+});
+
+/**
+ * Every entry of every table's lists (server/sync/tables.ts), generated from the lists themselves:
+ * a new table or column is covered without a new case.
+ */
+describe('the writable columns of every synced table', () => {
+  it('classes every column of the schema: key, writable, operator, device-local or derived', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-columns-'));
+    const database = await openDatabase(dir);
+    try {
+      for (const table of SYNCED_TABLES) {
+        const columns = (
+          database.sqlite.prepare(`PRAGMA table_info(${table.name})`).all() as Array<{ name: string }>
+        ).map((c) => c.name);
+        const classed = [...table.writable, ...(table.operator ?? []), ...notSent(table)].filter(
+          (column) => column !== DELETED,
+        );
+        expect([...classed].sort(), table.name).toEqual([...columns].sort());
+        expect(
+          table.pk.filter((column) => !table.writable.includes(column)),
+          table.name,
+        ).toEqual([]);
+        for (const column of Object.keys(table.parents ?? {}))
+          expect(table.writable, `${table.name}.${column}`).toContain(column);
+      }
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+interface OpenedHub {
+  hub: Hub;
+  close(): Promise<void>;
+}
+
+const HUBS: Array<[string, () => Promise<OpenedHub>]> = [
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-columns-hub-'));
+      const database = await openDatabase(dir);
+      const hub = new Hub(sqliteHubStorage(database.db, database.sqlite), manualClock());
+      return {
+        hub,
+        close: async () => {
+          hub.shutdown();
+          await database.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const hub = new Hub(pgHubStorage(pool()), manualClock());
+      return { hub, close: async () => hub.shutdown() };
+    },
+  ],
+];
+
+/** A row of every synced table for one business, each naming the rows of its parents. */
+function rowsOf(accountId: string): Map<string, { key: unknown[]; v: Record<string, unknown> }> {
+  const rows = new Map<string, { key: unknown[]; v: Record<string, unknown> }>();
+  const idOf = (table: string) => `${table}_probe`;
+  for (const table of SYNCED_TABLES) {
+    const v: Record<string, unknown> = { [DELETED]: 0 };
+    for (const column of table.writable) {
+      const parent = table.parents?.[column]?.[0];
+      if (column === 'account_id') v[column] = accountId;
+      else if (parent) v[column] = idOf(parent);
+      else if (column === 'id') v[column] = table.name === 'accounts' ? accountId : idOf(table.name);
+      else if (column === 'position') v[column] = 1;
+      else v[column] = `${column} 1`;
+    }
+    rows.set(table.name, { key: table.pk.map((column) => v[column]), v });
+  }
+  return rows;
+}
+
+describe.each(HUBS)('what a device may push, the hub on %s', (_name, open) => {
+  let opened: OpenedHub;
+  let accountId: string;
+  let hubDevice: HubDevice;
+  let device: HubDevice;
+  let seq = 0;
+  let ownSeq = 0;
+  let rows: ReturnType<typeof rowsOf>;
+  const push = (table: SyncedTable, v: Record<string, unknown>, from: 'device' | 'hub' = 'device') => {
+    const row = rows.get(table.name)!;
+    const changes = [
+      {
+        local_seq: from === 'hub' ? ++ownSeq : ++seq,
+        table: table.name,
+        pk: JSON.stringify(row.key),
+        state: stamped(v),
+      },
+    ];
+    return from === 'hub' ? opened.hub.push(hubDevice, changes, true) : opened.hub.push(device, changes);
+  };
+
+  beforeAll(async () => {
+    opened = await open();
+    accountId = `acct_${randomUUID()}`;
+    hubDevice = await opened.hub.adopt(accountId, 'Hub');
+    const pairing = await opened.hub.createPairing(accountId, 'http://hub.invalid');
+    device = (await opened.hub.join(pairing.pairing_code, 'Laptop')).device;
+    rows = rowsOf(accountId);
+    // The business as the hub's own install brings it: a row of every table.
+    for (const table of SYNCED_TABLES) {
+      const v = { ...rows.get(table.name)!.v };
+      for (const column of table.operator ?? []) v[column] ??= `${column} 1`;
+      expect((await push(table, v, 'hub')).accepted, table.name).toBeGreaterThan(0);
+    }
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  const cases = SYNCED_TABLES.flatMap((table) => [
+    ...[...table.writable, DELETED]
+      .filter(
+        (column) =>
+          !table.pk.includes(column) && column !== 'account_id' && !(table.operator ?? []).includes(column),
+      )
+      .map((column) => [table.name, column, 'writable'] as const),
+    ...(table.operator ?? []).map((column) => [table.name, column, 'operator'] as const),
+    ...[...notSent(table)].map((column) => [table.name, column, 'not sent'] as const),
+  ]);
+
+  it.each(cases)('%s.%s (%s)', async (tableName, column, kind) => {
+    const table = SYNCED_TABLES.find((t) => t.name === tableName)!;
+    const parent = table.parents?.[column]?.[0];
+    // A parent column may only name a row of the business; the deletion marker is set back after.
+    const value = parent ? rows.get(parent)!.key[0] : column === DELETED ? 1 : `${column} 2`;
+    if (kind === 'writable') {
+      const result = await push(table, { [column]: value });
+      // Append-only rows keep their first state, but the change is taken.
+      expect(result.acknowledged).toBe(seq);
+      if (!table.appendOnly) expect(result.accepted).toBeGreaterThan(0);
+      if (column === DELETED) await push(table, { [column]: 0 });
+      return;
+    }
+    await expect(push(table, { [column]: value })).rejects.toMatchObject({
+      status: 403,
+      code: 'column_not_writable',
+      options: { param: `changes[0].state.v.${column}`, details: { table: tableName, column } },
+    });
+    if (kind === 'operator') {
+      const held = rows.get(table.name)!.v[column] ?? `${column} 1`;
+      // The value the hub holds may come along (an insert carries every column); the operator's
+      // own install may change it.
+      expect((await push(table, { [column]: held })).acknowledged).toBe(seq);
+      expect((await push(table, { [column]: value }, 'hub')).accepted).toBe(1);
+    }
+  });
+});
