@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { AccountsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
-import { conflict, notFound } from '../lib/errors';
+import { conflict, invalidState, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
 
 export type Plan = AccountsTable['plan'];
@@ -160,6 +160,18 @@ export async function setPlans(
   plans: { plan?: Plan | undefined; apiPlan?: ApiPlan | undefined },
 ): Promise<Account> {
   const account = await getAccount(ctx.db, accountId);
+  // A device's push may not change plans (docs/sync.md, "What a device may write"): changed here,
+  // they would wait in its outbox for a hub that refuses them.
+  const synced = await ctx.db
+    .selectFrom('sync_settings')
+    .select(['role', 'hub_url'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (synced?.role === 'device') {
+    throw invalidState(
+      `This business syncs with the hub at ${synced.hub_url}: its plans are changed by the hub's operator (shopdesk plan on the hub's folder).`,
+    );
+  }
   const next = { plan: plans.plan ?? account.plan, api_plan: plans.apiPlan ?? account.api_plan };
   await ctx.db
     .updateTable('accounts')

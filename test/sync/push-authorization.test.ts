@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
+import { setPlans } from '../../server/domain/accounts';
 import { manualClock } from '../../server/lib/clock';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { Hub } from '../../server/sync/hub/service';
@@ -239,6 +240,19 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (storageName, s
       api_plan: plans.api_plan,
       business_name: 'Alpha Renamed',
     });
+  });
+
+  it("refuses a plan change on a device's folder, where its push would be refused", async () => {
+    const folder = await folderWithTwoBusinesses(storage());
+    const device = await startTestServer();
+    servers.push(device);
+    const code = (await folder.a.portal('POST', '/sync/pair')).body.pairing_code;
+    await device.ctx.sync!.join({ url: folder.server.url }, code, 'Van');
+    await expect(setPlans(device.ctx, folder.a.clientId, { plan: 'basic' })).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_state',
+    });
+    expect((await setPlans(folder.server.ctx, folder.a.clientId, { plan: 'basic' })).plan).toBe('basic');
   });
 
   it('refuses a revoked device, and the old credential after the device is paired again', async () => {
