@@ -55,6 +55,10 @@ export const BackupOverview = z
   .object({
     status: BackupStatus,
     data: z.array(Backup).meta({ description: 'Newest first.' }),
+    managed_by: z.enum(['owner', 'operator']).meta({
+      description:
+        'owner: the data folder holds this business alone, and its owner chooses the folder and backs up here. operator: the folder holds several businesses and every backup holds them all; the operator chooses the folder and backs up with the CLI (shopdesk backup), and the portal only lists and verifies.',
+    }),
   })
   .meta({ id: 'BackupOverview' });
 export type BackupOverview = z.infer<typeof BackupOverview>;

@@ -95,10 +95,32 @@ describe('backups while serving, and restoring an older one', () => {
     const shop = await server.createAccount();
     await server.createAccount({ business: 'Other' });
     const ui = await owner(shop);
-    const backup = await ui('POST', '/backups');
-    const refused = await ui('POST', `/backups/${backup.body.id}/restore`);
+    const backup = await server.backups.create('manual');
+    const refused = await ui('POST', `/backups/${backup.id}/restore`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('several_accounts');
+  });
+
+  it("leaves a folder of several businesses' backups to the operator: the portal may not move or make them", async () => {
+    server = await startTestServer();
+    const shop = await server.createAccount();
+    const ui = await owner(shop);
+    expect((await ui('GET', '/backups')).body.managed_by).toBe('owner');
+    await server.createAccount({ business: 'Other' });
+    const before = server.backups.status().folder;
+
+    const overview = await ui('GET', '/backups');
+    expect(overview.status).toBe(200);
+    expect(overview.body.managed_by).toBe('operator');
+    const moved = await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'elsewhere') });
+    expect(moved.status).toBe(403);
+    expect(moved.body.error).toMatchObject({ type: 'permission_error', code: 'operator_only' });
+    expect(moved.body.error.message).toMatch(/CLI/);
+    const made = await ui('POST', '/backups');
+    expect(made.status).toBe(403);
+    expect(made.body.error.code).toBe('operator_only');
+    expect(server.backups.status().folder).toBe(before);
+    expect(server.backups.list()).toEqual([]);
   });
 
   it('shows a failed backup in the status the dashboard reads, and clears it at the next success', async () => {

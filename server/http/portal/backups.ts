@@ -32,11 +32,23 @@ const ownerOnly = {
 };
 
 /**
- * Settings > Backups. A backup holds the whole data folder's database, every account in it; the
- * portal restores only a folder that holds one account (the desktop's case), the CLI any folder.
+ * Settings > Backups. A backup holds the whole data folder's database, every account in it: the
+ * portal chooses the folder, backs up and restores only where the folder holds one account (the
+ * desktop's case); on a folder of several businesses that is the operator's, with the CLI.
  */
 export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): FastifyPluginAsyncZod {
   const { backups } = safety;
+  const managedBy = async (): Promise<BackupOverview['managed_by']> =>
+    (await listAccounts(ctx.db)).length > 1 ? 'operator' : 'owner';
+  const refuseOnSharedFolder = async (what: string) => {
+    const accounts = await listAccounts(ctx.db);
+    if (accounts.length > 1)
+      throw new ApiError(
+        403,
+        'operator_only',
+        `This data folder holds ${accounts.length} businesses and every backup holds them all: the operator ${what} with the CLI (shopdesk backup).`,
+      );
+  };
   return async (app) => {
     app.get(
       '/backups',
@@ -49,7 +61,7 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
           response: { 200: BackupOverview, ...errors },
         },
       },
-      async () => ({ status: backups.status(), data: backups.list() }),
+      async () => ({ status: backups.status(), data: backups.list(), managed_by: await managedBy() }),
     );
 
     app.post(
@@ -60,12 +72,13 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
           tags,
           summary: 'Back up now',
           description:
-            'Writes a consistent copy while the server keeps serving, verifies it, then applies retention.',
+            'Writes a consistent copy while the server keeps serving, verifies it, then applies retention. On a data folder holding several businesses: 403 operator_only (the operator backs up with the CLI).',
           params: PortalParams,
           response: { 201: Backup, ...errors },
         },
       },
       async (_request, reply) => {
+        await refuseOnSharedFolder('backs it up');
         return reply.code(201).send(await backups.create('manual'));
       },
     );
@@ -118,12 +131,15 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
         schema: {
           tags,
           summary: 'Choose the backups folder',
+          description:
+            'On a data folder holding several businesses: 403 operator_only (the operator chooses it with the CLI).',
           params: PortalParams,
           body: BackupFolderUpdate,
           response: { 200: BackupStatus, ...errors },
         },
       },
       async (request) => {
+        await refuseOnSharedFolder('chooses where its backups go');
         backups.setFolder(request.body.folder);
         return backups.status();
       },
