@@ -41,5 +41,26 @@ export function backupFlows(ui: UiContext) {
         await server.stop();
       }
     });
+
+    it('tells the owner of one business among several that backups are the operator’s', async () => {
+      const server = await startTestServer();
+      try {
+        const shop = await server.createAccount();
+        await server.createAccount({ business: 'Neighbour' });
+        const page = await signedInPage(ui.browser, server, shop.clientId);
+        await page.goto(`${server.url}/#/settings/backups`);
+        await page
+          .getByTestId('backups-operator')
+          .getByText(/command line \(shopdesk backup\)/)
+          .waitFor();
+        await page.getByText('Backups folder').waitFor();
+        expect(await page.getByRole('button', { name: 'Back up now' }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Use this folder' }).count()).toBe(0);
+        await screenshot(page, 'settings-backups-operator');
+        await page.context().close();
+      } finally {
+        await server.stop();
+      }
+    });
   });
 }

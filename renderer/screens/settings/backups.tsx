@@ -85,16 +85,27 @@ export function BackupSettings() {
 
   return (
     <Loaded resource={overview}>
-      {({ status, data }) => (
+      {({ status, data, managed_by }) => (
         <div className="stack">
           <Card
             title="Backups"
             actions={
-              <Button variant="primary" write busy={busy === 'create'} onClick={backUpNow}>
-                Back up now
-              </Button>
+              managed_by === 'owner' && (
+                <Button variant="primary" write busy={busy === 'create'} onClick={backUpNow}>
+                  Back up now
+                </Button>
+              )
             }
           >
+            {managed_by === 'operator' && (
+              <Notice>
+                <span data-testid="backups-operator">
+                  This data folder holds several businesses, and every backup holds them all. Whoever runs
+                  this installation chooses where backups go and makes and restores them with the command line
+                  (shopdesk backup). Here you can see them and check them.
+                </span>
+              </Notice>
+            )}
             {status.last_error && <Notice tone="warning">{status.last_error}</Notice>}
             <Details
               items={[
@@ -109,7 +120,13 @@ export function BackupSettings() {
               weeks and 12 months. Each backup is checked after it is written.
             </p>
           </Card>
-          <BackupFolder status={status} onChanged={overview.reload} />
+          {managed_by === 'owner' ? (
+            <BackupFolder status={status} onChanged={overview.reload} />
+          ) : (
+            <Card title="Where backups go">
+              <Details items={[['Backups folder', status.folder]]} />
+            </Card>
+          )}
           {window.shopdesk && <RecoveryKey />}
           <Card title="Saved backups" padded={false}>
             <Table
@@ -132,14 +149,16 @@ export function BackupSettings() {
                       <Button busy={busy === `verify:${backup.id}`} onClick={() => verify(backup)}>
                         Verify
                       </Button>
-                      <Button
-                        write
-                        variant="danger"
-                        disabled={backup.result !== 'verified'}
-                        onClick={() => setRestoring(backup)}
-                      >
-                        Restore…
-                      </Button>
+                      {managed_by === 'owner' && (
+                        <Button
+                          write
+                          variant="danger"
+                          disabled={backup.result !== 'verified'}
+                          onClick={() => setRestoring(backup)}
+                        >
+                          Restore…
+                        </Button>
+                      )}
                     </div>
                   ),
                 },
