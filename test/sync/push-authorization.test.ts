@@ -47,11 +47,14 @@ interface Folder {
   /** A device paired to A through the sync API. */
   credential: string;
   push(changes: PushedChange[], key?: string): Promise<ApiResponse>;
+  /** The server's log lines. */
+  log: string[];
 }
 
 /** One data folder holding businesses A and B, A's hub on `storage`, and a device joined to A. */
 async function folderWithTwoBusinesses(storage: HubStorage | undefined): Promise<Folder> {
-  const server = await startTestServer({ hubStorage: storage });
+  const log: string[] = [];
+  const server = await startTestServer({ hubStorage: storage, logger: { write: (line) => log.push(line) } });
   servers.push(server);
   const a = await server.createAccount({ business: 'Alpha' });
   const b = await server.createAccount({ business: 'Bravo', plan: 'platform', apiPlan: 'growth' });
@@ -69,7 +72,7 @@ async function folderWithTwoBusinesses(storage: HubStorage | undefined): Promise
       key,
       body: { changes: changes.map((c) => ({ ...c, local_seq: c.local_seq || ++seq })) },
     });
-  return { server, a, b, bCustomer, aCustomer, credential, push };
+  return { server, a, b, bCustomer, aCustomer, credential, push, log };
 }
 
 const change = (table: string, key: unknown[], v: Record<string, unknown>): PushedChange => ({
@@ -125,6 +128,13 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (storageName, s
       code: 'cross_business_change',
       param: 'changes[1].pk',
       details: { table: 'accounts', pk: JSON.stringify([folder.b.clientId]) },
+    });
+    const logged = folder.log.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'push refused');
+    expect(logged).toMatchObject({
+      level: 40,
+      account_id: folder.a.clientId,
+      code: 'cross_business_change',
+      refused: { table: 'accounts' },
     });
     // Nothing of the push was applied: not even the honest change before the refused one.
     const pulled = await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
