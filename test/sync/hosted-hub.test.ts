@@ -100,6 +100,22 @@ describe('a hosted hub on PostgreSQL', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('health without its database: 503 in the error shape, with a code', async () => {
+    const lost = pool();
+    const hosted = await startHostedHub({ pool: lost, port: 0 });
+    stops.push(() => hosted.close());
+    expect((await fetch(`${hosted.url}/health`)).status).toBe(200);
+    await lost.end();
+    pools.splice(pools.indexOf(lost), 1);
+    const down = await fetch(`${hosted.url}/health`);
+    expect(down.status).toBe(503);
+    expect((await down.json()).error).toMatchObject({
+      type: 'api_error',
+      code: 'database_unreachable',
+      request_id: expect.any(String),
+    });
+  });
+
   it('`npm run hub -- --pair` prints a code that works and exits 0', async () => {
     const officePool = pool();
     await migratePgHub(officePool);
