@@ -86,6 +86,7 @@ export class NumberTopUp {
     const hub = this.hubs.get(accountId);
     if (!this.active || !hub || !this.mayAsk(accountId)) return;
     setImmediate(() => {
+      if (!this.active) return;
       this.topUp(accountId, hub.transport).catch((error: unknown) => this.failed(accountId, error));
     });
   }
