@@ -19,4 +19,4 @@ it('a hub and three devices under kill -9, partitions and skewed clocks keep eve
     server_errors: 'passed',
     events: 'passed',
   });
-}, 1_200_000);
+}, 1_800_000);
