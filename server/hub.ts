@@ -61,9 +61,10 @@ async function main() {
 
 async function pair(pool: pg.Pool, accountId: string, url: string | undefined, name: string | undefined) {
   if (!url) throw new UsageError(`--pair needs --url, the address devices reach the hub at.\n${USAGE}`);
+  await migratePgHub(pool);
+  // The hub listens for pushes from the start; that connection would keep this process alive.
+  const hub = new Hub(pgHubStorage(pool), systemClock);
   try {
-    await migratePgHub(pool);
-    const hub = new Hub(pgHubStorage(pool), systemClock);
     if (!(await hub.storage.hasBusiness(accountId))) {
       throw new UsageError(
         `The hub holds no business ${accountId}: it arrives when its install pairs for the first time (docs/sync.md, "Hosted hub").`,
@@ -73,6 +74,7 @@ async function pair(pool: pg.Pool, accountId: string, url: string | undefined, n
     console.log(`Pairing code: ${pairing.pairing_code} (until ${pairing.expires_at})`);
     console.log(`Pairing link: ${pairing.pairing_link}`);
   } finally {
+    hub.shutdown();
     await pool.end();
   }
 }

@@ -8,6 +8,7 @@ import { createAccount, listAccounts } from './domain/accounts';
 import { createKey } from './domain/api-keys';
 import { createSignInToken } from './domain/sessions';
 import { startServer } from './index';
+import { clockFromEnvironment } from './lib/clock';
 import { migratePgHub } from './sync/hub/pg-schema';
 import { pgHubStorage } from './sync/hub/pg-storage';
 
@@ -33,6 +34,7 @@ async function main() {
     allowedHosts: values['allowed-host'] ?? [],
     logger: true,
     key: databaseKeyFromEnvironment(process.env),
+    clock: clockFromEnvironment(process.env),
     tls: parseTls(values),
     allowInsecureHttp: values['insecure-http'],
     hubStorage: hubPool && pgHubStorage(hubPool),

@@ -51,6 +51,32 @@ export function isPlainDatabaseFile(file: string): boolean {
 /** What the owner sees when a key is missing or wrong, instead of SQLite's "file is not a database". */
 export class DatabaseKeyError extends Error {}
 
+const SALT_BYTES = 16;
+
+/**
+ * Where SQLite's magic string or an encrypted file's random salt belongs, a zero-filled file (a disk
+ * fault, a crash during a copy) has only zero bytes: no key can open it, so asking for one misleads.
+ */
+function headerIsZeroFilled(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const header = Buffer.alloc(SALT_BYTES);
+    const read = readSync(fd, header, 0, header.length, 0);
+    return read === SALT_BYTES && header.every((byte) => byte === 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Classed as damaged by storageProblem, so every caller words it as the other damage. */
+const zeroFilledError = () =>
+  Object.assign(
+    new Error('its first bytes are all zero, as a disk fault or an interrupted copy leaves a file'),
+    {
+      code: 'SQLITE_CORRUPT',
+    },
+  );
+
 /**
  * Opens a database file with the key (or none) and proves the key right by reading the schema:
  * SQLite only notices a wrong key at the first read.
@@ -68,6 +94,7 @@ export function openSqliteFile(
   } catch (error) {
     sqlite.close();
     if ((error as { code?: string }).code !== 'SQLITE_NOTADB') throw error;
+    if (headerIsZeroFilled(file)) throw zeroFilledError();
     throw new DatabaseKeyError(
       key
         ? `${file} cannot be opened with this key: the key or passphrase is wrong, or the file is not a Shopdesk database.`

@@ -1,4 +1,6 @@
+import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
+import { LEASE_LOW_WATER, numbersLeft, storeBlocks } from '../sync/device/number-top-up';
 
 /**
  * The next number of a per-account series (invoice, quote, job), formatted with its prefix. Call
@@ -7,9 +9,16 @@ import type { Tx } from '../db/database';
  * A standalone install counts on its own. An install that syncs issues numbers from the blocks
  * the hub leased it (docs/sync.md, "Numbers"), so two devices never issue the same number; one
  * that has used up its blocks while offline goes on with numbers of its own, marked with its
- * device code (INV-B-0001), which no other device can issue.
+ * device code (INV-B-0001), which no other device can issue. Online, the blocks are topped up before
+ * they run dry, and an empty series asks the hub briefly first (sync/device/number-top-up.ts).
  */
-export async function nextNumber(tx: Tx, accountId: string, series: string, prefix: string): Promise<string> {
+export async function nextNumber(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  series: string,
+  prefix: string,
+): Promise<string> {
   const block = await tx
     .selectFrom('number_blocks')
     .select(['next_value', 'end_value'])
@@ -32,7 +41,14 @@ export async function nextNumber(tx: Tx, accountId: string, series: string, pref
         .where('series', '=', series)
         .where('next_value', '=', block.next_value)
         .execute();
+    if (ctx.sync && ((await numbersLeft(tx, accountId)).get(series) ?? 0) < LEASE_LOW_WATER)
+      ctx.sync.numbers.runningLow(accountId);
     return formatNumber(prefix, block.next_value);
+  }
+  const leased = await ctx.sync?.numbers.leaseNow(accountId, series);
+  if (leased?.length) {
+    await storeBlocks(tx, accountId, leased);
+    return nextNumber(tx, ctx, accountId, series, prefix);
   }
   const synced = await tx
     .selectFrom('sync_settings')

@@ -226,7 +226,7 @@ export async function insertInvoice(
     // A service plan's invoices come with an id every install derives alike (recurring-work.md).
     id: links.id ?? newId('inv', ctx.clock.now().getTime()),
     account_id: accountId,
-    number: await nextNumber(tx, accountId, 'invoice', config.invoice_prefix),
+    number: await nextNumber(tx, ctx, accountId, 'invoice', config.invoice_prefix),
     customer_id: customer.id,
     status: 'draft',
     currency: config.currency,

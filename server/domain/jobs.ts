@@ -161,7 +161,7 @@ export async function insertJob(
   const row: JobsTable = {
     id: newId('job', ctx.clock.now().getTime()),
     account_id: accountId,
-    number: await nextNumber(tx, accountId, 'job', config.job_prefix),
+    number: await nextNumber(tx, ctx, accountId, 'job', config.job_prefix),
     customer_id: customer.id,
     title: job.title,
     status: scheduledStatus(job.scheduled_start),

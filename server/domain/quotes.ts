@@ -175,7 +175,7 @@ export async function createQuote(ctx: AppContext, accountId: string, input: Quo
     const row: QuotesTable = {
       id: newId('quo', ctx.clock.now().getTime()),
       account_id: accountId,
-      number: await nextNumber(tx, accountId, 'quote', config.quote_prefix),
+      number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
       customer_id: customer.id,
       status: 'draft',
       currency: config.currency,

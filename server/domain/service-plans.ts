@@ -337,7 +337,7 @@ export async function reconcileVisits(
     const row: JobsTable = {
       id,
       account_id: plan.account_id,
-      number: await nextNumber(tx, plan.account_id, 'job', config.job_prefix),
+      number: await nextNumber(tx, ctx, plan.account_id, 'job', config.job_prefix),
       customer_id: plan.customer_id,
       status: 'scheduled',
       quote_id: null,

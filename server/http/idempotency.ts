@@ -26,6 +26,8 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
+const claimId = (scope: string, key: string) => `${scope}\n${key}`;
+
 function withoutSecret(payload: string, field: string | undefined): string {
   if (!field) return payload;
   const { [field]: _secret, ...rest } = JSON.parse(payload) as Record<string, unknown>;
@@ -50,6 +52,11 @@ export function registerIdempotency(
   ctx: AppContext,
   scopeOf: (request: FastifyRequest) => string,
 ) {
+  /**
+   * Claims of failed requests whose release failed too (a full disk refuses the delete as it
+   * refused the write): the next request with the key takes the claim over, as a restart would.
+   */
+  const unreleased = new Set<string>();
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST') return;
     const key = request.headers['idempotency-key'];
@@ -79,6 +86,18 @@ export function registerIdempotency(
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+      request.idempotency = { scope, key };
+      return;
+    }
+    if (unreleased.has(claimId(scope, key))) {
+      await ctx.db
+        .updateTable('idempotency_keys')
+        .set({ fingerprint: print, created_at: isoNow(ctx.clock) })
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .where('status_code', 'is', null)
+        .execute();
+      unreleased.delete(claimId(scope, key));
       request.idempotency = { scope, key };
       return;
     }
@@ -134,22 +153,31 @@ export function registerIdempotency(
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await ctx.db
-        .deleteFrom('idempotency_keys')
-        .where('scope', '=', held.scope)
-        .where('key', '=', held.key)
-        .execute();
-    } else {
-      await ctx.db
-        .updateTable('idempotency_keys')
-        .set({
-          status_code: reply.statusCode,
-          response: withoutSecret(payload, request.routeOptions.config.secretField),
-        })
-        .where('scope', '=', held.scope)
-        .where('key', '=', held.key)
-        .execute();
+    const failed = reply.statusCode >= 500 || typeof payload !== 'string';
+    try {
+      if (failed) {
+        await ctx.db
+          .deleteFrom('idempotency_keys')
+          .where('scope', '=', held.scope)
+          .where('key', '=', held.key)
+          .execute();
+      } else {
+        await ctx.db
+          .updateTable('idempotency_keys')
+          .set({
+            status_code: reply.statusCode,
+            response: withoutSecret(payload, request.routeOptions.config.secretField),
+          })
+          .where('scope', '=', held.scope)
+          .where('key', '=', held.key)
+          .execute();
+      }
+    } catch (error) {
+      // Thrown from here, the error would reach Fastify's default handler (a handler's error has
+      // already been through ours), whose body has no error.code. The response stands as decided;
+      // a success whose record is lost keeps its claim, so a retry is refused and never runs twice.
+      request.log.error({ err: error, route: request.routeOptions.url }, 'idempotency record not saved');
+      if (failed) unreleased.add(claimId(held.scope, held.key));
     }
     return payload;
   });

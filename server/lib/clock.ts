@@ -11,6 +11,19 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date(), monotonicMs: () => performance.now() };
 
 /**
+ * The headless server's clock: the machine's, moved by SHOPDESK_CLOCK_OFFSET_MS when set, so a fault
+ * campaign (scripts/chaos) runs installs whose clocks are hours off without changing the machine's.
+ */
+export function clockFromEnvironment(env: Readonly<Record<string, string | undefined>>): Clock {
+  const text = env.SHOPDESK_CLOCK_OFFSET_MS;
+  if (text === undefined || text === '') return systemClock;
+  const offset = Number(text);
+  if (!Number.isInteger(offset))
+    throw new Error(`SHOPDESK_CLOCK_OFFSET_MS must be whole milliseconds, not ${text}`);
+  return { now: () => new Date(Date.now() + offset), monotonicMs: () => performance.now() };
+}
+
+/**
  * A clock for waits (outbox leases and retry times): it follows `clock` while that moves forward,
  * and when the wall clock steps back it carries on from where it was at the pace of monotonic time.
  * Without it a delivery due in 10 s would wait two more hours after the clock moved 2 h back.

@@ -109,6 +109,22 @@ describe('a damaged data file is refused in words', () => {
     expect(statSync(file).size).toBe(0);
   });
 
+  it('a zero-filled file is damaged, not "encrypted": no key can open it', async () => {
+    const { dataDir, file } = await populatedFolder();
+    writeFileSync(file, Buffer.alloc(statSync(file).size));
+    await expect(openDatabase(dataDir)).rejects.toThrow(`The data file ${file} is damaged`);
+    await expect(openDatabase(dataDir, { key: { passphrase: 'any key' } })).rejects.toThrow(
+      `The data file ${file} is damaged`,
+    );
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, `The data file ${file} is damaged`, path.join(dataDir, 'backups'));
+    expect(headless.stderr).not.toContain('encrypted');
+    const command = await cli(dataDir, 'accounts');
+    expect(command.code).toBe(1);
+    expectOneLine(command.stderr, file, 'damaged');
+  });
+
   it('a data folder that cannot be created: one clear line', async () => {
     const parent = folder();
     writeFileSync(path.join(parent, 'not-a-folder'), 'x');

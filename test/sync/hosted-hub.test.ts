@@ -99,4 +99,75 @@ describe('a hosted hub on PostgreSQL', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it('health without its database: 503 in the error shape, with a code', async () => {
+    const lost = pool();
+    const hosted = await startHostedHub({ pool: lost, port: 0 });
+    stops.push(() => hosted.close());
+    expect((await fetch(`${hosted.url}/health`)).status).toBe(200);
+    await lost.end();
+    pools.splice(pools.indexOf(lost), 1);
+    const down = await fetch(`${hosted.url}/health`);
+    expect(down.status).toBe(503);
+    expect((await down.json()).error).toMatchObject({
+      type: 'api_error',
+      code: 'database_unreachable',
+      request_id: expect.any(String),
+    });
+  });
+
+  it('`npm run hub -- --pair` prints a code that works and exits 0', async () => {
+    const officePool = pool();
+    await migratePgHub(officePool);
+    const office = await startTestServer({ hubStorage: pgHubStorage(officePool) });
+    stops.push(() => office.stop());
+    const account = await office.createAccount({ business: 'Pairing from the shell' });
+    expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
+
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'server/hub.ts',
+        '--database-url',
+        postgres.url,
+        '--pair',
+        account.clientId,
+        '--url',
+        'https://hub.example.com',
+        '--name',
+        'Van',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // Generous for a loaded machine; a process that keeps a connection open never exits at all.
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    clearTimeout(timeout);
+    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+    const printed = /Pairing code: (\S+)/.exec(stdout)?.[1];
+    expect(printed).toBeDefined();
+    expect(stdout).toContain('Pairing link: ');
+
+    const hosted = await startHostedHub({ pool: pool(), port: 0 });
+    stops.push(() => hosted.close());
+    const van = await startTestServer();
+    stops.push(() => van.stop());
+    await van.ctx.sync!.join({ url: hosted.url }, printed!, 'Van');
+    expect(await customerCount(van, account.clientId)).toBe(0);
+    expect((await van.ctx.db.selectFrom('accounts').select('id').execute()).map((a) => a.id)).toContain(
+      account.clientId,
+    );
+  }, 150_000);
 });

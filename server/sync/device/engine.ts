@@ -21,6 +21,7 @@ import { sqliteHubStorage } from '../hub/sqlite-storage';
 import type { HubStorage, PulledRow } from '../hub/storage';
 import { type ApplyResult, applyPulledRows } from './apply';
 import { LocalState } from './local-state';
+import { NUMBER_SERIES, NumberTopUp } from './number-top-up';
 import { acknowledge, pendingBatch, pendingCount } from './outbox';
 import { loadSnapshot } from './snapshot-join';
 import {
@@ -63,9 +64,6 @@ const PUSH_DELAY_MS = 300;
 /** Writes made by another process (the CLI) are noticed by looking this often. */
 const PENDING_POLL_MS = 2000;
 const MAX_BACKOFF_MS = 60_000;
-const NUMBER_SERIES = ['invoice', 'quote', 'job'];
-const LEASE_SIZE = 100;
-const LEASE_LOW_WATER = 25;
 /** Clock differences below this are network noise, not a wrong clock. */
 const OFFSET_THRESHOLD_MS = 2000;
 
@@ -84,6 +82,8 @@ interface Loop {
  */
 export class SyncEngine {
   readonly hub: Hub;
+  /** Number blocks topped up before they run dry (number-top-up.ts); nextNumber asks it too. */
+  readonly numbers: NumberTopUp;
   private readonly local: LocalState;
   private readonly loops = new Map<string, Loop>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -101,6 +101,12 @@ export class SyncEngine {
     this.hubInThisFile = !deps.hubStorage;
     this.hub = new Hub(deps.hubStorage ?? sqliteHubStorage(deps.db, deps.sqlite), deps.clock);
     this.local = new LocalState(deps.sqlite);
+    this.numbers = new NumberTopUp({
+      db: deps.db,
+      online: () => deps.connectivity.online,
+      now: () => deps.clock.monotonicMs?.() ?? performance.now(),
+      log: deps.log,
+    });
     deps.capture.setWallClock(() => deps.clock.now().getTime());
   }
 
@@ -348,6 +354,7 @@ export class SyncEngine {
   /** Starts background sync for every synced business of the folder. */
   start(): void {
     this.started = true;
+    this.numbers.active = true;
     const ids = this.deps.sqlite.prepare('SELECT account_id FROM sync_settings').all() as Array<{
       account_id: string;
     }>;
@@ -392,6 +399,7 @@ export class SyncEngine {
 
   async stop(): Promise<void> {
     this.started = false;
+    this.numbers.active = false;
     this.stopListening();
     for (const timer of this.timers) clearInterval(timer);
     for (const loop of this.loops.values()) {
@@ -482,7 +490,8 @@ export class SyncEngine {
     await this.updateSettings(accountId, { last_attempt_at: isoNow(this.deps.clock) });
     try {
       const transport = await this.transportFor(settings);
-      await this.refillNumbers(accountId, transport);
+      await this.numbers.topUp(accountId, transport);
+      this.numbers.reached(accountId, transport, settings.role === 'device');
       let pushed = 0;
       let pulled = 0;
       let cursor = settings.cursor;
@@ -609,33 +618,6 @@ export class SyncEngine {
       });
     }
     signals.emit('outbox');
-  }
-
-  private async refillNumbers(accountId: string, transport: HubTransport): Promise<void> {
-    const blocks = await this.deps.db
-      .selectFrom('number_blocks')
-      .select(['series', 'next_value', 'end_value'])
-      .where('account_id', '=', accountId)
-      .execute();
-    const low = NUMBER_SERIES.filter(
-      (series) =>
-        blocks
-          .filter((b) => b.series === series)
-          .reduce((sum, b) => sum + b.end_value - b.next_value + 1, 0) < LEASE_LOW_WATER,
-    );
-    if (low.length === 0) return;
-    const leased = await transport.lease(low, LEASE_SIZE);
-    await this.deps.db
-      .insertInto('number_blocks')
-      .values(
-        leased.blocks.map((b) => ({
-          account_id: accountId,
-          series: b.series,
-          next_value: b.start,
-          end_value: b.end,
-        })),
-      )
-      .execute();
   }
 
   /** The hub's clock is the business's clock: a device whose clock is off corrects its own. */

@@ -23,6 +23,7 @@ export interface HubTransport {
   lease(
     series: string[],
     size: number,
+    signal?: AbortSignal,
   ): Promise<{ blocks: Array<{ series: string; start: number; end: number }> }>;
   /** A page of the hub's snapshot of the business (a first sync). */
   snapshot(query: SnapshotQuery): Promise<SyncSnapshotResponse>;
@@ -101,8 +102,8 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
     push: (changes) => call(hub, '/push', { method: 'POST', body: JSON.stringify({ changes }), credential }),
     pull: (cursor, limit, wait, signal) =>
       call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
-    lease: (series, size) =>
-      call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential }),
+    lease: (series, size, signal) =>
+      call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential, signal }),
     snapshot: ({ table, after, upTo, limit }) => {
       const query = new URLSearchParams({ table, after, limit: String(limit) });
       if (upTo !== undefined) query.set('up_to', String(upTo));

@@ -5,6 +5,7 @@ import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
+import { ApiError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { onboardingRoutes } from './onboarding-routes';
 import { pgHubDeliveries } from './pg-deliveries';
@@ -56,13 +57,17 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   registerErrorHandling(app);
   registerJsonBodies(app);
   // A load balancer takes a process out of rotation while it cannot reach the database.
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', async () => {
     try {
       await options.pool.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      return reply.status(503).send({ status: 'database_unreachable' });
+    } catch (error) {
+      throw new ApiError(
+        503,
+        'database_unreachable',
+        `The hub cannot reach its database (${(error as Error).message}).`,
+      );
     }
+    return { status: 'ok' };
   });
   await app.register(
     hubApiRoutes(clock, () => hub, { behindTlsProxy: true }),
