@@ -55,7 +55,7 @@ function RestoreNotice({ status }: { status: BackupStatus }) {
     <div data-testid="restore-notice">
       <Notice tone="info">
         <strong>Restored from a backup.</strong> On {format.dateTime(restore.restored_at)} your data was put
-        back as it was on {format.dateTime(restore.backup_created_at)}. What changed in between is kept in the
+        back as it was on {format.dateTime(restore.backup_created_at)}; what changed in between is kept in the
         “Before a restore” backup.{' '}
         <LinkButton size="sm" href={href('settings', 'backups')}>
           Open Settings › Backups

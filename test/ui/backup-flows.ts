@@ -53,7 +53,7 @@ export function backupFlows(ui: UiContext) {
             iso,
           );
         expect(await notice.textContent()).toContain(
-          `On ${await shown(last_restore.restored_at)} your data was put back as it was on ${await shown(last_restore.backup_created_at)}.`,
+          `On ${await shown(last_restore.restored_at)} your data was put back as it was on ${await shown(last_restore.backup_created_at)};`,
         );
         await screenshot(page, 'dashboard-restored');
         await page.context().close();
