@@ -20,6 +20,8 @@ export interface Formatters {
   date(day: string): string;
   /** A timestamp's day in the account's time zone, as YYYY-MM-DD. */
   dayOf(iso: string): string;
+  /** A timestamp's day in the account's time zone, as a date (8:40 p.m. Nov 23 in Vancouver is Nov 23). */
+  dateOf(iso: string): string;
   weekday(day: string): string;
   /** A calendar date as a short axis label (Nov 16). */
   shortDay(day: string): string;
@@ -71,6 +73,7 @@ export function createFormatters(locale: string, currency: string, timeZone: str
     time: (iso) => time.format(wall(iso)),
     date: (day) => date.format(utcDay(day.slice(0, 10))),
     dayOf: (iso) => dateInZone(new Date(iso), timeZone),
+    dateOf: (iso) => date.format(utcDay(dateInZone(new Date(iso), timeZone))),
     weekday: (day) => weekday.format(utcDay(day)),
     shortDay: (day) => shortDay.format(utcDay(day)),
     relative: (iso, now = new Date()) => {

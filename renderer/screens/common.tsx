@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { count } from '../lib/plural';
 import type { Resource } from '../lib/use-resource';
 import { ErrorNotice, SkeletonRows } from '../ui';
 
@@ -59,7 +60,7 @@ export function Segmented<T extends string>({
 
 /** "Load more" under a cursor-paged list. */
 export function ListFooter({
-  count,
+  count: shown,
   hasMore,
   loading,
   onMore,
@@ -75,8 +76,8 @@ export function ListFooter({
   return (
     <div className="list-footer">
       <span>
-        Showing {count.toLocaleString()} {count === 1 ? noun[0] : noun[1]}
-        {hasMore ? '' : count > 0 ? ' — that is all' : ''}
+        Showing {count(shown, noun[0], noun[1])}
+        {hasMore ? '' : shown > 0 ? ' — that is all' : ''}
       </span>
       {hasMore && (
         <button type="button" className="btn btn-secondary btn-sm" onClick={onMore} disabled={loading}>

@@ -60,7 +60,7 @@ function CustomerPage({
         subtitle={
           <>
             {c.email}
-            {c.phone && ` · ${c.phone}`} · customer since {format.date(c.created_at)}
+            {c.phone && ` · ${c.phone}`} · customer since {format.dateOf(c.created_at)}
           </>
         }
         actions={
@@ -87,7 +87,7 @@ function CustomerPage({
         <Stat
           label="Last job"
           value={c.last_job_at ? format.relative(c.last_job_at) : 'Never'}
-          detail={c.last_job_at ? format.date(c.last_job_at) : 'No completed job yet'}
+          detail={c.last_job_at ? format.dateOf(c.last_job_at) : 'No completed job yet'}
         />
         <Stat
           label="Status"

@@ -24,7 +24,7 @@ export function CustomerHistoryCards({ history }: { history: CustomerHistory }) 
             header: 'When',
             cell: (j) =>
               j.completed_at
-                ? `Done ${format.date(j.completed_at)}`
+                ? `Done ${format.dateOf(j.completed_at)}`
                 : j.scheduled_start
                   ? format.dateTime(j.scheduled_start)
                   : 'Unscheduled',

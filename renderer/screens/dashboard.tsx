@@ -1,4 +1,5 @@
 import type { Dashboard as DashboardData } from '../../shared/schemas/overview';
+import { wallTime } from '../../shared/time-zone';
 import { BarChart } from '../charts/bar-chart';
 import { api } from '../lib/api';
 import { count } from '../lib/plural';
@@ -8,6 +9,14 @@ import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
 import { BackupAlert } from './backup-alert';
 import { Loaded, Stars } from './common';
+
+/** Good morning, afternoon or evening by the clock where the business is, not where this computer is. */
+function greeting(now: Date, timeZone: string): string {
+  const { hour } = wallTime(now, timeZone);
+  if (hour >= 5 && hour < 12) return 'Good morning';
+  if (hour >= 12 && hour < 18) return 'Good afternoon';
+  return 'Good evening';
+}
 
 export function Dashboard() {
   const { session } = useSession();
@@ -21,7 +30,7 @@ export function Dashboard() {
   return (
     <>
       <PageHeader
-        title={`Good day, ${session.business_name}`}
+        title={`${greeting(new Date(), session.timezone)}, ${session.business_name}`}
         name="Dashboard"
         subtitle={dashboard.data ? format.date(dashboard.data.today) : 'Your business at a glance'}
         actions={

@@ -41,6 +41,7 @@ export function InvoiceDetail({ number }: { number: string }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { busy, perform } = useBusyAction<Action>();
   const [mailVersion, setMailVersion] = useState(0);
+  const [mailGoingOut, setMailGoingOut] = useState(false);
 
   const act = async (action: Action, message: (i: Invoice) => string | Promise<string>) => {
     await perform(action, async () => {
@@ -76,6 +77,8 @@ export function InvoiceDetail({ number }: { number: string }) {
                 <Button
                   write
                   busy={busy === 'send'}
+                  disabled={mailGoingOut}
+                  title={mailGoingOut ? 'Its e-mail is on its way: see E-mail below' : undefined}
                   onClick={() => act('send', (i) => afterSendWords(i, format))}
                 >
                   {inv.sent_at ? 'Send again' : 'Send'}
@@ -137,7 +140,12 @@ export function InvoiceDetail({ number }: { number: string }) {
                 </Card>
               </div>
               <div className="stack">
-                <DocumentEmail documentId={inv.id} version={mailVersion} onChange={invoice.reload} />
+                <DocumentEmail
+                  documentId={inv.id}
+                  version={mailVersion}
+                  onChange={invoice.reload}
+                  onPendingChange={setMailGoingOut}
+                />
                 <Card title="Details">
                   <Details
                     items={[
@@ -154,17 +162,18 @@ export function InvoiceDetail({ number }: { number: string }) {
                 </Card>
               </div>
             </div>
-            <PaymentDialog
-              open={paying}
-              invoice={inv}
-              path={path}
-              onClose={() => setPaying(false)}
-              onRecorded={(updated) => {
-                invoice.set(updated);
-                toast.show(`Payment recorded on ${updated.number}`);
-                setPaying(false);
-              }}
-            />
+            {paying && (
+              <PaymentDialog
+                invoice={inv}
+                path={path}
+                onClose={() => setPaying(false)}
+                onRecorded={(updated) => {
+                  invoice.set(updated);
+                  toast.show(`Payment recorded on ${updated.number}`);
+                  setPaying(false);
+                }}
+              />
+            )}
             <ConfirmDialog
               open={confirmVoid}
               onClose={() => setConfirmVoid(false)}
@@ -193,14 +202,13 @@ export function InvoiceDetail({ number }: { number: string }) {
 
 const METHODS = ['card', 'cash', 'e-transfer', 'cheque', 'bank transfer', 'other'];
 
+/** Opens on the balance due, the usual payment; a part payment is typed over it. */
 function PaymentDialog({
-  open,
   invoice,
   path,
   onClose,
   onRecorded,
 }: {
-  open: boolean;
   invoice: Invoice;
   path: string;
   onClose(): void;
@@ -208,7 +216,7 @@ function PaymentDialog({
 }) {
   const { session } = useSession();
   const format = useFormat();
-  const [amount, setAmount] = useState('');
+  const [amount, setAmount] = useState(() => invoice.balance.toFixed(2));
   const [method, setMethod] = useState('card');
   const [paidAt, setPaidAt] = useState('');
   const { busy, error, run } = useSubmit();
@@ -221,13 +229,11 @@ function PaymentDialog({
         method,
         ...(paidAt ? { paid_at: zonedLocalToIso(paidAt, session.timezone) } : {}),
       });
-      setAmount('');
-      setPaidAt('');
       onRecorded(updated);
     });
   };
   return (
-    <Dialog open={open} onClose={onClose} title={`Record a payment on ${invoice.number}`}>
+    <Dialog open onClose={onClose} title={`Record a payment on ${invoice.number}`}>
       <form className="stack" onSubmit={submit} noValidate>
         <FormAlert error={error} params={['amount', 'method', 'paid_at']} />
         <Field
@@ -239,6 +245,7 @@ function PaymentDialog({
             inputMode="decimal"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
+            onFocus={(e) => e.target.select()}
             autoFocus
             placeholder="0.00"
           />

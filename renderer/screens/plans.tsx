@@ -3,6 +3,7 @@ import type { Job } from '../../shared/schemas/job';
 import type { ServicePlan, ServicePlanPreview } from '../../shared/schemas/service-plan';
 import { api, type ListPage } from '../lib/api';
 import { todayIn } from '../lib/format';
+import { count } from '../lib/plural';
 import { href, navigate, useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -198,7 +199,7 @@ export function PlanDetail({ id }: { id: string }) {
                     'Billing',
                     `${BILLING_LABEL[p.billing]}${p.billing === 'none' ? '' : p.invoice_delivery === 'send' ? ', sent automatically' : ', as drafts'}`,
                   ],
-                  ['Visits ahead', `${p.horizon_weeks} weeks`],
+                  ['Visits ahead', count(p.horizon_weeks, 'week', 'weeks')],
                   ['Holidays', p.holidays.length ? p.holidays.map((d) => format.date(d)).join(', ') : '—'],
                   ...(p.ended_at ? [['Ended', format.dateTime(p.ended_at)] as [string, string]] : []),
                 ]}

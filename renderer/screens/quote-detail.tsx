@@ -28,6 +28,7 @@ export function QuoteDetail({ number }: { number: string }) {
   const { busy, perform } = useBusyAction<Action>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [mailVersion, setMailVersion] = useState(0);
+  const [mailGoingOut, setMailGoingOut] = useState(false);
 
   const act = (action: Action) =>
     perform(action, async () => {
@@ -42,11 +43,19 @@ export function QuoteDetail({ number }: { number: string }) {
       {(q) => {
         const draft = q.status === 'draft';
         const awaiting = q.status === 'sent' || q.status === 'expired';
+        // The customer may answer before the quote went out (a yes on the phone): see docs/decisions.md.
+        const answerable = draft || awaiting;
         return (
           <>
             <DocumentHeader collection="quotes" doc={q} path={path} onDelete={() => setConfirmDelete(true)}>
               {(draft || q.status === 'sent') && (
-                <Button write busy={busy === 'send'} onClick={() => act('send')}>
+                <Button
+                  write
+                  busy={busy === 'send'}
+                  disabled={mailGoingOut}
+                  title={mailGoingOut ? 'Its e-mail is on its way: see E-mail below' : undefined}
+                  onClick={() => act('send')}
+                >
                   {q.sent_at ? 'Send again' : 'Send'}
                 </Button>
               )}
@@ -60,7 +69,7 @@ export function QuoteDetail({ number }: { number: string }) {
                   Mark as sent
                 </Button>
               )}
-              {awaiting && (
+              {answerable && (
                 <>
                   <Button variant="danger" write busy={busy === 'decline'} onClick={() => act('decline')}>
                     Declined
@@ -87,8 +96,9 @@ export function QuoteDetail({ number }: { number: string }) {
             )}
             {draft && (
               <Notice tone="info">
-                Send the quote to your customer (or mark it as sent if they got it another way); then record
-                their answer here.
+                Send the quote to your customer (or mark it as sent if they got it another way). If they
+                already answered, on the phone or on site, record it with <strong>Accepted</strong> or{' '}
+                <strong>Declined</strong>: no e-mail goes out then.
               </Notice>
             )}
             {awaiting && (
@@ -100,7 +110,12 @@ export function QuoteDetail({ number }: { number: string }) {
             <div className="grid grid-3">
               <DocumentLines document={q} />
               <div className="stack">
-                <DocumentEmail documentId={q.id} version={mailVersion} onChange={quote.reload} />
+                <DocumentEmail
+                  documentId={q.id}
+                  version={mailVersion}
+                  onChange={quote.reload}
+                  onPendingChange={setMailGoingOut}
+                />
                 <Card title="Details">
                   <Details
                     items={[

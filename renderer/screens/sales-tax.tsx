@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { SalesTaxLine, SalesTaxReport } from '../../shared/schemas/sales-tax';
 import { api, portalUrl } from '../lib/api';
 import { addDays, todayIn } from '../lib/format';
+import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, Field, LinkButton, PageHeader, Select, Stat, Table, Toolbar } from '../ui';
@@ -79,19 +80,19 @@ export function SalesTax() {
               <Stat
                 label="Tax"
                 value={format.money(r.totals.tax)}
-                detail={`${r.taxes.length} taxes and rates`}
+                detail={count(r.taxes.length, 'tax and rate', 'taxes and rates')}
                 tone="success"
               />
               <Stat
                 label="Sales before tax"
                 value={format.money(r.totals.sales)}
-                detail={`${r.totals.invoices} invoices`}
+                detail={count(r.totals.invoices, 'invoice', 'invoices')}
               />
               <Stat label="Untaxed sales" value={format.money(r.totals.untaxed_sales)} />
               <Stat
                 label={r.basis === 'cash' ? 'Payments received' : 'Invoiced'}
                 value={format.money(r.totals.total)}
-                detail={r.basis === 'cash' ? `${r.totals.payments} payments` : undefined}
+                detail={r.basis === 'cash' ? count(r.totals.payments, 'payment', 'payments') : undefined}
               />
             </div>
             <Card title="By tax and rate" padded={false}>

@@ -1,5 +1,6 @@
 import type { SyncStatus } from '../../shared/schemas/sync';
 import type { Formatters } from '../lib/format';
+import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useSyncStatus } from '../lib/use-sync-status';
@@ -9,8 +10,8 @@ export interface SyncSummary {
   text: string;
 }
 
-export function changesWaiting(count: number, format: Formatters): string {
-  return count === 1 ? '1 change waiting' : `${format.number(count)} changes waiting`;
+export function changesWaiting(changes: number): string {
+  return `${count(changes, 'change', 'changes')} waiting`;
 }
 
 /**
@@ -22,14 +23,14 @@ export function describeSync(status: SyncStatus, format: Formatters): SyncSummar
   if (!status.online) {
     return {
       tone: 'offline',
-      text: status.pending > 0 ? `Offline — ${changesWaiting(status.pending, format)}` : 'Offline',
+      text: status.pending > 0 ? `Offline — ${changesWaiting(status.pending)}` : 'Offline',
     };
   }
   if (status.last_error) return { tone: 'problem', text: 'Sync problem' };
   if (status.conflicts > 0) {
     return {
       tone: 'attention',
-      text: status.conflicts === 1 ? '1 conflict to resolve' : `${status.conflicts} conflicts to resolve`,
+      text: `${count(status.conflicts, 'conflict', 'conflicts')} to resolve`,
     };
   }
   if (status.pending > 0 || !status.last_synced_at) return { tone: 'busy', text: 'Syncing…' };

@@ -107,7 +107,7 @@ export function TeamMembers() {
                     cell: (m) => format.number(m.open_jobs),
                   },
                   { header: 'Completed jobs', align: 'right', cell: (m) => format.number(m.completed_jobs) },
-                  { header: 'On the team since', cell: (m) => format.date(m.created_at) },
+                  { header: 'On the team since', cell: (m) => format.dateOf(m.created_at) },
                   {
                     header: <span className="sr-only">Actions</span>,
                     align: 'right',

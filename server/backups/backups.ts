@@ -113,7 +113,19 @@ export class Backups {
       last_error: failed ? state.last_error : null,
       next_due_at: toIso(new Date(lastSuccess === null ? now : lastSuccess + BACKUP_INTERVAL_MS)),
       encrypted: this.options.key !== null,
+      last_restore: state.last_restore,
     };
+  }
+
+  /** Remembers a restore beside the database, where the restored data cannot roll it back. */
+  recordRestore(restored: Backup): void {
+    updateBackupState(this.options.dataDir, {
+      last_restore: {
+        restored_at: toIso(this.options.clock.now()),
+        backup_id: restored.id,
+        backup_created_at: restored.created_at,
+      },
+    });
   }
 
   /** Whether the daily backup is due: none yet, or the last good one is a day old. */

@@ -69,6 +69,7 @@ export async function completeRestore(backups: Backups, prepared: PreparedRestor
     rmSync(`${live}-wal`, { force: true });
     rmSync(`${live}-shm`, { force: true });
     renameSync(prepared.copy, live);
+    backups.recordRestore(prepared.restored);
     return { restored: prepared.restored, safety_copy: safetyCopy };
   } finally {
     discardRestore(prepared);

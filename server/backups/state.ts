@@ -15,6 +15,11 @@ const BackupState = z.object({
   last_success_at: Timestamp.nullable().default(null),
   last_attempt_at: Timestamp.nullable().default(null),
   last_error: z.string().nullable().default(null),
+  /** The last restore: when it happened, and which backup (of when) the data came back from. */
+  last_restore: z
+    .object({ restored_at: Timestamp, backup_id: z.string(), backup_created_at: Timestamp })
+    .nullable()
+    .default(null),
 });
 export type BackupState = z.infer<typeof BackupState>;
 

@@ -291,7 +291,11 @@ export async function markQuoteSent(ctx: AppContext, accountId: string, ref: str
   });
 }
 
-/** The customer's answer is recorded only on a quote they were sent and that still holds. */
+/**
+ * The customer's answer, on a quote still open: sent, or a draft the owner has not sent because the
+ * customer answered on the phone or on site (as a draft invoice may take a payment). A draft's
+ * e-mail still waiting is held back: the quote is no longer on offer.
+ */
 async function answer(
   ctx: AppContext,
   accountId: string,
@@ -302,18 +306,14 @@ async function answer(
     const row = await findRow(tx, accountId, ref);
     const { config } = await getAccount(tx, accountId);
     const verb = decision === 'accepted' ? 'accepted' : 'declined';
-    if (row.status === 'draft') {
-      throw invalidState(`Quote ${row.number} is a draft; send it before it can be ${verb}.`);
-    }
-    if (row.status !== 'sent') {
+    if (row.status !== 'sent' && row.status !== 'draft') {
       throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
     }
     // Declining an expired quote is still recorded (the customer's no is worth knowing);
     // accepting one is refused because its price and terms no longer hold.
-    if (decision === 'accepted' && isExpired(row, todayFor(ctx, config.timezone))) {
-      throw invalidState(
-        `Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; create a new quote.`,
-      );
+    if (decision === 'accepted' && row.valid_until < todayFor(ctx, config.timezone)) {
+      const fix = row.status === 'draft' ? 'change its valid-until date first' : 'create a new quote';
+      throw invalidState(`Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; ${fix}.`);
     }
     const now = isoNow(ctx.clock);
     await tx
@@ -325,6 +325,7 @@ async function answer(
       })
       .where('id', '=', row.id)
       .execute();
+    await cancelWaitingMail(tx, row.id, `Quote ${row.number} was ${verb} before this e-mail went out.`, now);
     const quote = await reload(tx, ctx, row);
     await recordEvent(
       tx,

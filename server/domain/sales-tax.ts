@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { divRoundHalfAway, fromCents } from '../../shared/money';
 import {
   SALES_TAX_MAX_DAYS,
@@ -6,7 +6,7 @@ import {
   type SalesTaxQuery,
   type SalesTaxReport,
 } from '../../shared/schemas/sales-tax';
-import { addDays } from '../../shared/time-zone';
+import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { csvField } from '../documents/export';
@@ -30,6 +30,23 @@ interface LineSums {
   invoices: number;
 }
 
+/**
+ * One row of the CSV's detail section: an invoice issued (accrual) or a payment received (cash),
+ * with the sales and each tax it counts for, so the rows add up to the totals above them. Cents.
+ */
+export interface SalesTaxDetail {
+  invoice: string;
+  /** The issue date (accrual), or the day the payment was received in the business's zone (cash). */
+  date: string;
+  customer: string;
+  sales: number;
+  /** Tax by taxKey(name, rate). */
+  taxes: Map<string, number>;
+  total: number;
+}
+
+const taxKey = (name: string, rate: string | number) => `${name}\u0000${Number(rate)}`;
+
 interface Sums {
   lines: LineSums[];
   sales: number;
@@ -37,16 +54,55 @@ interface Sums {
   tax: number;
   invoices: number;
   payments: number;
+  /** Filled only for the CSV file: the JSON report has no use for them. */
+  details: SalesTaxDetail[];
 }
 
-/** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
-async function accrualSums(db: Queryable, accountId: string, from: string, to: string): Promise<Sums> {
-  const issued = db
+interface ChargedTax {
+  name: string;
+  rate: string;
+  amount_cents: number;
+}
+
+/** The taxes each of some invoices (a query of their ids) charged, in their order on the invoice. */
+async function chargedTaxes<DB, TB extends keyof DB>(
+  db: Queryable,
+  invoiceIds: SelectQueryBuilder<DB, TB, Record<string, string>>,
+): Promise<Map<string, ChargedTax[]>> {
+  const taxes = new Map<string, ChargedTax[]>();
+  const rows = await db
+    .selectFrom('document_taxes')
+    .select(['document_id', 'name', 'rate', 'amount_cents'])
+    .where('document_id', 'in', invoiceIds)
+    .orderBy('document_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const list = taxes.get(row.document_id) ?? [];
+    list.push(row);
+    taxes.set(row.document_id, list);
+  }
+  return taxes;
+}
+
+function issuedInvoices(db: Queryable, accountId: string, from: string, to: string) {
+  return db
     .selectFrom('invoices as i')
     .where('i.account_id', '=', accountId)
     .where('i.issue_date', '>=', from)
     .where('i.issue_date', '<=', to)
     .where('i.status', 'in', ISSUED);
+}
+
+/** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
+async function accrualSums(
+  db: Queryable,
+  accountId: string,
+  from: string,
+  to: string,
+  withDetails: boolean,
+): Promise<Sums> {
+  const issued = issuedInvoices(db, accountId, from, to);
   const lines = await issued
     .innerJoin('document_taxes as t', 't.document_id', 'i.id')
     .select([
@@ -79,7 +135,32 @@ async function accrualSums(db: Queryable, accountId: string, from: string, to: s
     tax: lines.reduce((sum, line) => sum + Number(line.tax), 0),
     invoices: Number(totals.invoices),
     payments: 0,
+    details: withDetails ? await accrualDetails(db, accountId, from, to) : [],
   };
+}
+
+/** Each issued invoice as charged: its subtotal, each tax and its total, by issue date. */
+async function accrualDetails(
+  db: Queryable,
+  accountId: string,
+  from: string,
+  to: string,
+): Promise<SalesTaxDetail[]> {
+  const invoices = await issuedInvoices(db, accountId, from, to)
+    .innerJoin('customers as c', 'c.id', 'i.customer_id')
+    .select(['i.id', 'i.number', 'i.issue_date', 'c.name', 'i.subtotal_cents', 'i.total_cents'])
+    .orderBy('i.issue_date')
+    .orderBy('i.number')
+    .execute();
+  const charged = await chargedTaxes(db, issuedInvoices(db, accountId, from, to).select('i.id'));
+  return invoices.map((invoice) => ({
+    invoice: invoice.number,
+    date: invoice.issue_date,
+    customer: invoice.name,
+    sales: invoice.subtotal_cents,
+    taxes: new Map((charged.get(invoice.id) ?? []).map((t) => [taxKey(t.name, t.rate), t.amount_cents])),
+    total: invoice.total_cents,
+  }));
 }
 
 /**
@@ -96,7 +177,14 @@ function shareOf(whole: number, paidSoFar: number, total: number): number {
  * tax, cumulatively over the invoice's payments in the order they were received (see shareOf).
  * Money paid beyond the invoice's total (two devices recording one payment) carries nothing.
  */
-async function cashSums(db: Queryable, accountId: string, start: string, end: string): Promise<Sums> {
+async function cashSums(
+  db: Queryable,
+  accountId: string,
+  range: { start: string; end: string },
+  timeZone: string,
+  withDetails: boolean,
+): Promise<Sums> {
+  const { start, end } = range;
   const inPeriod = db
     .selectFrom('payments')
     .select('invoice_id')
@@ -111,31 +199,23 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
     amount_cents: number;
     paid_at: string;
     total_cents: number;
+    number: string;
+    customer_name: string;
   }>`
     WITH touched AS (
       SELECT DISTINCT invoice_id FROM payments
       WHERE account_id = ${accountId} AND paid_at >= ${start} AND paid_at < ${end}
     )
-    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents
+    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents, i.number, c.name AS customer_name
     FROM touched t CROSS JOIN invoices i CROSS JOIN payments p
+    JOIN customers c ON c.id = i.customer_id
     WHERE i.id = t.invoice_id AND p.invoice_id = t.invoice_id AND p.paid_at < ${end} AND i.total_cents > 0
     ORDER BY p.invoice_id, p.paid_at, p.id`.execute(db);
-  const taxes = new Map<string, Array<{ name: string; rate: string; amount_cents: number }>>();
-  const taxRows = await db
-    .selectFrom('document_taxes')
-    .select(['document_id', 'name', 'rate', 'amount_cents'])
-    .where('document_id', 'in', inPeriod)
-    .orderBy('document_id')
-    .orderBy('position')
-    .execute();
-  for (const row of taxRows) {
-    const list = taxes.get(row.document_id) ?? [];
-    list.push(row);
-    taxes.set(row.document_id, list);
-  }
+  const taxes = await chargedTaxes(db, inPeriod);
   const lines = new Map<string, LineSums & { ids: Set<string> }>();
   const invoices = new Set<string>();
   const sums = { sales: 0, untaxed: 0, tax: 0, payments: 0 };
+  const details: SalesTaxDetail[] = [];
   let invoiceId = '';
   let paidSoFar = 0;
   for (const payment of payments) {
@@ -149,19 +229,29 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
     paidSoFar = after;
     if (payment.paid_at < start) continue;
     sums.payments += 1;
-    if (after === before) continue;
     const charged = taxes.get(invoiceId) ?? [];
     const taxShares = charged.map(
       (tax) => shareOf(tax.amount_cents, after, total) - shareOf(tax.amount_cents, before, total),
     );
     const taxPart = taxShares.reduce((sum, cents) => sum + cents, 0);
     const salesPart = after - before - taxPart;
+    if (withDetails) {
+      details.push({
+        invoice: payment.number,
+        date: dateInZone(new Date(payment.paid_at), timeZone),
+        customer: payment.customer_name,
+        sales: salesPart,
+        taxes: new Map(charged.map((tax, i) => [taxKey(tax.name, tax.rate), taxShares[i]!])),
+        total: after - before,
+      });
+    }
+    if (after === before) continue;
     invoices.add(invoiceId);
     sums.sales += salesPart;
     sums.tax += taxPart;
     if (charged.length === 0) sums.untaxed += salesPart;
     for (const [i, tax] of charged.entries()) {
-      const key = `${tax.name}\u0000${tax.rate}`;
+      const key = taxKey(tax.name, tax.rate);
       let line = lines.get(key);
       if (!line) {
         line = { name: tax.name, rate: tax.rate, taxable: 0, tax: 0, invoices: 0, ids: new Set() };
@@ -172,10 +262,12 @@ async function cashSums(db: Queryable, accountId: string, start: string, end: st
       line.ids.add(invoiceId);
     }
   }
+  details.sort((a, b) => a.date.localeCompare(b.date) || a.invoice.localeCompare(b.invoice));
   return {
     ...sums,
     lines: [...lines.values()].map(({ ids, ...line }) => ({ ...line, invoices: ids.size })),
     invoices: invoices.size,
+    details,
   };
 }
 
@@ -186,11 +278,18 @@ export function quarterOf(date: string): { from: string; to: string } {
   return { from: first, to: addDays(addMonths(first, 3), -1) };
 }
 
-export async function getSalesTaxReport(
+/** The report, and for the CSV file the invoices or payments behind it. */
+export interface SalesTaxFigures {
+  report: SalesTaxReport;
+  details: SalesTaxDetail[];
+}
+
+export async function salesTaxFigures(
   ctx: AppContext,
   accountId: string,
   query: Omit<SalesTaxQuery, 'format'>,
-): Promise<SalesTaxReport> {
+  withDetails: boolean,
+): Promise<SalesTaxFigures> {
   const { config } = await getAccount(ctx.db, accountId);
   const quarter = quarterOf(query.from ?? query.to ?? today(ctx, config.timezone));
   const from = query.from ?? quarter.from;
@@ -202,8 +301,8 @@ export async function getSalesTaxReport(
     .transaction()
     .execute((tx) =>
       query.basis === 'cash'
-        ? cashSums(tx, accountId, range.start, range.end)
-        : accrualSums(tx, accountId, from, to),
+        ? cashSums(tx, accountId, range, config.timezone, withDetails)
+        : accrualSums(tx, accountId, from, to, withDetails),
     );
   const registrations = new Map(config.tax_registrations.map((r) => [r.tax_name.toLowerCase(), r.number]));
   const taxes: SalesTaxLine[] = [...sums.lines]
@@ -216,7 +315,7 @@ export async function getSalesTaxReport(
       tax: fromCents(line.tax),
       invoices: line.invoices,
     }));
-  return {
+  const report: SalesTaxReport = {
     object: 'sales_tax_report',
     currency: config.currency,
     basis: query.basis,
@@ -232,17 +331,25 @@ export async function getSalesTaxReport(
       payments: sums.payments,
     },
   };
+  return { report, details: sums.details };
 }
 
 const amount = (value: number) => value.toFixed(2);
 
-/** The report as a CSV file: one row per tax and rate, then the untaxed sales and the totals. */
-export function salesTaxCsv(report: SalesTaxReport): { filename: string; csv: string } {
+const percent = (rate: number) => Number((rate * 100).toFixed(4));
+
+/**
+ * The report as a CSV file: one row per tax and rate, the untaxed sales and the totals; then, after
+ * an empty row, the detail an accountant checks them against: each invoice issued (accrual) or each
+ * payment received (cash), with its sales, each tax in a column of its own, and its total.
+ */
+export function salesTaxCsv({ report, details }: SalesTaxFigures): { filename: string; csv: string } {
+  const cash = report.basis === 'cash';
   const rows: unknown[][] = [
     ['tax', 'rate_percent', 'registration_number', 'taxable_sales', 'tax', 'invoices', 'currency'],
     ...report.taxes.map((line) => [
       line.name,
-      Number((line.rate * 100).toFixed(4)),
+      percent(line.rate),
       line.registration_number,
       amount(line.taxable_sales),
       amount(line.tax),
@@ -259,6 +366,25 @@ export function salesTaxCsv(report: SalesTaxReport): { filename: string; csv: st
       report.totals.invoices,
       report.currency,
     ],
+    [],
+    [
+      'invoice',
+      cash ? 'paid_on' : 'issue_date',
+      'customer',
+      'sales_before_tax',
+      ...report.taxes.map((line) => `${line.name} ${percent(line.rate)}%`),
+      cash ? 'received' : 'total',
+      'currency',
+    ],
+    ...details.map((row) => [
+      row.invoice,
+      row.date,
+      row.customer,
+      amount(fromCents(row.sales)),
+      ...report.taxes.map((line) => amount(fromCents(row.taxes.get(taxKey(line.name, line.rate)) ?? 0))),
+      amount(fromCents(row.total)),
+      report.currency,
+    ]),
   ];
   return {
     filename: `sales-tax-${report.from}-to-${report.to}-${report.basis}.csv`,

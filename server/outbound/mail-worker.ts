@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { AppContext } from '../context';
 import { deliveredHere } from '../db/node';
@@ -12,6 +11,7 @@ import { composeReminderMail } from '../domain/reminders';
 import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { OutboxRunner, type OutboxWorker } from './runner';
 import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
+import { SMTP_TIMEOUT_MS, type SmtpError, type SmtpSettings, sendThroughSmtp } from './smtp';
 
 export interface MailWorkerOptions {
   /** Messages in flight at once (default 2: small SMTP servers dislike many connections). */
@@ -20,11 +20,8 @@ export interface MailWorkerOptions {
   jitter?: Jitter;
 }
 
-const SMTP_TIMEOUT_MS = 30_000;
 /** A claim outlives the slowest SMTP conversation, so only a crashed run's claim is ever taken back. */
 const CLAIM_MS = 3 * SMTP_TIMEOUT_MS;
-
-type SmtpSettings = NonNullable<StoredConfig['smtp']>;
 
 interface MailJob {
   row: MailMessagesTable;
@@ -33,11 +30,6 @@ interface MailJob {
 }
 
 export type MailWorker = OutboxWorker;
-
-interface SmtpError extends Error {
-  response?: string;
-  responseCode?: number;
-}
 
 export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}): MailWorker {
   const jitter = options.jitter ?? defaultJitter;
@@ -118,26 +110,13 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
   }
 
   async function send(job: MailJob): Promise<void> {
-    const transport = nodemailer.createTransport({
-      host: job.smtp.host,
-      port: job.smtp.port,
-      secure: job.smtp.secure,
-      ...(job.smtp.user && { auth: { user: job.smtp.user, pass: job.smtp.password ?? '' } }),
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
+    await sendThroughSmtp(job.smtp, {
+      from: job.from,
+      to: job.row.to_address,
+      subject: job.row.subject,
+      text: job.row.body,
+      attachments: await attachment(job.row),
     });
-    try {
-      await transport.sendMail({
-        from: job.from,
-        to: job.row.to_address,
-        subject: job.row.subject,
-        text: job.row.body,
-        attachments: await attachment(job.row),
-      });
-    } finally {
-      transport.close();
-    }
   }
 
   async function record(job: MailJob, error: SmtpError | null): Promise<void> {

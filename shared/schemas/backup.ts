@@ -47,6 +47,16 @@ export const BackupStatus = z
     encrypted: z
       .boolean()
       .meta({ description: 'Whether the database and its backups are encrypted at rest.' }),
+    last_restore: z
+      .object({
+        restored_at: Timestamp.meta({ description: 'When the restore replaced the data.' }),
+        backup_id: z.string(),
+        backup_created_at: Timestamp.meta({
+          description: 'When that backup was taken: changes made after it are not in the data.',
+        }),
+      })
+      .nullable()
+      .meta({ description: 'The last restore of this data folder, null when it never was restored.' }),
   })
   .meta({ id: 'BackupStatus' });
 export type BackupStatus = z.infer<typeof BackupStatus>;

@@ -120,3 +120,33 @@ export function defaultConfig(businessName: string): StoredConfig {
     allow_local_webhooks: false,
   };
 }
+
+export const SmtpTestRequest = z
+  .strictObject({
+    to: Email.optional().meta({
+      description:
+        "Where the test goes; default the sender address (the From address or the business's e-mail).",
+    }),
+  })
+  .meta({ id: 'SmtpTestRequest' });
+export type SmtpTestRequest = z.infer<typeof SmtpTestRequest>;
+
+/** What the mail server answered a test message: its own words, whether it took it or not. */
+export const SmtpTestResult = z
+  .object({
+    object: z.literal('smtp_test'),
+    to: Email,
+    delivered: z.boolean().meta({ description: 'Whether the mail server accepted the message.' }),
+    response: z.string().meta({
+      description:
+        "The server's reply as it said it (250 … when it took the message), or why the conversation failed: the SMTP error reply, or the connection error when the server could not be reached.",
+      example: '250 2.0.0 Ok: queued as 4F1C2',
+    }),
+    response_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The SMTP reply code, null when no server answered.' }),
+  })
+  .meta({ id: 'SmtpTestResult' });
+export type SmtpTestResult = z.infer<typeof SmtpTestResult>;

@@ -61,9 +61,10 @@ export const Dashboard = z
     timezone: z.string(),
     today: DateOnly,
     jobs_today: z.array(DashboardJob).meta({ description: 'Jobs starting today (not cancelled).' }),
-    jobs_upcoming: z
-      .array(DashboardJob)
-      .meta({ description: 'Jobs starting in the next 7 days after today (not cancelled), soonest first.' }),
+    jobs_upcoming: z.array(DashboardJob).meta({
+      description:
+        'Jobs still to do (scheduled or in progress) starting in the 7 days after today, soonest first.',
+    }),
     revenue_this_month: AmountCount.meta({ description: 'Payments received this calendar month.' }),
     outstanding: AmountCount.meta({ description: 'Balance of sent and partially paid invoices.' }),
     overdue: AmountCount.meta({ description: 'The part of outstanding whose due date has passed.' }),

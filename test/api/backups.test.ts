@@ -43,12 +43,17 @@ describe('backups while serving, and restoring an older one', () => {
     const friday = await ui('POST', '/backups');
     const listed = await ui('GET', '/backups');
     expect(listed.body.data.map((b: { id: string }) => b.id)).toEqual([friday.body.id, tuesday.body.id]);
-    expect(listed.body.status).toMatchObject({ health: 'ok', last_success_at: '2026-11-20T09:00:00Z' });
+    expect(listed.body.status).toMatchObject({
+      health: 'ok',
+      last_success_at: '2026-11-20T09:00:00Z',
+      last_restore: null,
+    });
 
     const verified = await ui('POST', `/backups/${tuesday.body.id}/verify`);
     expect(verified.body.result).toBe('verified');
 
     await shop.portal('POST', '/customers', { body: { name: 'Edsger Dijkstra', email: 'ewd@example.com' } });
+    clock.set('2026-11-21T04:40:00Z');
     const restored = await ui('POST', `/backups/${tuesday.body.id}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.restored.id).toBe(tuesday.body.id);
@@ -56,12 +61,22 @@ describe('backups while serving, and restoring an older one', () => {
     expect(restored.body.safety_copy.tables.customers).toBe(3);
 
     expect(await customerNames(shop)).toEqual(['Ada Lovelace']);
-    // The owner who pressed Restore is still signed in.
-    expect((await ui('GET', '/backups')).status).toBe(200);
+    // The owner who pressed Restore is still signed in, and the dashboard can say when and from when.
+    const afterRestore = await ui('GET', '/backups');
+    expect(afterRestore.status).toBe(200);
+    expect(afterRestore.body.status.last_restore).toEqual({
+      restored_at: '2026-11-21T04:40:00Z',
+      backup_id: tuesday.body.id,
+      backup_created_at: '2026-11-17T09:00:00Z',
+    });
 
     // The data the restore replaced is one restore away.
     await ui('POST', `/backups/${restored.body.safety_copy.id}/restore`);
     expect(await customerNames(shop)).toEqual(['Ada Lovelace', 'Edsger Dijkstra', 'Grace Hopper']);
+    expect((await ui('GET', '/backups')).body.status.last_restore).toMatchObject({
+      backup_id: restored.body.safety_copy.id,
+      backup_created_at: '2026-11-21T04:40:00Z',
+    });
     // Writes go to the reopened database.
     const created = await shop.portal('POST', '/customers', {
       body: { name: 'Alan Turing', email: 'alan@example.com' },

@@ -129,11 +129,66 @@ describe('quote answers', () => {
     expect(accept.body.error.message).toContain('declined');
   });
 
-  it('refuses to accept a draft or convert a quote that was not accepted', async () => {
-    const draft = await create();
+  it('records a yes heard on the phone on a draft: accepted without sending, its waiting e-mail held back', async () => {
+    const draft = await create({ ...quoteBody, customer_email: 'phone-yes@example.com' });
+    expect((await shop.portal('POST', `/quotes/${draft.number}/send`)).status).toBe(200);
+    const before = (await eventObjects('quote.accepted')).length;
+
+    const accepted = await shop.portal('POST', `/quotes/${draft.number}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({
+      status: 'accepted',
+      sent_at: null,
+      accepted_at: '2026-11-22T15:00:00Z',
+    });
+    const events = await eventObjects('quote.accepted');
+    expect(events).toHaveLength(before + 1);
+    expect(events.at(-1)).toEqual(accepted.body);
+    const mail = await server.ctx.db
+      .selectFrom('mail_messages')
+      .select(['status', 'cancelled_at', 'last_error'])
+      .where('document_id', '=', draft.id)
+      .execute();
+    expect(mail).toEqual([
+      {
+        status: 'failed',
+        cancelled_at: '2026-11-22T15:00:00Z',
+        last_error: `Quote ${draft.number} was accepted before this e-mail went out.`,
+      },
+    ]);
+    // Answered once: a second answer, either way, is refused and raises nothing.
     expect((await shop.portal('POST', `/quotes/${draft.number}/accept`)).status).toBe(409);
+    expect((await shop.portal('POST', `/quotes/${draft.number}/decline`)).status).toBe(409);
+    expect(await eventObjects('quote.accepted')).toHaveLength(before + 1);
+    expect((await shop.portal('POST', `/quotes/${draft.number}/convert`)).body.status).toBe('converted');
+  });
+
+  it('records a no on a draft through v1, once', async () => {
+    const draft = await create({ ...quoteBody, customer_email: 'phone-no@example.com' });
+    const before = (await eventObjects('quote.declined')).length;
+    const declined = await shop.v1('POST', `/quotes/${draft.id}/decline`);
+    expect(declined.status).toBe(200);
+    expect(declined.body).toMatchObject({ status: 'declined', sent_at: null });
+    expect(await eventObjects('quote.declined')).toHaveLength(before + 1);
+    expect((await shop.v1('POST', `/quotes/${draft.id}/accept`)).status).toBe(409);
+  });
+
+  it('refuses to convert a quote that was not accepted', async () => {
+    const draft = await create();
     expect((await shop.portal('POST', `/quotes/${draft.number}/convert`)).status).toBe(409);
     expect((await shop.portal('POST', '/quotes/Q-9999/accept')).status).toBe(404);
+  });
+
+  it('refuses to accept a draft past its valid-until date, saying how to fix it', async () => {
+    const draft = await create({
+      ...quoteBody,
+      customer_email: 'late-draft@example.com',
+      issue_date: '2026-11-01',
+      valid_days: 7,
+    });
+    const accept = await shop.portal('POST', `/quotes/${draft.number}/accept`);
+    expect(accept.status).toBe(409);
+    expect(accept.body.error.message).toContain('change its valid-until date first');
   });
 
   it('shows expired quotes and refuses to accept them', async () => {

@@ -222,7 +222,43 @@ describe('sales-tax report', () => {
       'Untaxed sales,,,80.00,0.00,,CAD',
       'Total,,,1529.99,180.46,5,CAD',
       '',
+      // The accountant's detail: each invoice issued in the quarter, adding up to the totals above.
+      'invoice,issue_date,customer,sales_before_tax,GST 5%,HST 13%,PST 7%,QST 9.975%,total,currency',
+      `${numbers.a},2026-07-10,Ada Lovelace,1000.00,50.00,0.00,70.00,0.00,1120.00,CAD`,
+      `${numbers.e},2026-08-01,Ada Lovelace,80.00,0.00,0.00,0.00,0.00,80.00,CAD`,
+      `${numbers.b},2026-08-15,Ada Lovelace,99.99,5.00,0.00,7.00,0.00,111.99,CAD`,
+      `${numbers.h},2026-09-12,Ada Lovelace,150.00,7.50,0.00,0.00,14.96,172.46,CAD`,
+      `${numbers.c},2026-09-30,Ada Lovelace,200.00,0.00,26.00,0.00,0.00,226.00,CAD`,
+      '',
     ]);
+  });
+
+  it("cash CSV: one detail row per payment received, in the business's days, adding up to the totals", async () => {
+    const csv = await account.portal('GET', `/reports/sales-tax?${Q3}&basis=cash&format=csv`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.split('\r\n');
+    const header = lines.indexOf(
+      'invoice,paid_on,customer,sales_before_tax,GST 5%,PST 7%,QST 9.975%,received,currency',
+    );
+    expect(header).toBeGreaterThan(0);
+    expect(lines[header - 1]).toBe('');
+    expect(lines.slice(header + 1)).toEqual([
+      // D paid in full: all of its sales and tax.
+      `${numbers.d},2026-07-02,Ada Lovelace,500.00,25.00,35.00,0.00,560.00,CAD`,
+      // A's first 400.00 of 1,120.00: GST 17.86, PST 25.00 (shareOf, rounded half away from zero).
+      `${numbers.a},2026-07-20,Ada Lovelace,357.14,17.86,25.00,0.00,400.00,CAD`,
+      `${numbers.b},2026-08-20,Ada Lovelace,44.64,2.23,3.13,0.00,50.00,CAD`,
+      `${numbers.b},2026-09-01,Ada Lovelace,55.35,2.77,3.87,0.00,61.99,CAD`,
+      `${numbers.h},2026-09-15,Ada Lovelace,86.98,4.35,0.00,8.67,100.00,CAD`,
+      // 03:30 UTC on 1 October is 23:30 on 30 September in Toronto.
+      `${numbers.e},2026-09-30,Ada Lovelace,80.00,0.00,0.00,0.00,80.00,CAD`,
+      '',
+    ]);
+    const cents = (column: number) =>
+      lines
+        .slice(header + 1, -1)
+        .reduce((sum, line) => sum + Math.round(Number(line.split(',')[column]) * 100), 0);
+    expect([cents(3), cents(4) + cents(5) + cents(6), cents(7)]).toEqual([112411, 12788, 125199]);
   });
 
   it('is on v1 too, and refuses a period that runs backwards', async () => {

@@ -36,6 +36,26 @@ export function backupFlows(ui: UiContext) {
         await page.goto(`${server.url}/#/`);
         await page.getByTestId('dashboard-loaded').waitFor();
         expect(await page.getByTestId('backup-alert').count()).toBe(0);
+        // The dashboard says the data was restored, when, and how old it now is.
+        const { last_restore } = (
+          await shop.portal('GET', '/backups', { key: null, headers: { cookie: await shop.signIn() } })
+        ).body.status;
+        const notice = page.getByTestId('restore-notice');
+        await notice.getByText('Restored from a backup.').waitFor();
+        const shown = (iso: string) =>
+          page.evaluate(
+            (at) =>
+              new Intl.DateTimeFormat('en-CA', {
+                timeZone: 'America/Toronto',
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              }).format(new Date(at)),
+            iso,
+          );
+        expect(await notice.textContent()).toContain(
+          `On ${await shown(last_restore.restored_at)} your data was put back as it was on ${await shown(last_restore.backup_created_at)};`,
+        );
+        await screenshot(page, 'dashboard-restored');
         await page.context().close();
       } finally {
         await server.stop();

@@ -77,7 +77,7 @@ export function BackupSettings() {
       const result = await api.post<RestoreResult>(`/backups/${backup.id}/restore`);
       setRestoring(undefined);
       toast.show(
-        `Restored the backup of ${format.dateTime(result.restored.created_at)}. The data it replaced is kept as a backup.`,
+        `Restored the backup of ${format.dateTime(result.restored.created_at)}; the data it replaced is kept as a backup.`,
         'success',
       );
       overview.reload();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
+import type { Config, ConfigUpdate, SmtpTestResult } from '../../../shared/schemas/config';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import {
@@ -45,8 +45,9 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
   const smtp: Smtp | null = config.smtp;
   const [draft, setDraft] = useState(() => toDraft(smtp));
   const [replacingPassword, setReplacingPassword] = useState(!smtp?.password_set);
-  const [busy, setBusy] = useState<'save' | 'off'>();
+  const [busy, setBusy] = useState<'save' | 'off' | 'test'>();
   const [error, setError] = useState<unknown>();
+  const [tested, setTested] = useState<SmtpTestResult>();
   const set =
     (field: 'host' | 'port' | 'user' | 'password' | 'from') => (e: React.ChangeEvent<HTMLInputElement>) =>
       setDraft({ ...draft, [field]: e.target.value });
@@ -54,12 +55,26 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
   const save = async (update: ConfigUpdate, what: 'save' | 'off', message: string) => {
     setBusy(what);
     setError(undefined);
+    setTested(undefined);
     try {
       const saved = await api.put<Config>('/config', update);
       onSaved(saved);
       setDraft(toDraft(saved.smtp));
       setReplacingPassword(!saved.smtp?.password_set);
       toast.show(message);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const sendTest = async () => {
+    setBusy('test');
+    setError(undefined);
+    setTested(undefined);
+    try {
+      setTested(await api.post<SmtpTestResult>('/config/smtp/test', {}));
     } catch (failure) {
       setError(failure);
     } finally {
@@ -167,7 +182,18 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
             />
           </div>
         </div>
+        {tested && <TestOutcome result={tested} />}
         <div className="form-actions">
+          {smtp && (
+            <Button
+              write
+              busy={busy === 'test'}
+              title="Sends a message to your From address through the saved settings"
+              onClick={sendTest}
+            >
+              Send a test e-mail
+            </Button>
+          )}
           {smtp && (
             <Button
               variant="ghost"
@@ -184,5 +210,24 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
         </div>
       </form>
     </Card>
+  );
+}
+
+/** What the mail server said to the test, in its own words: the way to tell a typo from a refusal. */
+function TestOutcome({ result }: { result: SmtpTestResult }) {
+  const heading = result.delivered
+    ? `Test e-mail sent to ${result.to}.`
+    : `The test e-mail to ${result.to} did not go out.`;
+  const said = result.delivered
+    ? 'The mail server answered:'
+    : result.response_code === null
+      ? 'The mail server could not be reached:'
+      : 'The mail server refused it:';
+  return (
+    <div role="status" data-testid="smtp-test-result">
+      <Notice tone={result.delivered ? 'success' : 'warning'}>
+        <strong>{heading}</strong> {said} <code>{result.response}</code>
+      </Notice>
+    </div>
   );
 }

@@ -36,7 +36,7 @@ export function SyncDevices({ devices }: { devices: SyncDevice[] }) {
             ),
           },
           { header: 'Code', cell: (d) => <code>{d.code}</code> },
-          { header: 'Paired', cell: (d) => format.date(format.dayOf(d.created_at)) },
+          { header: 'Paired', cell: (d) => format.dateOf(d.created_at) },
           {
             header: 'Last seen',
             cell: (d) =>
@@ -46,7 +46,7 @@ export function SyncDevices({ devices }: { devices: SyncDevice[] }) {
             header: 'Status',
             cell: (d) =>
               d.revoked_at ? (
-                <Badge>Removed {format.date(format.dayOf(d.revoked_at))}</Badge>
+                <Badge>Removed {format.dateOf(d.revoked_at)}</Badge>
               ) : d.role === 'hub' ? (
                 <Badge tone="info">Hub</Badge>
               ) : (

@@ -74,10 +74,7 @@ function SyncStatusCard({ status }: { status: SyncStatus }) {
                     ? `${format.relative(status.last_synced_at)} (${format.dateTime(status.last_synced_at)})`
                     : 'Not yet',
                 ],
-                [
-                  'Changes waiting',
-                  status.pending > 0 ? changesWaiting(status.pending, format) : 'None, all sent',
-                ],
+                ['Changes waiting', status.pending > 0 ? changesWaiting(status.pending) : 'None, all sent'],
                 [
                   'Connection',
                   status.online ? 'Online' : 'Offline: changes wait here until this computer is back online',

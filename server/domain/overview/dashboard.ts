@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { fromCents } from '../../../shared/money';
+import type { JobStatus } from '../../../shared/schemas/job';
 import type { Dashboard, DashboardJob, ReviewSummary } from '../../../shared/schemas/overview';
 import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
@@ -14,16 +15,20 @@ const JOB_LIST_LIMIT = 100;
 const RECENT_REVIEWS = 5;
 const REVENUE_MONTHS = 6;
 
+/** What lies ahead is work still to do: a visit finished early is not "coming up". */
+const STILL_TO_DO: readonly JobStatus[] = ['scheduled', 'in_progress'];
+
 async function jobsStarting(
   db: Queryable,
   accountId: string,
   start: string,
   end: string,
+  statuses: readonly JobStatus[],
 ): Promise<DashboardJob[]> {
   const rows = await jobsStartingBetween(db, accountId, {
     start,
     end,
-    statuses: NOT_CANCELLED,
+    statuses,
     limit: JOB_LIST_LIMIT,
   });
   return rows.map((row) => ({
@@ -128,8 +133,8 @@ export async function getDashboard(ctx: AppContext, accountId: string): Promise<
   const db = ctx.db;
 
   const [jobsToday, jobsUpcoming, money, quotes, rating, reviews, series] = await Promise.all([
-    jobsStarting(db, accountId, day.start, day.end),
-    jobsStarting(db, accountId, week.start, week.end),
+    jobsStarting(db, accountId, day.start, day.end, NOT_CANCELLED),
+    jobsStarting(db, accountId, week.start, week.end, STILL_TO_DO),
     receivables(db, accountId, todayDate),
     db
       .selectFrom('quotes')

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Config, ConfigUpdate } from '../../../shared/schemas/config';
+import { Config, ConfigUpdate, SmtpTestRequest, SmtpTestResult } from '../../../shared/schemas/config';
 import type { AppContext } from '../../context';
 import { presentConfig, updateConfig } from '../../domain/accounts';
 import { ApiError } from '../../lib/errors';
+import { sendTestMail } from '../../outbound/smtp-test';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['settings'];
@@ -47,6 +48,26 @@ export function portalConfigRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         return presentConfig(await updateConfig(ctx, request.auth.account.id, request.body));
       },
+    );
+
+    app.post(
+      '/config/smtp/test',
+      {
+        config: {
+          ownerOnly:
+            'A test e-mail is sent from Settings > E-mail in the signed-in portal UI, not with an API key.',
+        },
+        schema: {
+          tags,
+          summary: 'Send a test e-mail through the saved SMTP settings',
+          description:
+            "The signed-in owner's alone. Sends at once, outside the outbox, and answers 200 with what the mail server said, whether it took the message (delivered, its 250 reply) or not (its error reply, or why it could not be reached). 409 when e-mail is not set up or there is no sender address.",
+          params: PortalParams,
+          body: SmtpTestRequest.optional(),
+          response: { 200: SmtpTestResult, ...commonErrors },
+        },
+      },
+      (request) => sendTestMail(ctx, request.auth.account.id, request.body?.to),
     );
   };
 }

@@ -124,7 +124,8 @@ export function portalQuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Record the customer's acceptance",
-          description: 'For a sent quote that has not expired. Raises quote.accepted.',
+          description:
+            'For a sent quote that has not expired, or a draft the customer said yes to without it being sent (on the phone, on site): its waiting e-mail is then cancelled. Raises quote.accepted once.',
           params: NumberParams,
           response: { 200: Quote, ...commonErrors },
         },
@@ -138,7 +139,8 @@ export function portalQuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Record the customer's refusal",
-          description: 'For a sent quote, expired or not. Raises quote.declined.',
+          description:
+            'For a sent quote, expired or not, or a draft (its waiting e-mail is then cancelled). Raises quote.declined once.',
           params: NumberParams,
           response: { 200: Quote, ...commonErrors },
         },

@@ -41,13 +41,14 @@ const actions = [
     path: 'accept',
     summary: 'Record that the client accepted',
     description:
-      'sent → accepted (quote.accepted webhook). A declined or expired quote is 409 invalid_state.',
+      'sent or draft → accepted (quote.accepted webhook): the client may say yes before the quote was sent (on the phone); a waiting e-mail of the draft is then cancelled. A declined or expired quote is 409 invalid_state.',
     run: quotes.acceptQuote,
   },
   {
     path: 'decline',
     summary: 'Record that the client declined',
-    description: 'sent → declined (quote.declined webhook).',
+    description:
+      'sent or draft → declined (quote.declined webhook); a waiting e-mail of the draft is then cancelled.',
     run: quotes.declineQuote,
   },
   {
