@@ -34,6 +34,7 @@ import {
   openFailureMessage,
   storageProblem,
 } from './storage-errors';
+import { hookWrites } from './write-hooks';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -188,6 +189,7 @@ export async function openDatabase(
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect(sqlite, { database: withStatementCache(sqlite) }),
   });
+  hookWrites(db);
   const migrator = new Migrator({ db, provider: migrationProvider });
   try {
     const known = await migrator.getMigrations();
