@@ -8,6 +8,8 @@ import type { Database } from './schema';
  * (server/http/idempotency.ts), so no crash can leave the write committed and the answer lost.
  */
 export interface WriteHook {
+  /** Whether the hook still has work: work started from a request can outlive it (a worker's tick). */
+  wanted(): boolean;
   /** Inside a transaction that wrote, just before it commits, with what the transaction returns. */
   beforeCommit(tx: Transaction<Database>, result: unknown): Promise<void>;
   /** Right after that transaction committed. */
@@ -32,7 +34,7 @@ export function hookWrites(db: Kysely<Database>): void {
     const execute = builder.execute.bind(builder);
     builder.execute = async <T>(callback: (tx: Transaction<Database>) => Promise<T>): Promise<T> => {
       const hook = hooks.getStore();
-      if (!hook) return execute(callback);
+      if (!hook?.wanted()) return execute(callback);
       let wrote = false;
       const result = await execute(async (tx) => {
         const before = await totalChanges(tx);

@@ -182,8 +182,8 @@ export function registerIdempotency(
     if (!held) return done();
     runWithWriteHook(
       {
+        wanted: () => !held.answered && request.idempotency === held,
         beforeCommit: async (tx, result) => {
-          if (held.answered || request.idempotency !== held) return;
           const answer = answerOf(request, reply, result);
           if (!answer) return;
           await storeAnswer(tx, held, answer.status, answer.body);
