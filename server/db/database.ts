@@ -24,6 +24,7 @@ import * as ownerWeek from './migrations/0007_owner_week';
 import * as recurring from './migrations/0008_recurring';
 import * as remindersTax from './migrations/0009_reminders_tax';
 import * as hubWebhooks from './migrations/0011_hub_webhooks';
+import * as eventArrivals from './migrations/0012_event_arrivals';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -33,6 +34,7 @@ import {
   openFailureMessage,
   storageProblem,
 } from './storage-errors';
+import { hookWrites } from './write-hooks';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -49,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0008_recurring': recurring,
   '0009_reminders_tax': remindersTax,
   '0011_hub_webhooks': hubWebhooks,
+  '0012_event_arrivals': eventArrivals,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */
@@ -186,6 +189,7 @@ export async function openDatabase(
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect(sqlite, { database: withStatementCache(sqlite) }),
   });
+  hookWrites(db);
   const migrator = new Migrator({ db, provider: migrationProvider });
   try {
     const known = await migrator.getMigrations();

@@ -345,6 +345,8 @@ export interface WebhookEndpointsTable {
   updated_at: string;
   /** The install that delivers it (sync): null means this one, for endpoints made before sync. */
   delivering_node?: string | null;
+  /** Device-local: the last `event_arrivals.seq` here when it was made; it gets the events after. */
+  arrival_mark?: number;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
@@ -484,4 +486,5 @@ export interface Database {
   sync_conflicts: SyncConflictsTable;
   number_blocks: NumberBlocksTable;
   sync_event_fanout: { event_id: string };
+  event_arrivals: { seq: number; event_id: string };
 }

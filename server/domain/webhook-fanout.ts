@@ -52,31 +52,12 @@ export async function insertDelivery(
 }
 
 /**
- * An endpoint receives the events raised after it, by id order (ids are time-ordered), whichever
- * device raised them and whenever they reach the delivering node: an event synced in later still
- * goes out, and one raised before the endpoint never does.
+ * An endpoint receives the events that reach this install after it was made here, in the order this
+ * install learned of them (event_arrivals, numbered as each event row is inserted: raised here or
+ * pulled), never by the raising machine's clock: an event a slow device raised after the endpoint
+ * still goes out when it syncs in, and one this install held before the endpoint never does.
  */
-const ID_TIME_FROM = 4;
-export const idTime = (column: string) => sql<string>`substr(${sql.ref(column)}, ${ID_TIME_FROM + 1})`;
-export const idTimeOf = (id: string) => id.slice(ID_TIME_FROM);
-
-/** Queues deliveries of events already here but stamped after the endpoint (a device with a fast clock). */
-export async function catchUpEndpoint(
-  tx: Tx,
-  clock: Clock,
-  endpoint: Pick<WebhookEndpointsTable, 'id' | 'account_id' | 'interface' | 'events'>,
-): Promise<void> {
-  const later = await tx
-    .selectFrom('events')
-    .select(['id', 'type'])
-    .where('account_id', '=', endpoint.account_id)
-    .where(idTime('id'), '>', endpoint.id.slice(ID_TIME_FROM))
-    .execute();
-  for (const event of later) {
-    if (event.type !== 'webhook.test' && subscribes(endpoint, event.type))
-      await insertDelivery(tx, clock, endpoint, event);
-  }
-}
+export const lastArrival = sql<number>`(SELECT coalesce(max(seq), 0) FROM event_arrivals)`;
 
 /**
  * Queues a delivery of the event to every enabled endpoint of its account that subscribes to it,
@@ -95,7 +76,7 @@ export async function fanOutEvent(
     .where('account_id', '=', event.account_id)
     .where('enabled', '=', 1)
     .where((eb) => deliveredHere(eb, 'delivering_node'))
-    .where(idTime('id'), '<', event.id.slice(ID_TIME_FROM))
+    .where('arrival_mark', '<', sql<number>`(SELECT seq FROM event_arrivals WHERE event_id = ${event.id})`)
     .execute();
   let queued = 0;
   for (const endpoint of endpoints) {

@@ -20,7 +20,7 @@ import { HUB_DELIVERS } from '../sync/hub/webhook-deliveries';
 import { getAccount } from './accounts';
 import { insertEvent } from './events';
 import { keysetPage, type Page, type PageRequest } from './pagination';
-import { catchUpEndpoint, insertDelivery } from './webhook-fanout';
+import { insertDelivery, lastArrival } from './webhook-fanout';
 
 /** How long deliveries stay signed with the previous secret after a rotation. */
 export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -95,14 +95,10 @@ export async function createEndpoint(
   const byHub = input.delivered_by === 'hub';
   // The hub has the secret before the endpoint's row can reach it, so it never holds one it cannot sign.
   if (byHub) await handOverToHub(ctx, row);
-  await ctx.db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('webhook_endpoints')
-      .values({ ...row, delivering_node: byHub ? HUB_DELIVERS : thisNode })
-      .execute();
-    // The hub queues every event stamped after the endpoint itself, whenever it arrives.
-    if (row.enabled && !byHub) await catchUpEndpoint(tx, ctx.clock, row);
-  });
+  await ctx.db
+    .insertInto('webhook_endpoints')
+    .values({ ...row, delivering_node: byHub ? HUB_DELIVERS : thisNode, arrival_mark: lastArrival })
+    .execute();
   return {
     ...presentEndpoint({ ...row, delivering_node: byHub ? HUB_DELIVERS : null }),
     secret: row.secret,

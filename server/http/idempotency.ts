@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import type { Db } from '../db/database';
+import type { Db, Tx } from '../db/database';
+import { runWithWriteHook } from '../db/write-hooks';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, validationError } from '../lib/errors';
+import { crashAfterCommit } from '../lib/faults';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { scope: string; key: string };
+    /** The claimed key; `answered` once the first write's transaction stored its answer. */
+    idempotency?: { scope: string; key: string; answered: boolean };
   }
   interface FastifyContextConfig {
     /**
@@ -36,16 +39,59 @@ function withoutSecret(payload: string, field: string | undefined): string {
 
 /**
  * A claim still without a response at start-up belongs to a request the last run never finished
- * (a crash, a kill): nothing will ever complete it, so it is released and the client's retry runs.
+ * (a crash, a kill) before any write of it committed (a write stores its answer in its own
+ * transaction): nothing will ever complete it, so it is released and the client's retry runs.
  */
 export async function releaseUnfinishedClaims(db: Db): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('status_code', 'is', null).execute();
 }
 
+/** The route's success status: the 2xx its response schema declares (201 for a create). */
+function successStatus(request: FastifyRequest): number {
+  const declared = Object.keys(request.routeOptions.schema?.response ?? {})
+    .map(Number)
+    .filter((code) => code >= 200 && code < 300);
+  return declared.length ? Math.min(...declared) : 200;
+}
+
+/**
+ * The answer a write's transaction stores for its request: what the transaction returns, as the
+ * route sends it (routes answer with what their domain call's transaction returns). Null when the
+ * route's schema cannot serialise it; the answer is then stored when it is sent, as before.
+ */
+function answerOf(request: FastifyRequest, reply: FastifyReply, result: unknown) {
+  if (typeof result !== 'object' || result === null) return null;
+  const status = successStatus(request);
+  try {
+    const body = reply.serializeInput(result as Record<string, unknown>, String(status));
+    if (typeof body !== 'string') return null;
+    return { status, body: withoutSecret(body, request.routeOptions.config.secretField) };
+  } catch {
+    return null;
+  }
+}
+
+async function storeAnswer(
+  db: Db | Tx,
+  held: { scope: string; key: string },
+  status: number,
+  response: string,
+): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status_code: status, response })
+    .where('scope', '=', held.scope)
+    .where('key', '=', held.key)
+    .execute();
+}
+
 /**
  * Idempotency-Key on POST (contract part 3): the first request's response is stored; a repeat
  * within 24 h gets it back with Idempotent-Replayed: true; the same key with another request is
- * 409. A 5xx is not stored, so the client's retry runs again.
+ * 409. The answer is stored in the transaction of the request's first write, so a crash between
+ * the write's commit and the answer leaves the answer too, and the retry gets it instead of
+ * running the write again; what the request sends in the end replaces it. A 5xx before any write
+ * is not stored, so the client's retry runs again.
  */
 export function registerIdempotency(
   app: FastifyInstance,
@@ -86,7 +132,7 @@ export function registerIdempotency(
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
-      request.idempotency = { scope, key };
+      request.idempotency = { scope, key, answered: false };
       return;
     }
     if (unreleased.has(claimId(scope, key))) {
@@ -98,7 +144,7 @@ export function registerIdempotency(
         .where('status_code', 'is', null)
         .execute();
       unreleased.delete(claimId(scope, key));
-      request.idempotency = { scope, key };
+      request.idempotency = { scope, key, answered: false };
       return;
     }
     const stored = await ctx.db
@@ -149,6 +195,27 @@ export function registerIdempotency(
       .send(stored.response);
   });
 
+  // The handler runs with a hook on its transactions: the first that writes stores the answer.
+  app.addHook('preHandler', (request, reply, done) => {
+    const held = request.idempotency;
+    if (!held) return done();
+    runWithWriteHook(
+      {
+        wanted: () => !held.answered && request.idempotency === held,
+        beforeCommit: async (tx, result) => {
+          const answer = answerOf(request, reply, result);
+          if (!answer) return;
+          await storeAnswer(tx, held, answer.status, answer.body);
+          held.answered = true;
+        },
+        afterCommit: () => {
+          if (held.answered) crashAfterCommit('idempotency');
+        },
+      },
+      done,
+    );
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     const held = request.idempotency;
     if (!held) return payload;
@@ -156,21 +223,20 @@ export function registerIdempotency(
     const failed = reply.statusCode >= 500 || typeof payload !== 'string';
     try {
       if (failed) {
+        // A write already committed keeps its stored answer: running the request again would repeat it.
+        if (held.answered) return payload;
         await ctx.db
           .deleteFrom('idempotency_keys')
           .where('scope', '=', held.scope)
           .where('key', '=', held.key)
           .execute();
       } else {
-        await ctx.db
-          .updateTable('idempotency_keys')
-          .set({
-            status_code: reply.statusCode,
-            response: withoutSecret(payload, request.routeOptions.config.secretField),
-          })
-          .where('scope', '=', held.scope)
-          .where('key', '=', held.key)
-          .execute();
+        await storeAnswer(
+          ctx.db,
+          held,
+          reply.statusCode,
+          withoutSecret(payload, request.routeOptions.config.secretField),
+        );
       }
     } catch (error) {
       // Thrown from here, the error would reach Fastify's default handler (a handler's error has

@@ -361,8 +361,15 @@ export const SYNCED_TABLES: SyncedTable[] = [
     name: 'webhook_endpoints',
     pk: ['id'],
     account: own,
-    // The signing secrets stay on the node that delivers; the failure streak is its own too.
-    local: ['secret', 'previous_secret', 'previous_secret_expires_at', 'consecutive_failures'],
+    // The signing secrets stay on the node that delivers; the failure streak and the place in its
+    // own arrival order of events (event_arrivals) are its own too.
+    local: [
+      'secret',
+      'previous_secret',
+      'previous_secret_expires_at',
+      'consecutive_failures',
+      'arrival_mark',
+    ],
     // The owner adds, edits, pauses and hands over endpoints; the delivering node disables one.
     writable: [
       'id',
@@ -402,6 +409,7 @@ export const DEVICE_LOCAL_TABLES = [
   'sync_aliases',
   'sync_conflicts',
   'sync_event_fanout',
+  'event_arrivals',
   'sync_deferred',
   'hub_businesses',
   'hub_rows',

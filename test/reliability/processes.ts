@@ -34,12 +34,12 @@ export interface HeadlessServer {
   url: Promise<string>;
 }
 
-/** Headless mode (server/serve.ts) in a child process of its own, on port 0. */
-export function serve(dataDir: string): HeadlessServer {
+/** Headless mode (server/serve.ts) in a child process of its own, on port 0; `env` adds variables. */
+export function serve(dataDir: string, env: Record<string, string> = {}): HeadlessServer {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'server/serve.ts', '--data-dir', dataDir, '--port', '0'],
-    { cwd: root },
+    { cwd: root, env: { ...process.env, ...env } },
   );
   let stdout = '';
   let stderr = '';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/domain/accounts';
 import { SyncEngine } from '../../server/sync/device/engine';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
-import { type Ledger, randomOperation } from './simulation/operations';
+import { newLedger, randomOperation } from './simulation/operations';
 import { type Replica, rng, World } from './simulation/world';
 
 /**
@@ -42,7 +42,7 @@ describe('the first pairing', () => {
         plan: 'platform',
         apiPlan: 'lite',
       });
-      const ledger: Ledger = { payments: new Set(), deleted: new Set(), created: new Set() };
+      const ledger = newLedger();
       for (let i = 0; i < 200; i++) {
         world.advance(random.int(90_000));
         await randomOperation(bulk, accountId, random, ledger);

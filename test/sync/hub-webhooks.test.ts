@@ -3,13 +3,13 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
-import { idTimeOf, subscribes } from '../../server/domain/webhook-fanout';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { startSkewedMachine } from '../helpers/skewed-machine';
 import { type Receiver, signatureMatches, startReceiver } from '../outbound/receiver';
 
 /**
@@ -116,11 +116,7 @@ describe('webhooks delivered by a hosted hub', () => {
       .where('account_id', '=', account.clientId)
       .execute();
     const expected = events
-      .filter(
-        (e) =>
-          subscribes({ interface: 'portal', events: '["customer.created"]' }, e.type) &&
-          idTimeOf(e.id) > idTimeOf(endpointId),
-      )
+      .filter((e) => e.type === 'customer.created')
       .map((e) => e.id)
       .sort();
     expect(expected).toHaveLength(6);
@@ -144,6 +140,76 @@ describe('webhooks delivered by a hosted hub', () => {
       expect(local).toEqual([]);
     }
   }, 120_000);
+
+  it('delivers what a computer 3 hours slow raises after the endpoint, and nothing from before it', async () => {
+    const officePool = pool();
+    await migratePgHub(officePool);
+    const office = await startTestServer({ hubStorage: pgHubStorage(officePool), localWebhooks: true });
+    stops.push(() => office.stop());
+    const account = await office.createAccount({ business: 'Slow Van Cleaning' });
+    expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
+    const hosted = await startHostedHub({ pool: pool(), port: 0, webhooks: { pollMs: 100 } });
+    stops.push(() => hosted.close());
+    const slowReceiver = await startReceiver();
+    stops.push(() => slowReceiver.close());
+
+    const pairing = await hosted.hub.createPairing(account.clientId, hosted.url, 'Slow van');
+    const van = await startSkewedMachine(hosted.url, pairing.pairing_code, -3 * 3_600_000);
+    stops.push(() => van.stop());
+    const vanCustomer = (i: number) =>
+      van.request('POST', `/api/portal/${account.clientId}/customers`, {
+        name: `Van ${i}`,
+        email: `slow-van${i}@example.com`,
+      });
+    const syncBoth = async () => {
+      expect((await van.request('POST', `/api/portal/${account.clientId}/sync/now`)).status).toBe(200);
+      await office.ctx.sync!.syncNow(account.clientId);
+    };
+
+    // Known to the hub before the endpoint exists: never delivered to it.
+    expect((await vanCustomer(0)).status).toBe(201);
+    const early = await account.portal('POST', '/customers', {
+      body: { name: 'Before', email: 'before@example.com' },
+    });
+    expect(early.status).toBe(201);
+    await syncBoth();
+    const before = new Set(
+      (
+        await office.ctx.db
+          .selectFrom('events')
+          .select('id')
+          .where('account_id', '=', account.clientId)
+          .execute()
+      ).map((e) => e.id),
+    );
+    expect(before.size).toBe(2);
+
+    const created = await account.portal('POST', '/webhooks', {
+      body: { url: slowReceiver.url, events: ['customer.created'], delivered_by: 'hub' },
+    });
+    expect(created.status).toBe(201);
+    const endpointId: string = created.body.id;
+
+    for (let i = 1; i <= 3; i++) expect((await vanCustomer(i)).status).toBe(201);
+    await syncBoth();
+    const after = (
+      await office.ctx.db
+        .selectFrom('events')
+        .select(['id', 'type'])
+        .where('account_id', '=', account.clientId)
+        .execute()
+    )
+      .filter((e) => !before.has(e.id) && e.type === 'customer.created')
+      .map((e) => e.id)
+      .sort();
+    expect(after).toHaveLength(3);
+    // The slow clock stamped them before the endpoint: by id order they would never go out.
+    for (const id of after) expect(id.slice(4) < endpointId.slice(4)).toBe(true);
+
+    await until("the slow van's events delivered", () => slowReceiver.received.length >= after.length);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(slowReceiver.received.map((r) => String(r.headers['x-service-event-id'])).sort()).toEqual(after);
+  }, 180_000);
 
   it('refuses delivered_by "hub" for a business that does not sync', async () => {
     const standalone = await startTestServer({ localWebhooks: true });

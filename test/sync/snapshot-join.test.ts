@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SYNCED_TABLES } from '../../server/sync/tables';
-import { type Ledger, randomOperation } from './simulation/operations';
+import { newLedger, randomOperation } from './simulation/operations';
 import { type Replica, rng, World } from './simulation/world';
 
 /**
@@ -49,7 +49,7 @@ describe('a first sync from the snapshot', () => {
     it(`ends as the paged pull does (seed ${seed})`, async () => {
       const random = rng(seed);
       const world = new World(random);
-      const ledger: Ledger = { payments: new Set(), deleted: new Set(), created: new Set() };
+      const ledger = newLedger();
       try {
         await world.setUp([0, 30_000, 20 * 60_000]);
         for (let step = 0; step < STEPS; step++) {

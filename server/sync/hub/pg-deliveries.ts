@@ -13,8 +13,8 @@ export function pgHubDeliveries(pool: Pool): HubDeliveryStorage {
     handOver: async (accountId, endpointId, secrets, now) => {
       await pool.query(
         `INSERT INTO hub_webhook_endpoints
-           (account_id, endpoint_id, secret, previous_secret, previous_secret_expires_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
+           (account_id, endpoint_id, secret, previous_secret, previous_secret_expires_at, updated_at, queued_through)
+         VALUES ($1, $2, $3, $4, $5, $6, COALESCE((SELECT last_seq FROM hub_businesses WHERE account_id = $1), 0))
          ON CONFLICT (account_id, endpoint_id) DO UPDATE SET secret = excluded.secret,
            previous_secret = excluded.previous_secret,
            previous_secret_expires_at = excluded.previous_secret_expires_at, updated_at = excluded.updated_at`,

@@ -18,8 +18,8 @@ export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliver
         sqlite
           .prepare(
             `INSERT INTO hub_webhook_endpoints
-               (account_id, endpoint_id, secret, previous_secret, previous_secret_expires_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?)
+               (account_id, endpoint_id, secret, previous_secret, previous_secret_expires_at, updated_at, queued_through)
+             VALUES (?, ?, ?, ?, ?, ?, COALESCE((SELECT last_seq FROM hub_businesses WHERE account_id = ?), 0))
              ON CONFLICT (account_id, endpoint_id) DO UPDATE SET secret = excluded.secret,
                previous_secret = excluded.previous_secret,
                previous_secret_expires_at = excluded.previous_secret_expires_at, updated_at = excluded.updated_at`,
@@ -31,6 +31,7 @@ export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliver
             secrets.previous_secret,
             secrets.previous_secret_expires_at,
             now,
+            accountId,
           );
       }),
     handedEndpoints: () =>

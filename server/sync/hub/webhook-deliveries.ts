@@ -22,7 +22,7 @@ export interface EndpointSecrets {
 export interface HandedEndpoint extends EndpointSecrets {
   account_id: string;
   endpoint_id: string;
-  /** The business's hub sequence up to which its events were queued for this endpoint. */
+  /** The business's hub sequence up to which its events were queued (from its handover on). */
   queued_through: number;
   state: RowState | undefined;
 }
@@ -66,7 +66,11 @@ export interface DeliveryOutcome {
 }
 
 export interface HubDeliveryStorage {
-  /** Records (or replaces, after a rotation) the secrets of an endpoint handed to the hub. */
+  /**
+   * Records (or replaces, after a rotation) the secrets of an endpoint handed to the hub. The first
+   * handover marks the endpoint at the business's hub sequence: the hub learned of the endpoint
+   * then, so it gets the events that reach the hub after that, whatever their raisers' clocks said.
+   */
   handOver(accountId: string, endpointId: string, secrets: EndpointSecrets, now: string): Promise<void>;
   handedEndpoints(): Promise<HandedEndpoint[]>;
   /** Events (rows of `events`) of the business after `seq`, in hub order. */

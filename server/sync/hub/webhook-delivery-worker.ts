@@ -1,5 +1,5 @@
 import type { WebhookInterface } from '../../db/schema';
-import { idTimeOf, scheduleOf, subscribes } from '../../domain/webhook-fanout';
+import { scheduleOf, subscribes } from '../../domain/webhook-fanout';
 import { type Clock, isoNow, steadyClock, toIso } from '../../lib/clock';
 import { postToTarget } from '../../outbound/http-post';
 import { defaultJitter, type Jitter, maxAttempts, retryDelayMs } from '../../outbound/schedule';
@@ -63,7 +63,8 @@ export function startHubWebhookWorker(storage: HubDeliveryStorage, options: HubW
       interface: state.v.interface as WebhookInterface,
       events: String(state.v.events ?? '[]'),
     };
-    // Like an install's endpoints (webhook-fanout.ts): events raised after the endpoint, while it is enabled.
+    // Like an install's endpoints (webhook-fanout.ts): the events the hub learned of after the
+    // endpoint (hub sequence past its handover mark), while it is enabled.
     const live = !isDeleted(state) && state.v.enabled === 1;
     let through = endpoint.queued_through;
     for (;;) {
@@ -73,12 +74,7 @@ export function startHubWebhookWorker(storage: HubDeliveryStorage, options: HubW
       const deliveries = live
         ? events
             .map(({ state: event }) => ({ id: String(event.v.id), type: String(event.v.type) }))
-            .filter(
-              (event) =>
-                event.type !== 'webhook.test' &&
-                subscribes(wanted, event.type) &&
-                idTimeOf(event.id) > idTimeOf(endpoint.endpoint_id),
-            )
+            .filter((event) => event.type !== 'webhook.test' && subscribes(wanted, event.type))
             .map((event) => ({
               event_id: event.id,
               event_type: event.type,

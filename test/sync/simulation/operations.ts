@@ -26,6 +26,12 @@ export interface Ledger {
   payments: Set<string>;
   deleted: Set<string>;
   created: Set<string>;
+  /** Each endpoint made, with the events its replica held when it was made (it gets every other one). */
+  endpoints: Map<string, Set<string>>;
+}
+
+export function newLedger(): Ledger {
+  return { payments: new Set(), deleted: new Set(), created: new Set(), endpoints: new Map() };
 }
 
 const EMAILS = ['ada@example.com', 'bo@example.com', 'Cy@Example.com', 'di@example.com', 'ed@example.com'];
@@ -240,11 +246,13 @@ export async function randomOperation(replica: Replica, accountId: string, rando
       }
       case 16: {
         if (random.chance(0.3)) {
-          await createEndpoint(ctx, accountId, 'portal', {
+          const endpoint = await createEndpoint(ctx, accountId, 'portal', {
             url: `http://127.0.0.1:9/${replica.name}`,
             events: ['*'],
             enabled: true,
           } as Parameters<typeof createEndpoint>[3]);
+          const held = await ctx.db.selectFrom('events').select('id').execute();
+          ledger.endpoints.set(endpoint.id, new Set(held.map((e) => e.id)));
         }
         return;
       }
