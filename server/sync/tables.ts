@@ -100,6 +100,13 @@ export const SYNCED_TABLES: SyncedTable[] = [
   { name: 'events', pk: ['id'], account: own, appendOnly: true },
   // Keyed by the occasion, so the hub keeps the first record of it from whichever install queued it.
   { name: 'reminder_sends', pk: ['kind', 'subject_id', 'occasion'], account: own, appendOnly: true },
+  // Keyed by what a decision is about; dealing with it anywhere beats every open copy.
+  {
+    name: 'decisions',
+    pk: ['id'],
+    account: own,
+    ranks: { status: { open: 0, cleared: 0, resolved: 1 } },
+  },
   {
     name: 'webhook_endpoints',
     pk: ['id'],
@@ -128,7 +135,8 @@ export const DEVICE_LOCAL_TABLES = [
   'sync_outbox',
   'sync_clocks',
   'sync_aliases',
-  'sync_conflicts',
+  'sync_decision_checks',
+  'record_changes',
   'sync_event_fanout',
   'sync_deferred',
   'hub_businesses',

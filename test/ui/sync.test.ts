@@ -138,8 +138,9 @@ describe('Settings > Sync', () => {
 
   it('lists a conflict with a link to its record, and marks it dealt with', async () => {
     await hub.ctx.db
-      .insertInto('sync_conflicts')
+      .insertInto('decisions')
       .values({
+        status: 'open',
         id: `overpaid_invoice:${invoiceId}`,
         account_id: shop.clientId,
         kind: 'overpaid_invoice',

@@ -2,6 +2,7 @@ import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { type RowState, winningColumns } from '../merge';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
+import { noteForDecisions, type Touched } from './decisions';
 import { recomputeDerived } from './derived';
 import type { LocalState } from './local-state';
 
@@ -50,7 +51,12 @@ export function applyPulledRows(
   rows: PulledRow[],
   now: string,
 ): ApplyResult {
-  const touched = { documents: new Set<string>(), jobs: new Set<string>(), quotes: new Set<string>() };
+  const touched: Touched = {
+    documents: new Set(),
+    jobs: new Set(),
+    quotes: new Set(),
+    deletedCustomers: new Set(),
+  };
   let applied = 0;
 
   const aliasOf = (tbl: string, id: unknown): string | undefined =>
@@ -192,6 +198,9 @@ export function applyPulledRows(
       case 'jobs':
         touched.jobs.add(id);
         break;
+      case 'customers':
+        if (deleted) touched.deletedCustomers.add(id);
+        break;
       case 'events':
         if (!existed && !deleted)
           local.statement('INSERT OR IGNORE INTO sync_event_fanout (event_id) VALUES (?)').run(id);
@@ -239,7 +248,8 @@ export function applyPulledRows(
       progress = true;
     }
   }
-  recomputeDerived(local, accountId, touched, now);
+  recomputeDerived(local, touched.documents);
+  noteForDecisions(local, accountId, touched);
   return { applied, deferred: deferredRows().length };
 
   function deferredRows(): PulledRow[] {

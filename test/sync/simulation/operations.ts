@@ -64,7 +64,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(21);
+  const kind = random.int(22);
   try {
     switch (kind) {
       case 0: {
@@ -236,6 +236,12 @@ export async function randomOperation(replica: Replica, accountId: string, rando
       case 20: {
         // The schedule's pass: only the hub (runsAutomation) does anything.
         await runRecurringWork(ctx);
+        return;
+      }
+      case 21: {
+        // The owner deals with a decision listed here: it must leave every machine's list.
+        const open = await replica.engine.conflicts(accountId);
+        if (open.length) await replica.engine.resolveConflict(accountId, random.pick(open).id);
         return;
       }
       case 16: {
