@@ -64,7 +64,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(22);
+  const kind = random.int(23);
   try {
     switch (kind) {
       case 0: {
@@ -236,6 +236,21 @@ export async function randomOperation(replica: Replica, accountId: string, rando
       case 20: {
         // The schedule's pass: only the hub (runsAutomation) does anything.
         await runRecurringWork(ctx);
+        return;
+      }
+      case 22: {
+        // An invoice made, sent and partly paid between two syncs: in hub order its payment comes
+        // before the invoice (the payment changed its status), so another device may pull a page
+        // holding the payment of an invoice it has never seen.
+        const invoice = await createInvoice(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          customer_name: random.pick(NAMES),
+          items: items(random),
+        });
+        ledger.created.add(invoice.id);
+        await sendInvoice(ctx, accountId, invoice.id);
+        const paid = await recordPayment(ctx, accountId, invoice.id, { amount: 1 + random.int(10) });
+        for (const payment of paid.payments) ledger.payments.add(payment.id);
         return;
       }
       case 21: {
