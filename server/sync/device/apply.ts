@@ -1,4 +1,5 @@
 import type { Capture } from '../capture';
+import { recordPulledChanges } from '../history';
 import type { PulledRow } from '../hub/storage';
 import { type RowState, winningColumns } from '../merge';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
@@ -156,6 +157,17 @@ export function applyPulledRows(
       if (exists) deleteRow(table, key);
     } else if (exists) {
       if (written.length > 0) {
+        recordPulledChanges(local.sqlite, {
+          table: table.name,
+          accountId,
+          id: String(key[0]),
+          before: base?.v ?? {},
+          base,
+          incoming,
+          columns: written,
+          ownNode: capture.hlc.node,
+          now,
+        });
         local
           .statement(
             `UPDATE ${table.name} SET ${written.map((c) => `${c} = ?`).join(', ')} WHERE ${local.where(table)}`,
