@@ -26,6 +26,7 @@ import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { useBusyAction } from './use-busy-action';
+import { RecordHistoryCard } from './record-history';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
 
@@ -152,6 +153,11 @@ export function InvoiceDetail({ number }: { number: string }) {
                     ]}
                   />
                 </Card>
+                <RecordHistoryCard
+                  record={`invoices/${inv.id}`}
+                  version={inv.updated_at}
+                  onRestored={invoice.reload}
+                />
               </div>
             </div>
             <PaymentDialog

@@ -10,6 +10,7 @@ import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { useBusyAction } from './use-busy-action';
+import { RecordHistoryCard } from './record-history';
 
 type Action = 'send' | 'mark-sent' | 'accept' | 'decline' | 'convert';
 
@@ -114,6 +115,7 @@ export function QuoteDetail({ number }: { number: string }) {
                     ]}
                   />
                 </Card>
+                <RecordHistoryCard record={`quotes/${q.id}`} version={q.updated_at} onRestored={quote.reload} />
               </div>
             </div>
             <DeleteDraftDialog
