@@ -25,8 +25,8 @@ import { Loaded } from './common';
 import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
-import { useBusyAction } from './use-busy-action';
 import { RecordHistoryCard } from './record-history';
+import { useBusyAction } from './use-busy-action';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
 

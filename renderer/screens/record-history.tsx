@@ -71,7 +71,9 @@ export function RecordHistoryCard({
               </div>
               <div className="history-meta">
                 {entry.author === 'sync' ? 'By sync, from ' : `By ${entry.author} on `}
-                {entry.device.this_device ? 'this computer' : `another computer (${entry.device.node.slice(0, 6)})`}
+                {entry.device.this_device
+                  ? 'this computer'
+                  : `another computer (${entry.device.node.slice(0, 6)})`}
                 {' · '}
                 {format.dateTime(entry.changed_at)}
                 {entry.replaced && entry.restored_at && ` · put back ${format.dateTime(entry.restored_at)}`}
