@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateCustomer } from '../../server/domain/customers';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -83,5 +84,29 @@ describe('portal history', () => {
     // Another account's own URL does not reach this account's records either.
     const elsewhere = await other.portal('GET', `/history?record=customers/${customerId}`);
     expect(elsewhere.status).toBe(404);
+  });
+  it('keeps the newest 200 entries of a record and 90 days, pruned by the retention job', async () => {
+    for (let i = 0; i < 205; i++) {
+      await updateCustomer(server.ctx, shop.clientId, customerId, {
+        phone: `555 1${String(i).padStart(3, '0')}`,
+      });
+    }
+    const count = async () =>
+      (
+        await server.ctx.db
+          .selectFrom('record_changes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('record_id', '=', customerId)
+          .executeTakeFirstOrThrow()
+      ).n;
+    expect(await count()).toBe(207);
+    expect((await server.retention.runNow()).record_changes).toBe(7);
+    expect(await count()).toBe(200);
+    const newest = await shop.portal('GET', `/history?record=customers/${customerId}`);
+    expect(newest.body.data[0]).toMatchObject({ new_value: '555 1204' });
+
+    clock.advance(91 * 24 * 60 * 60 * 1000);
+    await server.retention.runNow();
+    expect(await count()).toBe(0);
   });
 });
