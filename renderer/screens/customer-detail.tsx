@@ -10,6 +10,7 @@ import { Loaded } from './common';
 import { NotesCard, TagsCard, WinbackCard } from './customer-cards';
 import { EditCustomerDialog } from './customer-edit';
 import { CustomerHistoryCards } from './customer-history';
+import { RecordHistoryCard } from './record-history';
 
 /** A customer's page, addressed by id (`#/customers/cus_…`) so a changed e-mail breaks no link. */
 export function CustomerDetail({ customerId }: { customerId: string }) {
@@ -119,6 +120,7 @@ function CustomerPage({
           <TagsCard customer={c} onChange={onChange} path={path} />
           <WinbackCard customer={c} path={path} onSent={reload} />
           <NotesCard customer={c} onChange={onChange} path={path} />
+          <RecordHistoryCard record={`customers/${c.id}`} version={c.updated_at} onRestored={reload} />
         </div>
       </div>
       <EditCustomerDialog

@@ -25,6 +25,7 @@ import { Loaded } from './common';
 import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
+import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
@@ -160,6 +161,11 @@ export function InvoiceDetail({ number }: { number: string }) {
                     ]}
                   />
                 </Card>
+                <RecordHistoryCard
+                  record={`invoices/${inv.id}`}
+                  version={inv.updated_at}
+                  onRestored={invoice.reload}
+                />
               </div>
             </div>
             {paying && (

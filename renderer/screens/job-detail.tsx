@@ -17,6 +17,7 @@ import {
 } from '../ui';
 import { Loaded } from './common';
 import { JobEditDialog } from './job-edit';
+import { RecordHistoryCard } from './record-history';
 
 type Action = 'start' | 'complete' | 'cancel';
 
@@ -151,6 +152,7 @@ export function JobDetail({ number }: { number: string }) {
                     {j.booking_id && <a href="#/bookings">Open bookings</a>}
                   </Card>
                 )}
+                <RecordHistoryCard record={`jobs/${j.id}`} version={j.updated_at} onRestored={job.reload} />
               </div>
             </div>
             <JobEditDialog

@@ -9,6 +9,7 @@ import { Loaded } from './common';
 import { DeleteDraftDialog, DocumentHeader } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
+import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
 type Action = 'send' | 'mark-sent' | 'accept' | 'decline' | 'convert';
@@ -129,6 +130,11 @@ export function QuoteDetail({ number }: { number: string }) {
                     ]}
                   />
                 </Card>
+                <RecordHistoryCard
+                  record={`quotes/${q.id}`}
+                  version={q.updated_at}
+                  onRestored={quote.reload}
+                />
               </div>
             </div>
             <DeleteDraftDialog

@@ -25,6 +25,7 @@ import * as recurring from './migrations/0008_recurring';
 import * as remindersTax from './migrations/0009_reminders_tax';
 import * as hubWebhooks from './migrations/0011_hub_webhooks';
 import * as eventArrivals from './migrations/0012_event_arrivals';
+import * as decisionsHistory from './migrations/0013_decisions_history';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0009_reminders_tax': remindersTax,
   '0011_hub_webhooks': hubWebhooks,
   '0012_event_arrivals': eventArrivals,
+  '0013_decisions_history': decisionsHistory,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -1,5 +1,7 @@
 /** Row types of every table (see migrations/). Kysely checks every query against these. */
 
+import type { Generated } from 'kysely';
+
 export interface AccountsTable {
   id: string;
   plan: 'basic' | 'platform';
@@ -432,15 +434,35 @@ export interface SyncSettingsTable {
   created_at: string;
 }
 
-export interface SyncConflictsTable {
+export interface DecisionsTable {
+  /** `kind:record_id`: machines that see the same situation write one row. */
   id: string;
   account_id: string;
   kind: string;
   record_type: string;
   record_id: string;
   message: string;
+  /** open and cleared merge by clock; resolved ranks above both (docs/sync.md). */
+  status: 'open' | 'cleared' | 'resolved';
   detected_at: string;
   resolved_at: string | null;
+}
+
+export interface RecordChangesTable {
+  id: Generated<number>;
+  account_id: string;
+  record_type: string;
+  record_id: string;
+  field: string;
+  /** JSON texts of the values. */
+  old_value: string | null;
+  new_value: string | null;
+  author: string;
+  /** The node id of the install whose clock stamped the new value. */
+  node: string;
+  changed_at: string;
+  replaced: number;
+  restored_at: string | null;
 }
 
 export interface NumberBlocksTable {
@@ -483,7 +505,9 @@ export interface Database {
   overview_days: OverviewDaysTable;
   sync_node: SyncNodeTable;
   sync_settings: SyncSettingsTable;
-  sync_conflicts: SyncConflictsTable;
+  decisions: DecisionsTable;
+  sync_decision_checks: { account_id: string; record_type: string; record_id: string };
+  record_changes: RecordChangesTable;
   number_blocks: NumberBlocksTable;
   sync_event_fanout: { event_id: string };
   event_arrivals: { seq: number; event_id: string };

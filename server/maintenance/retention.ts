@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
+import { HISTORY_PER_RECORD, HISTORY_RETENTION_DAYS } from '../domain/record-history';
 import { REPLAY_WINDOW_MS } from '../http/idempotency';
 import { toIso } from '../lib/clock';
 import { type PeriodicJob, startPeriodicJob } from '../lib/periodic-job';
@@ -21,6 +22,8 @@ export const RETENTION = {
   eventsMs: 30 * DAY_MS,
   /** Rate-limit counters of windows long ended (the longest window is a day). */
   rateLimitWindowsMs: 2 * DAY_MS,
+  /** Each record's history (docs/sync.md): 90 days, and the newest 200 entries of a record. */
+  recordChangesMs: HISTORY_RETENTION_DAYS * DAY_MS,
 } as const;
 
 /** First run a while after start, off the start-up path; then hourly. */
@@ -36,7 +39,8 @@ export type PruneReport = Record<
   | 'events'
   | 'sessions'
   | 'sign_in_links'
-  | 'rate_limit_windows',
+  | 'rate_limit_windows'
+  | 'record_changes',
   number
 >;
 
@@ -87,6 +91,14 @@ export async function pruneExpired(ctx: AppContext): Promise<PruneReport> {
       'rate_limit_windows',
       `window_start < ${now - RETENTION.rateLimitWindowsMs}`,
     ),
+    record_changes:
+      (await pruneInBatches(ctx, 'record_changes', `changed_at < ${before(RETENTION.recordChangesMs)}`)) +
+      (await pruneInBatches(
+        ctx,
+        'record_changes',
+        `id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY account_id, record_type, record_id
+          ORDER BY id DESC) AS n FROM record_changes) WHERE n > ${HISTORY_PER_RECORD})`,
+      )),
     // Last: a table another part of the product adds with a reference to events cannot hold the rest up.
     // A synced business's events are shared rows (docs/sync.md): one device pruning them would
     // delete them everywhere, so they stay.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
+import { installHistoryTriggers } from './history';
 import { Hlc } from './hlc';
 import { notSent, SYNCED_TABLES, type SyncedTable } from './tables';
 
@@ -43,6 +44,7 @@ export function installCapture(sqlite: SQLite.Database): Capture {
   sqlite.function('sync_tick', { deterministic: false }, () => hlc.tick(wall() + offset));
   sqlite.function('sync_applying', { deterministic: false }, () => (applying ? 1 : 0));
   installTriggers(sqlite);
+  installHistoryTriggers(sqlite);
 
   return {
     hlc,

@@ -357,6 +357,25 @@ export const SYNCED_TABLES: SyncedTable[] = [
     writable: ['account_id', 'kind', 'subject_id', 'occasion', 'outcome', 'message_id', 'created_at'],
     parents: { message_id: ['mail_messages'] },
   },
+  // Keyed by what a decision is about; dealing with it anywhere beats every open copy.
+  {
+    name: 'decisions',
+    pk: ['id'],
+    account: own,
+    ranks: { status: { open: 0, cleared: 0, resolved: 1 } },
+    // Any install that sees the situation raises, clears or resolves it (docs/sync.md, "Decisions").
+    writable: [
+      'id',
+      'account_id',
+      'kind',
+      'record_type',
+      'record_id',
+      'message',
+      'status',
+      'detected_at',
+      'resolved_at',
+    ],
+  },
   {
     name: 'webhook_endpoints',
     pk: ['id'],
@@ -407,7 +426,8 @@ export const DEVICE_LOCAL_TABLES = [
   'sync_outbox',
   'sync_clocks',
   'sync_aliases',
-  'sync_conflicts',
+  'sync_decision_checks',
+  'record_changes',
   'sync_event_fanout',
   'event_arrivals',
   'sync_deferred',

@@ -43,6 +43,7 @@ it('prunes replays after 24 h, finished deliveries and events after 30 days, and
       sessions: 0,
       sign_in_links: 1,
       rate_limit_windows: 0,
+      record_changes: 0,
     });
 
     clock.advance(DAY);

@@ -29,8 +29,8 @@ async function stateOf(replica: Replica, accountId: string) {
     tables,
     clocks: all('SELECT tbl, pk, clocks FROM sync_clocks ORDER BY tbl, pk'),
     aliases: all('SELECT tbl, from_id, to_id FROM sync_aliases ORDER BY tbl, from_id'),
-    conflicts: all(
-      'SELECT id, kind, record_type, record_id, message, resolved_at FROM sync_conflicts ORDER BY id',
+    decisions: all(
+      'SELECT id, kind, record_type, record_id, message, status, resolved_at FROM decisions ORDER BY id',
     ),
     deferred: all('SELECT tbl, pk, state FROM sync_deferred ORDER BY tbl, pk'),
     deliveries: all('SELECT endpoint_id, event_id FROM webhook_deliveries ORDER BY endpoint_id, event_id'),
@@ -71,7 +71,7 @@ describe('a first sync from the snapshot', () => {
         seen.aliases += fromSnapshot.aliases.length;
         seen.tombstones += hubRows.filter((r) => JSON.parse(r.vals)._deleted === 1).length;
         seen.clocks += fromSnapshot.clocks.length;
-        seen.conflicts += fromSnapshot.conflicts.length;
+        seen.conflicts += fromSnapshot.decisions.length;
       } finally {
         await world.close();
       }

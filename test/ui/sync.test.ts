@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
+import { updateCustomer } from '../../server/domain/customers';
 import { createSignInToken } from '../../server/domain/sessions';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { ensureRendererBuilt, launchChromium, SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
@@ -138,8 +139,9 @@ describe('Settings > Sync', () => {
 
   it('lists a conflict with a link to its record, and marks it dealt with', async () => {
     await hub.ctx.db
-      .insertInto('sync_conflicts')
+      .insertInto('decisions')
       .values({
+        status: 'open',
         id: `overpaid_invoice:${invoiceId}`,
         account_id: shop.clientId,
         kind: 'overpaid_invoice',
@@ -170,6 +172,49 @@ describe('Settings > Sync', () => {
       .waitFor();
     const open = await shop.portal('GET', '/sync/conflicts');
     expect(open.body.data).toEqual([]);
+  });
+
+  it("shows on the customer's page that a sync replaced an edit made here, and puts it back", async () => {
+    const maya = await hub.ctx.db
+      .selectFrom('customers')
+      .select('id')
+      .where('email', '=', 'maya@example.com')
+      .executeTakeFirstOrThrow();
+    const edited = await shop.portal('PATCH', '/customers/maya@example.com', {
+      body: { phone: '+1 416 555 1111' },
+    });
+    expect(edited.status).toBe(200);
+    await hub.ctx.sync!.syncNow(shop.clientId);
+    // The van, later, types another number; its change reaches the hub and wins by its clock.
+    await updateCustomer(other.ctx, shop.clientId, 'maya@example.com', { phone: '+1 416 555 2222' });
+    await other.ctx.sync!.syncNow(shop.clientId);
+    await hub.ctx.sync!.syncNow(shop.clientId);
+
+    await hubPage.goto(`${hub.url}/#/customers/${maya.id}`);
+    const card = hubPage.locator('.card', { has: hubPage.getByRole('heading', { name: 'History' }) });
+    const replaced = card.locator('.history-entry.replaced');
+    await replaced.getByText('Replaced', { exact: true }).waitFor();
+    expect(await replaced.textContent()).toContain('+1 416 555 1111 → +1 416 555 2222');
+    expect(await replaced.textContent()).toContain('By sync, from another computer');
+    await screenshot(hubPage, 'record-history-replaced');
+
+    await replaced.getByRole('button', { name: 'Put back +1 416 555 1111' }).click();
+    await hubPage.locator('.page-header', { hasText: '+1 416 555 1111' }).waitFor();
+    await replaced.getByText(/put back/).waitFor();
+    expect(await replaced.getByRole('button').count()).toBe(0);
+    await screenshot(hubPage, 'record-history-put-back');
+
+    await hub.ctx.sync!.syncNow(shop.clientId);
+    await other.ctx.sync!.syncNow(shop.clientId);
+    const onVan = await other.ctx.db
+      .selectFrom('customers')
+      .select('phone')
+      .where('id', '=', maya.id)
+      .executeTakeFirstOrThrow();
+    expect(onVan.phone).toBe('+1 416 555 1111');
+    // The steps after this one continue from Settings > Sync.
+    await hubPage.goto(`${hub.url}/#/settings/sync`);
+    await hubPage.getByRole('row', { name: /Van laptop/ }).waitFor();
   });
 
   it('fits a phone screen', async () => {

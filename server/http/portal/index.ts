@@ -11,6 +11,7 @@ import { portalConfigRoutes } from './config';
 import { portalCustomerRoutes } from './customers';
 import { portalExportRoutes } from './export';
 import { registerPortalGuard } from './guard';
+import { portalHistoryRoutes } from './history';
 import { portalIntegrationRoutes } from './integrations';
 import { portalInvoiceRoutes } from './invoices';
 import { portalJobRoutes } from './jobs';
@@ -45,5 +46,6 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   await app.register(portalWebhookRoutes(ctx));
   await app.register(portalMessageRoutes(ctx));
   await app.register(portalSyncRoutes(ctx));
+  await app.register(portalHistoryRoutes(ctx));
   if (dataSafety) await app.register(portalBackupRoutes(ctx, dataSafety));
 }

@@ -1,8 +1,10 @@
 import type { Capture } from '../capture';
+import { recordPulledChanges } from '../history';
 import type { PulledRow } from '../hub/storage';
 import { type RowState, winningColumns } from '../merge';
 import { localOwner, localOwnerOfId } from '../owner';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
+import { noteForDecisions, type Touched } from './decisions';
 import { recomputeDerived } from './derived';
 import type { LocalState } from './local-state';
 
@@ -51,7 +53,12 @@ export function applyPulledRows(
   rows: PulledRow[],
   now: string,
 ): ApplyResult {
-  const touched = { documents: new Set<string>(), jobs: new Set<string>(), quotes: new Set<string>() };
+  const touched: Touched = {
+    documents: new Set(),
+    jobs: new Set(),
+    quotes: new Set(),
+    deletedCustomers: new Set(),
+  };
   let applied = 0;
 
   const aliasOf = (tbl: string, id: unknown): string | undefined =>
@@ -151,6 +158,17 @@ export function applyPulledRows(
       if (exists) deleteRow(table, key);
     } else if (exists) {
       if (written.length > 0) {
+        recordPulledChanges(local.sqlite, {
+          table: table.name,
+          accountId,
+          id: String(key[0]),
+          before: base?.v ?? {},
+          base,
+          incoming,
+          columns: written,
+          ownNode: capture.hlc.node,
+          now,
+        });
         local
           .statement(
             `UPDATE ${table.name} SET ${written.map((c) => `${c} = ?`).join(', ')} WHERE ${local.where(table)}`,
@@ -192,6 +210,9 @@ export function applyPulledRows(
       }
       case 'jobs':
         touched.jobs.add(id);
+        break;
+      case 'customers':
+        if (deleted) touched.deletedCustomers.add(id);
         break;
       case 'events':
         if (!existed && !deleted)
@@ -258,7 +279,8 @@ export function applyPulledRows(
       progress = true;
     }
   }
-  recomputeDerived(local, accountId, touched, now);
+  recomputeDerived(local, touched.documents);
+  noteForDecisions(local, accountId, touched);
   return { applied, deferred: deferredRows().length };
 
   function deferredRows(): PulledRow[] {

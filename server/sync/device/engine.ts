@@ -20,6 +20,7 @@ import { Hub } from '../hub/service';
 import { sqliteHubStorage } from '../hub/sqlite-storage';
 import type { HubStorage, PulledRow } from '../hub/storage';
 import { type ApplyResult, applyPulledRows } from './apply';
+import { checkDecisions } from './decisions';
 import { LocalState } from './local-state';
 import { NUMBER_SERIES, NumberTopUp } from './number-top-up';
 import { acknowledge, pendingBatch, pendingCount } from './outbox';
@@ -325,22 +326,24 @@ export class SyncEngine {
 
   async conflicts(accountId: string): Promise<SyncConflict[]> {
     const rows = await this.deps.db
-      .selectFrom('sync_conflicts')
+      .selectFrom('decisions')
       .select(['id', 'kind', 'record_type', 'record_id', 'message', 'detected_at'])
       .where('account_id', '=', accountId)
-      .where('resolved_at', 'is', null)
+      .where('status', '=', 'open')
       .orderBy('detected_at')
+      .orderBy('id')
       .execute();
     return rows as SyncConflict[];
   }
 
+  /** Dealt with here is dealt with everywhere: `resolved` outranks every open copy (docs/sync.md). */
   async resolveConflict(accountId: string, id: string): Promise<void> {
     const result = await this.deps.db
-      .updateTable('sync_conflicts')
-      .set({ resolved_at: isoNow(this.deps.clock) })
+      .updateTable('decisions')
+      .set({ status: 'resolved', resolved_at: isoNow(this.deps.clock) })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
-      .where('resolved_at', 'is', null)
+      .where('status', '=', 'open')
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) throw notFound(`No open conflict ${id}`);
   }
@@ -523,6 +526,9 @@ export class SyncEngine {
         if (deferred === 0 || attempt >= 3) break;
         if ((await exclusive(this.deps, () => pendingCount(this.local, accountId))) === 0) break;
       }
+      // Caught up: the records the pull touched are checked on the whole state, and what that
+      // decided goes out in this round, so a round leaves every machine's list as the hub has it.
+      if (await this.checkDecisions(accountId)) pushed += await this.pushAll(accountId, transport);
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);
       await this.updateSettings(accountId, { last_synced_at: now, last_error: null });
@@ -601,6 +607,15 @@ export class SyncEngine {
     });
   }
 
+  /** Checks the records pulled since the last check (device/decisions.ts); returns rows written. */
+  private checkDecisions(accountId: string): Promise<number> {
+    const { sqlite } = this.deps;
+    const now = isoNow(this.deps.clock);
+    return exclusive(this.deps, () =>
+      sqlite.transaction(() => checkDecisions(this.local, accountId, now)).immediate(),
+    );
+  }
+
   /** Queues webhook deliveries, on this node, for events that other devices raised. */
   private async fanOutArrivedEvents(): Promise<void> {
     const { db, clock, signals } = this.deps;
@@ -629,7 +644,7 @@ export class SyncEngine {
   private openConflictCount(accountId: string): number {
     return (
       this.deps.sqlite
-        .prepare('SELECT count(*) AS n FROM sync_conflicts WHERE account_id = ? AND resolved_at IS NULL')
+        .prepare(`SELECT count(*) AS n FROM decisions WHERE account_id = ? AND status = 'open'`)
         .get(accountId) as { n: number }
     ).n;
   }

@@ -5,7 +5,8 @@ import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
 import { applyPulledRows, sqlValue } from './apply';
-import { invoiceStatus, recomputeDerived } from './derived';
+import { noteForDecisions, type Touched } from './decisions';
+import { invoiceStatus } from './derived';
 import type { LocalState } from './local-state';
 import { type HubTransport, SyncError } from './transport';
 
@@ -200,7 +201,7 @@ class SnapshotLoader {
       for (const from of map.keys()) alias.run(tbl, from, this.aliasOf(tbl, from));
     }
     if (this.named.length > 0) applyPulledRows(local, capture, this.accountId, this.named, now);
-    recomputeDerived(local, this.accountId, this.conflictCandidates(), now);
+    noteForDecisions(local, this.accountId, this.decisionCandidates());
     sqlite
       .prepare(
         'INSERT OR IGNORE INTO sync_event_fanout (event_id) SELECT id FROM events WHERE account_id = ?',
@@ -319,8 +320,8 @@ class SnapshotLoader {
     last.statement.run(values);
   }
 
-  /** Records the rules would flag for the owner (device/derived.ts): few, so checked one by one. */
-  private conflictCandidates() {
+  /** Records the rules may flag for the owner (device/decisions.ts): few, so checked one by one. */
+  private decisionCandidates(): Touched {
     const { sqlite } = this.target;
     const ids = (text: string) =>
       new Set(
@@ -343,6 +344,7 @@ class SnapshotLoader {
       quotes: ids(
         'SELECT id FROM quotes WHERE account_id = :account AND accepted_at IS NOT NULL AND declined_at IS NOT NULL',
       ),
+      deletedCustomers: new Set(),
     };
   }
 }

@@ -112,15 +112,8 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
          UNION ALL SELECT 'quote', id FROM quotes WHERE customer_id NOT IN (SELECT id FROM customers)`,
       )
       .all() as Array<{ t: string; id: string }>;
-    const listed = new Set(
-      (
-        sqlite
-          .prepare(`SELECT record_id FROM sync_conflicts WHERE kind = 'customer_deleted'`)
-          .all() as Array<{ record_id: string }>
-      ).map((c) => c.record_id),
-    );
     for (const row of dangling) {
-      if (!listed.has(row.id) && !ledger.deleted.size)
+      if (!ledger.deleted.size)
         problems.push(`${row.t} ${row.id} names a customer missing on ${replica.name}`);
     }
 
@@ -137,6 +130,8 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
         `derived: invoices ${JSON.stringify(wrongTotals)} disagree with their rows on ${replica.name}`,
       );
   }
+
+  problems.push(...checkDecisions(world, ledger));
 
   // A slot that went up and back down to nothing on one replica is the same figure as no slot.
   const rollups = (replica: Replica) =>
@@ -206,6 +201,91 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
   }
 
   if (problems.length) throw new Error(problems.slice(0, 12).join('\n'));
+}
+
+/**
+ * Decisions are true and shared (invariant 11): every machine holds the same decision rows; each
+ * one listed names a situation the final rows and the run's history show (a deleted invoice was
+ * deleted by an operation and had a payment; a missing customer was deleted by one); and every
+ * such situation is listed, or was dealt with.
+ */
+function checkDecisions(world: World, ledger: Ledger): string[] {
+  const problems: string[] = [];
+  const decisionsOf = (replica: Replica) =>
+    replica.database.sqlite
+      .prepare('SELECT id, kind, record_type, record_id, status FROM decisions ORDER BY id')
+      .all() as Array<{ id: string; kind: string; record_type: string; record_id: string; status: string }>;
+  const reference = decisionsOf(world.hub);
+  for (const replica of world.replicas.slice(1)) {
+    if (JSON.stringify(decisionsOf(replica)) !== JSON.stringify(reference))
+      problems.push(
+        `decisions: ${replica.name} lists ${JSON.stringify(decisionsOf(replica))}, the hub ${JSON.stringify(reference)}`,
+      );
+  }
+  const sqlite = world.hub.database.sqlite;
+  const one = (text: string, ...params: unknown[]) =>
+    sqlite.prepare(text).get(...params) as Record<string, unknown> | undefined;
+  const truth = (kind: string, id: string): boolean => {
+    switch (kind) {
+      case 'paid_invoice_deleted':
+        return (
+          ledger.deleted.has(id) &&
+          !one('SELECT 1 FROM invoices WHERE id = ?', id) &&
+          !!one('SELECT 1 FROM payments WHERE invoice_id = ?', id)
+        );
+      case 'overpaid_invoice':
+        return !!one('SELECT 1 FROM invoices WHERE id = ? AND amount_paid_cents > total_cents', id);
+      case 'paid_invoice_voided':
+        return !!one(
+          'SELECT 1 FROM invoices WHERE id = ? AND amount_paid_cents > 0 AND voided_at IS NOT NULL',
+          id,
+        );
+      case 'quote_accepted_and_declined':
+        return !!one(
+          'SELECT 1 FROM quotes WHERE id = ? AND accepted_at IS NOT NULL AND declined_at IS NOT NULL',
+          id,
+        );
+      case 'job_completed_and_cancelled':
+        return !!one(
+          `SELECT 1 FROM jobs WHERE id = ? AND status = 'completed' AND cancelled_at IS NOT NULL`,
+          id,
+        );
+      case 'customer_deleted': {
+        const customer = one(
+          `SELECT customer_id FROM invoices WHERE id = :id UNION ALL SELECT customer_id FROM quotes WHERE id = :id
+           UNION ALL SELECT customer_id FROM jobs WHERE id = :id`,
+          { id },
+        )?.customer_id as string | undefined;
+        return (
+          customer !== undefined &&
+          ledger.deleted.has(customer) &&
+          !one('SELECT 1 FROM customers WHERE id = ?', customer)
+        );
+      }
+      default:
+        return false;
+    }
+  };
+  for (const decision of reference) {
+    if (decision.status === 'open' && !truth(decision.kind, decision.record_id))
+      problems.push(`decisions: ${decision.id} is listed but did not happen`);
+  }
+  const listed = new Set(reference.filter((d) => d.status !== 'cleared').map((d) => d.id));
+  const happened = sqlite
+    .prepare(
+      `SELECT 'overpaid_invoice:' || id AS id FROM invoices WHERE amount_paid_cents > total_cents
+       UNION ALL SELECT 'paid_invoice_voided:' || id FROM invoices WHERE amount_paid_cents > 0 AND voided_at IS NOT NULL
+       UNION ALL SELECT 'quote_accepted_and_declined:' || id FROM quotes WHERE accepted_at IS NOT NULL AND declined_at IS NOT NULL
+       UNION ALL SELECT 'job_completed_and_cancelled:' || id FROM jobs WHERE status = 'completed' AND cancelled_at IS NOT NULL
+       UNION ALL SELECT DISTINCT 'paid_invoice_deleted:' || invoice_id FROM payments WHERE invoice_id NOT IN (SELECT id FROM invoices)
+       UNION ALL SELECT 'customer_deleted:' || id FROM (SELECT id, customer_id FROM invoices UNION ALL
+         SELECT id, customer_id FROM quotes UNION ALL SELECT id, customer_id FROM jobs) WHERE customer_id NOT IN (SELECT id FROM customers)`,
+    )
+    .all() as Array<{ id: string }>;
+  for (const { id } of happened) {
+    if (!listed.has(id)) problems.push(`decisions: ${id} happened but is not listed`);
+  }
+  return problems;
 }
 
 function firstDifference(a: string, b: string): string {

@@ -70,7 +70,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(21);
+  const kind = random.int(23);
   try {
     switch (kind) {
       case 0: {
@@ -242,6 +242,27 @@ export async function randomOperation(replica: Replica, accountId: string, rando
       case 20: {
         // The schedule's pass: only the hub (runsAutomation) does anything.
         await runRecurringWork(ctx);
+        return;
+      }
+      case 22: {
+        // An invoice made, sent and partly paid between two syncs: in hub order its payment comes
+        // before the invoice (the payment changed its status), so another device may pull a page
+        // holding the payment of an invoice it has never seen.
+        const invoice = await createInvoice(ctx, accountId, {
+          customer_email: random.pick(EMAILS),
+          customer_name: random.pick(NAMES),
+          items: items(random),
+        });
+        ledger.created.add(invoice.id);
+        await sendInvoice(ctx, accountId, invoice.id);
+        const paid = await recordPayment(ctx, accountId, invoice.id, { amount: 1 + random.int(10) });
+        for (const payment of paid.payments) ledger.payments.add(payment.id);
+        return;
+      }
+      case 21: {
+        // The owner deals with a decision listed here: it must leave every machine's list.
+        const open = await replica.engine.conflicts(accountId);
+        if (open.length) await replica.engine.resolveConflict(accountId, random.pick(open).id);
         return;
       }
       case 16: {

@@ -1,0 +1,108 @@
+import type { HistoryEntry } from '../../shared/schemas/history';
+import { api } from '../lib/api';
+import { useFormat } from '../lib/session';
+import { useResource } from '../lib/use-resource';
+import { Badge, Button, Card, EmptyState } from '../ui';
+import { useBusyAction } from './use-busy-action';
+
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  email: 'E-mail',
+  phone: 'Phone',
+  address: 'Address',
+  customer_id: 'Customer',
+  issue_date: 'Issue date',
+  due_date: 'Due date',
+  valid_until: 'Valid until',
+  notes: 'Notes',
+  status: 'Status',
+  title: 'Title',
+  scheduled_start: 'Starts',
+  scheduled_end: 'Ends',
+  price_cents: 'Price',
+};
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(empty)';
+  return String(value);
+}
+
+/**
+ * A record's history as this computer saw it (docs/sync.md, "Decisions and history"): each field
+ * change, who made it and where; a value typed here that a sync replaced is marked, with "Put back".
+ * `record` is `customers/{id}`, `invoices/{id}`, `quotes/{id}` or `jobs/{id}`; `version` reloads it
+ * when the page's record changed; `onRestored` lets the page show the value put back.
+ */
+export function RecordHistoryCard({
+  record,
+  version,
+  onRestored,
+}: {
+  record: string;
+  version?: string;
+  onRestored(): void;
+}) {
+  const format = useFormat();
+  const key = `${record}:${version ?? ''}`;
+  const history = useResource(
+    () => api.get<{ data: HistoryEntry[] }>('/history', { record }).then((r) => r.data),
+    key,
+  );
+  const { busy, perform } = useBusyAction<string>();
+  const entries = history.data ?? [];
+  return (
+    <Card title="History" padded={false} className="record-history">
+      {entries.length === 0 ? (
+        <EmptyState title={history.loading ? 'Loading…' : 'No changes yet'} icon="↺" />
+      ) : (
+        <ul className="history-list">
+          {entries.map((entry) => (
+            <li key={entry.id} className={entry.replaced ? 'history-entry replaced' : 'history-entry'}>
+              <div className="history-change">
+                <strong>{FIELD_LABELS[entry.field] ?? entry.field}</strong>{' '}
+                <span className="history-old">{shown(entry.old_value)}</span> →{' '}
+                <span className="history-new">{shown(entry.new_value)}</span>
+                {entry.replaced && (
+                  <>
+                    {' '}
+                    <Badge tone="warning">Replaced</Badge>
+                  </>
+                )}
+              </div>
+              <div className="history-meta">
+                {entry.author === 'sync' ? 'By sync, from ' : `By ${entry.author} on `}
+                {entry.device.this_device
+                  ? 'this computer'
+                  : `another computer (${entry.device.node.slice(0, 6)})`}
+                {' · '}
+                {format.dateTime(entry.changed_at)}
+                {entry.replaced && entry.restored_at && ` · put back ${format.dateTime(entry.restored_at)}`}
+              </div>
+              {entry.replaced && !entry.restored_at && (
+                <p className="history-note">
+                  Your edit here ({shown(entry.old_value)}) was replaced by a later one from another computer.
+                </p>
+              )}
+              {entry.restorable && (
+                <Button
+                  write
+                  size="sm"
+                  busy={busy === entry.id}
+                  onClick={() =>
+                    perform(entry.id, async () => {
+                      await api.post(`/history/${entry.id}/restore`);
+                      history.reload();
+                      onRestored();
+                    })
+                  }
+                >
+                  Put back {shown(entry.old_value)}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
