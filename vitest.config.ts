@@ -41,6 +41,9 @@ export default defineConfig({
           ...shared,
           name: 'ui',
           include: ['test/ui/**/*.test.ts'],
+          // A browser flow walks through many screens; on a loaded machine that takes its time.
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
           globalSetup: ['test/ui/build-renderer.ts'],
         },
       },

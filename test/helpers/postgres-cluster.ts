@@ -1,12 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const BIN = process.env.PG_BIN ?? installedBin();
 const USER = 'shopdesk';
 
 export interface ThrowawayPostgres {
@@ -108,6 +108,16 @@ async function ownedByServer(dir: string): Promise<void> {
   const { stdout: uid } = await run('id', ['-u', 'postgres']);
   const { stdout: gid } = await run('id', ['-g', 'postgres']);
   chownSync(dir, Number(uid.trim()), Number(gid.trim()));
+}
+
+/** The newest PostgreSQL Debian's packages installed (scripts/ensure-test-deps.mjs installs one). */
+function installedBin(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0] ?? '15';
+  return path.join(root, newest, 'bin');
 }
 
 function freePort(): Promise<number> {
