@@ -1,10 +1,52 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+
+/**
+ * Four projects, each a set of folders so a new test file joins one by where it lives; one runs
+ * alone with `npx vitest run --project <name>` (README, "Tests"). The projects do not extend the
+ * root: its global set-up must run once per run, not once per project.
+ */
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    ...shared,
+    // One PostgreSQL cluster for the whole run, started by the first test that needs it.
+    globalSetup: ['test/helpers/postgres-run.ts'],
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: [
+            'server/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'electron/**/*.test.ts',
+            'renderer/**/*.test.ts',
+            'test/renderer/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'api',
+          // Everything under test/ that is not sync, UI or renderer: the API, outbound, reliability, CLI.
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/sync/**', 'test/ui/**', 'test/renderer/**'],
+        },
+      },
+      { test: { ...shared, name: 'sync', include: ['test/sync/**/*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'ui',
+          include: ['test/ui/**/*.test.ts'],
+          // A browser flow walks through many screens; on a loaded machine that takes its time.
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          globalSetup: ['test/ui/build-renderer.ts'],
+        },
+      },
+    ],
   },
 });

@@ -15,8 +15,8 @@ import { Hub } from '../../server/sync/hub/service';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubStorage } from '../../server/sync/hub/storage';
 import { SYNC_SCHEMA_HEADER } from '../../shared/schemas/sync';
+import { startThrowawayPostgres } from '../../test/helpers/postgres-cluster';
 import { type BenchCase, fmt, type Row } from '../harness';
-import { startThrowawayPostgres } from '../postgres';
 
 /**
  * The hub at scale (docs/sync.md, "Hosted hub"): simulated devices pushing and pulling over the

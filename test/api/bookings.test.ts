@@ -11,17 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function eventsOf(type: string) {
-  const rows = await server.ctx.db
-    .selectFrom('events')
-    .select('payload')
-    .where('account_id', '=', shop.clientId)
-    .where('type', '=', type)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload));
-}
-
 let seq = 0;
 async function book(overrides: Record<string, unknown> = {}) {
   seq += 1;
@@ -53,9 +42,11 @@ describe('portal bookings', () => {
       job_id: null,
     });
     expect(booking.id).toMatch(/^bkg_/);
-    const events = await eventsOf('booking.created');
-    expect(events.at(-1).data.object).toEqual(booking);
-    expect((await eventsOf('customer.created')).map((e) => e.data.object.email)).toEqual(['ada@example.com']);
+    const events = await shop.events('booking.created');
+    expect(events.at(-1)!.data.object).toEqual(booking);
+    expect((await shop.events('customer.created')).map((e) => e.data.object.email)).toEqual([
+      'ada@example.com',
+    ]);
 
     const widget = await book({ source: 'widget' });
     expect(widget.source).toBe('widget');
@@ -112,7 +103,9 @@ describe('portal bookings', () => {
     expect(completed.body.status).toBe('completed');
     const doneJob = await shop.portal('GET', `/jobs/${confirmed.body.job_id}`);
     expect(doneJob.body.status).toBe('completed');
-    expect((await eventsOf('job.completed')).map((e) => e.data.object.id)).toEqual([confirmed.body.job_id]);
+    expect((await shop.events('job.completed')).map((e) => e.data.object.id)).toEqual([
+      confirmed.body.job_id,
+    ]);
 
     const patchDone = await shop.portal('PATCH', `/bookings/${booking.id}`, { body: { notes: 'late' } });
     expect(patchDone.status).toBe(409);

@@ -26,17 +26,6 @@ async function create(body: Record<string, unknown> = invoiceBody) {
   return created.body;
 }
 
-async function events(type: string) {
-  const rows = await server.ctx.db
-    .selectFrom('events')
-    .select('payload')
-    .where('account_id', '=', shop.clientId)
-    .where('type', '=', type)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload));
-}
-
 beforeAll(async () => {
   server = await startTestServer({ clock });
   shop = await server.createAccount();
@@ -77,7 +66,7 @@ describe('POST /invoices/create', () => {
       notes: 'Gate code 12',
     });
     expect(invoice.id).toMatch(/^inv_/);
-    const customers = await events('customer.created');
+    const customers = await shop.events('customer.created');
     expect(customers.map((e) => e.data.object.email)).toEqual(['ada@example.com']);
   });
 
@@ -262,10 +251,10 @@ describe('sending and payments', () => {
     const paid = await shop.portal('POST', `/invoices/${invoice.number}/paid`, { body: { method: 'cash' } });
     expect(paid.body).toMatchObject({ status: 'paid', amount_paid: 368.2, balance: 0 });
 
-    const recorded = await events('invoice.payment_recorded');
-    expect(recorded.at(-1).data.object).toEqual(partial.body);
-    const paidEvents = await events('invoice.paid');
-    expect(paidEvents.at(-1).data.object).toEqual(paid.body);
+    const recorded = await shop.events('invoice.payment_recorded');
+    expect(recorded.at(-1)!.data.object).toEqual(partial.body);
+    const paidEvents = await shop.events('invoice.paid');
+    expect(paidEvents.at(-1)!.data.object).toEqual(paid.body);
 
     const again = await shop.portal('POST', `/invoices/${invoice.number}/paid`);
     expect(again.status).toBe(409);

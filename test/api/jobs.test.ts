@@ -11,17 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function eventsOf(type: string) {
-  const rows = await server.ctx.db
-    .selectFrom('events')
-    .selectAll()
-    .where('account_id', '=', shop.clientId)
-    .where('type', '=', type)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload));
-}
-
 const create = (body: Record<string, unknown>) => shop.portal('POST', '/jobs/create', { body });
 
 describe('portal jobs', () => {
@@ -54,9 +43,9 @@ describe('portal jobs', () => {
     });
     expect(created.body.id).toMatch(/^job_/);
 
-    const customerEvents = await eventsOf('customer.created');
+    const customerEvents = await shop.events('customer.created');
     expect(customerEvents).toHaveLength(1);
-    expect(customerEvents[0].data.object).toMatchObject({
+    expect(customerEvents[0]!.data.object).toMatchObject({
       id: created.body.customer.id,
       name: 'Ada Lovelace',
     });
@@ -75,7 +64,7 @@ describe('portal jobs', () => {
       assignees: ['Sam'],
       price: null,
     });
-    expect(await eventsOf('customer.created')).toHaveLength(1);
+    expect(await shop.events('customer.created')).toHaveLength(1);
   });
 
   it("puts a job at the customer's address unless it says otherwise", async () => {
@@ -210,14 +199,14 @@ describe('portal jobs', () => {
     expect(completed.status).toBe(200);
     expect(completed.body).toMatchObject({ status: 'completed', completed_at: '2026-11-18T15:00:00Z' });
 
-    const events = await eventsOf('job.completed');
+    const events = await shop.events('job.completed');
     expect(events).toHaveLength(1);
-    expect(events[0].data.object).toEqual(completed.body);
+    expect(events[0]!.data.object).toEqual(completed.body);
 
     const again = await shop.portal('POST', '/jobs/J-0001/complete');
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('invalid_state');
-    expect(await eventsOf('job.completed')).toHaveLength(1);
+    expect(await shop.events('job.completed')).toHaveLength(1);
 
     const patch = await shop.portal('PATCH', '/jobs/J-0001', { body: { title: 'Too late' } });
     expect(patch.status).toBe(409);

@@ -30,17 +30,6 @@ async function sent(body: Record<string, unknown> = quoteBody) {
   return response.body;
 }
 
-async function eventObjects(type: string) {
-  const rows = await server.ctx.db
-    .selectFrom('events')
-    .select('payload')
-    .where('account_id', '=', shop.clientId)
-    .where('type', '=', type)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload).data.object);
-}
-
 beforeAll(async () => {
   server = await startTestServer({ clock });
   shop = await server.createAccount();
@@ -101,7 +90,7 @@ describe('quote answers', () => {
 
     const accepted = await shop.portal('POST', `/quotes/${quote.number}/accept`);
     expect(accepted.body).toMatchObject({ status: 'accepted', accepted_at: '2026-11-22T15:00:00Z' });
-    expect((await eventObjects('quote.accepted')).at(-1)).toEqual(accepted.body);
+    expect((await shop.events('quote.accepted')).at(-1)?.data.object).toEqual(accepted.body);
 
     const converted = await shop.portal('POST', `/quotes/${quote.number}/convert`);
     expect(converted.status).toBe(200);
@@ -122,7 +111,7 @@ describe('quote answers', () => {
     const quote = await sent();
     const declined = await shop.portal('POST', `/quotes/${quote.number}/decline`);
     expect(declined.body.status).toBe('declined');
-    expect((await eventObjects('quote.declined')).at(-1)).toEqual(declined.body);
+    expect((await shop.events('quote.declined')).at(-1)?.data.object).toEqual(declined.body);
     const accept = await shop.portal('POST', `/quotes/${quote.number}/accept`);
     expect(accept.status).toBe(409);
     expect(accept.body.error).toMatchObject({ code: 'invalid_state', type: 'invalid_request_error' });

@@ -17,17 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function eventsOf(type: string) {
-  const rows = await server.ctx.db
-    .selectFrom('events')
-    .select('payload')
-    .where('account_id', '=', shop.clientId)
-    .where('type', '=', type)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload));
-}
-
 const record = (body: Record<string, unknown>) => shop.portal('POST', '/reviews', { body });
 
 describe('portal reviews', () => {
@@ -49,9 +38,9 @@ describe('portal reviews', () => {
       source: 'google',
       received_at: '2026-11-17T15:00:00Z',
     });
-    const events = await eventsOf('review.received');
+    const events = await shop.events('review.received');
     expect(events).toHaveLength(1);
-    expect(events[0].data.object).toEqual(created.body);
+    expect(events[0]!.data.object).toEqual(created.body);
   });
 
   it('records reviews by e-mail (creating the customer), anonymously, and defaults source and time', async () => {
@@ -62,7 +51,9 @@ describe('portal reviews', () => {
       received_at: '2026-11-18T14:00:00Z',
     });
     expect(byEmail.body.customer).toMatchObject({ email: 'new@example.com', name: 'new' });
-    expect((await eventsOf('customer.created')).map((e) => e.data.object.email)).toContain('new@example.com');
+    expect((await shop.events('customer.created')).map((e) => e.data.object.email)).toContain(
+      'new@example.com',
+    );
 
     const anonymous = await record({
       rating: 1,
@@ -101,7 +92,7 @@ describe('portal reviews', () => {
     });
     expect(otherCustomer.status).toBe(400);
     expect(otherCustomer.body.error.param).toBe('job_number');
-    expect(await eventsOf('review.received')).toHaveLength(8);
+    expect(await shop.events('review.received')).toHaveLength(8);
   });
 
   it('lists reviews newest first with rating, source and date filters', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ApiPlan, createAccount, type Plan, updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
+import type { EventBody, EventType } from '../../server/domain/events';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
@@ -22,6 +23,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** An event as the outbox stored it, its object typed by the caller. */
+export type StoredEvent<T = Record<string, unknown>> = Omit<EventBody, 'data'> & { data: { object: T } };
+
 export interface TestAccount {
   clientId: string;
   portalKey: string;
@@ -32,6 +36,8 @@ export interface TestAccount {
   v1<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A session cookie for the UI, as the sign-in link would set it. */
   signIn(): Promise<string>;
+  /** The events this account raised, oldest first; `type` keeps one kind. */
+  events<T = Record<string, unknown>>(type?: EventType): Promise<Array<StoredEvent<T>>>;
 }
 
 export interface TestServer extends RunningServer {
@@ -105,6 +111,12 @@ export async function startTestServer(
         const response = await request('GET', `/sign-in?token=${token}`);
         const cookie = response.headers.get('set-cookie') ?? '';
         return cookie.split(';')[0]!;
+      },
+      events: async <T>(type?: EventType) => {
+        let query = server.ctx.db.selectFrom('events').select('payload').where('account_id', '=', account.id);
+        if (type) query = query.where('type', '=', type);
+        const rows = await query.orderBy('id').execute();
+        return rows.map((row) => JSON.parse(row.payload) as StoredEvent<T>);
       },
     };
   };

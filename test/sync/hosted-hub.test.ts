@@ -1,31 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-let postgres: TestPostgres;
+const databaseUrl = startPostgresForSuite();
 const pools: pg.Pool[] = [];
 const stops: Array<() => Promise<unknown>> = [];
 
 function pool(): pg.Pool {
-  const created = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  const created = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   pools.push(created);
   return created;
 }
 
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
 afterAll(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
   await Promise.all(pools.splice(0).map((p) => p.end()));
-  await postgres?.stop();
 });
 
 async function customerCount(server: TestServer, accountId: string): Promise<number> {
@@ -76,7 +72,7 @@ describe('a hosted hub on PostgreSQL', () => {
   it('runs as `npm run hub`: migrates, logs JSON, answers health and stops on SIGTERM', async () => {
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/hub.ts', '--database-url', postgres.url, '--port', '0'],
+      ['--import', 'tsx', 'server/hub.ts', '--database-url', databaseUrl(), '--port', '0'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

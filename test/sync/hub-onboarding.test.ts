@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -10,21 +10,19 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * --admin-token-file …`): the office install needs only the hub's URL and the operator's token.
  */
 const ADMIN_TOKEN = 'hub-admin-token-for-tests-0123456789';
-let postgres: TestPostgres;
+const databaseUrl = startPostgresForSuite();
 let pool: pg.Pool;
 let hosted: HostedHub;
 const stops: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  pool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   hosted = await startHostedHub({ pool, port: 0, adminToken: ADMIN_TOKEN });
 });
 afterAll(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
   await hosted?.close();
   await pool?.end();
-  await postgres?.stop();
 });
 
 async function customers(server: TestServer, accountId: string): Promise<string[]> {

@@ -17,11 +17,11 @@ import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../serve
 import type { HubDeliveryStorage } from '../../server/sync/hub/webhook-deliveries';
 import { ALIAS_TABLE } from '../../server/sync/tables';
 import type { SyncSnapshotResponse } from '../../shared/schemas/sync';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startPostgresForSuite } from '../helpers/postgres';
 
 /**
  * The hub-storage contract (server/sync/hub/storage.ts), run against both implementations: the
- * embedded SQLite hub and the hosted PostgreSQL hub (on a throwaway cluster of this file's own).
+ * embedded SQLite hub and the hosted PostgreSQL hub (on a database of this file's own).
  */
 interface OpenedStorage {
   storage: HubStorage;
@@ -29,11 +29,11 @@ interface OpenedStorage {
   close(): Promise<void>;
 }
 
-let postgres: TestPostgres;
+const databaseUrl = startPostgresForSuite();
 const pools: pg.Pool[] = [];
 
 async function pgPool(): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   pools.push(pool);
   return pool;
 }
@@ -64,12 +64,8 @@ const STORAGES: Array<[string, () => Promise<OpenedStorage>]> = [
   ],
 ];
 
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
 afterAll(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.end()));
-  await postgres?.stop();
 });
 
 const clockAt = (n: number) => `${String(1_800_000_000_000 + n).padStart(15, '0')}.${'0'.repeat(10)}.node`;
@@ -454,24 +450,21 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
 });
 
 describe('two hub processes on one PostgreSQL database', () => {
-  let url: string;
+  const sharedUrl = startPostgresForSuite();
   const clock = manualClock();
+  const hubs: Hub[] = [];
+  const hubPools: pg.Pool[] = [];
   const process = async (name: string) => {
-    const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
-    pools.push(pool);
+    const pool = new pg.Pool({ connectionString: sharedUrl(), max: 3, application_name: name });
+    hubPools.push(pool);
     await migratePgHub(pool);
     const hub = new Hub(pgHubStorage(pool), clock);
     hubs.push(hub);
     return { pool, hub };
   };
-  const hubs: Hub[] = [];
-  afterAll(() => {
+  afterAll(async () => {
     for (const hub of hubs) hub.shutdown();
-  });
-  beforeAll(async () => {
-    const admin = await pgPool();
-    await admin.query('CREATE DATABASE two_hubs');
-    url = postgres.url.replace(/\/postgres$/, '/two_hubs');
+    await Promise.all(hubPools.splice(0).map((pool) => pool.end()));
   });
 
   it('loses and reorders no change while devices push through both at once', async () => {
@@ -550,8 +543,8 @@ describe('two hub processes on one PostgreSQL database', () => {
     });
     await a.hub.push(device, [row('tm_held', 1, 1)]);
     // Another transaction holds a row the push will write after its first rows: the push waits there.
-    const holder = new pg.Pool({ connectionString: url, max: 2 });
-    pools.push(holder);
+    const holder = new pg.Pool({ connectionString: sharedUrl(), max: 2 });
+    hubPools.push(holder);
     const held = await holder.connect();
     await held.query('BEGIN');
     await held.query('SELECT 1 FROM hub_rows WHERE pk = \'["tm_held"]\' FOR UPDATE');

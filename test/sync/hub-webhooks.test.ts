@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startSkewedMachine } from '../helpers/skewed-machine';
 import { type Receiver, signatureMatches, startReceiver } from '../outbound/receiver';
@@ -18,23 +18,19 @@ import { type Receiver, signatureMatches, startReceiver } from '../outbound/rece
  * two hub processes on the database (one in this process, one `npm run hub` child) deliver each
  * event once to a receiver on 127.0.0.1.
  */
-let postgres: TestPostgres;
+const databaseUrl = startPostgresForSuite();
 const pools: pg.Pool[] = [];
 const stops: Array<() => Promise<unknown>> = [];
 
 function pool(): pg.Pool {
-  const created = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  const created = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   pools.push(created);
   return created;
 }
 
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
 afterAll(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
   await Promise.all(pools.splice(0).map((p) => p.end()));
-  await postgres?.stop();
 });
 
 async function hubChild(url: string): Promise<void> {
@@ -78,7 +74,7 @@ describe('webhooks delivered by a hosted hub', () => {
 
     const hosted: HostedHub = await startHostedHub({ pool: pool(), port: 0, webhooks: { pollMs: 100 } });
     stops.push(() => hosted.close());
-    await hubChild(postgres.url);
+    await hubChild(databaseUrl());
     receiver = await startReceiver();
     stops.push(() => receiver.close());
 

@@ -3,9 +3,8 @@ import { expect } from 'vitest';
 import type { TestAccount, TestServer } from '../helpers/server';
 
 /**
- * What every UI flow shares: one server, one browser and one signed-in page. The flows live in
- * several modules but run from portal.test.ts, so the renderer is built once and never by two
- * vitest workers at the same time.
+ * What every UI flow shares: one server, one browser and one signed-in page (portal-session.ts).
+ * Each flow module runs from a test file of its own (documents.test.ts, pdf.test.ts, …).
  */
 export interface UiContext {
   server: TestServer;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
+import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type Receiver, startReceiver } from '../outbound/receiver';
 import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
@@ -13,7 +13,7 @@ import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from '.
  * Settings > Webhooks on an install whose business syncs to a hosted hub: the owner lets the hub
  * deliver a new endpoint, and the hub (not this computer) sends the business's events to it.
  */
-let postgres: TestPostgres;
+const databaseUrl = startPostgresForSuite();
 const pools: pg.Pool[] = [];
 let office: TestServer;
 let hosted: HostedHub;
@@ -22,9 +22,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   ensureRendererBuilt();
-  postgres = await startTestPostgres();
-  const officePool = new pg.Pool({ connectionString: postgres.url, max: 4 });
-  const hubPool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  const officePool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
+  const hubPool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   pools.push(officePool, hubPool);
   await migratePgHub(officePool);
   office = await startTestServer({ hubStorage: pgHubStorage(officePool), localWebhooks: true });
@@ -39,7 +38,6 @@ afterAll(async () => {
   await hosted?.close();
   await office?.stop();
   await Promise.all(pools.map((p) => p.end()));
-  await postgres?.stop();
 });
 
 describe('Settings > Webhooks with a hosted hub', () => {

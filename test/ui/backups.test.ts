@@ -1,0 +1,4 @@
+import { backupFlows } from './backup-flows';
+import { startPortalSession } from './portal-session';
+
+backupFlows(startPortalSession());

@@ -1,0 +1,4 @@
+import { documentFlows } from './document-flows';
+import { startPortalSession } from './portal-session';
+
+documentFlows(startPortalSession());

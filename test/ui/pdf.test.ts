@@ -1,0 +1,4 @@
+import { pdfFlows } from './pdf-flows';
+import { startPortalSession } from './portal-session';
+
+pdfFlows(startPortalSession());

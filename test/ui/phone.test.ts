@@ -1,0 +1,4 @@
+import { phoneFlows } from './phone-flows';
+import { startPortalSession } from './portal-session';
+
+phoneFlows(startPortalSession());

@@ -1,0 +1,4 @@
+import { planFlows } from './plan-flows';
+import { startPortalSession } from './portal-session';
+
+planFlows(startPortalSession());

@@ -1,0 +1,4 @@
+import { startPortalSession } from './portal-session';
+import { schedulingFlows } from './scheduling-flows';
+
+schedulingFlows(startPortalSession());

@@ -1,0 +1,4 @@
+import { startPortalSession } from './portal-session';
+import { settingsFlows } from './settings-flows';
+
+settingsFlows(startPortalSession());
