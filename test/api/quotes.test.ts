@@ -121,7 +121,7 @@ describe('quote answers', () => {
   it('records a yes heard on the phone on a draft: accepted without sending, its waiting e-mail held back', async () => {
     const draft = await create({ ...quoteBody, customer_email: 'phone-yes@example.com' });
     expect((await shop.portal('POST', `/quotes/${draft.number}/send`)).status).toBe(200);
-    const before = (await eventObjects('quote.accepted')).length;
+    const before = (await shop.events('quote.accepted')).map((e) => e.data.object).length;
 
     const accepted = await shop.portal('POST', `/quotes/${draft.number}/accept`);
     expect(accepted.status).toBe(200);
@@ -130,7 +130,7 @@ describe('quote answers', () => {
       sent_at: null,
       accepted_at: '2026-11-22T15:00:00Z',
     });
-    const events = await eventObjects('quote.accepted');
+    const events = (await shop.events('quote.accepted')).map((e) => e.data.object);
     expect(events).toHaveLength(before + 1);
     expect(events.at(-1)).toEqual(accepted.body);
     const mail = await server.ctx.db
@@ -148,17 +148,17 @@ describe('quote answers', () => {
     // Answered once: a second answer, either way, is refused and raises nothing.
     expect((await shop.portal('POST', `/quotes/${draft.number}/accept`)).status).toBe(409);
     expect((await shop.portal('POST', `/quotes/${draft.number}/decline`)).status).toBe(409);
-    expect(await eventObjects('quote.accepted')).toHaveLength(before + 1);
+    expect(await shop.events('quote.accepted')).toHaveLength(before + 1);
     expect((await shop.portal('POST', `/quotes/${draft.number}/convert`)).body.status).toBe('converted');
   });
 
   it('records a no on a draft through v1, once', async () => {
     const draft = await create({ ...quoteBody, customer_email: 'phone-no@example.com' });
-    const before = (await eventObjects('quote.declined')).length;
+    const before = (await shop.events('quote.declined')).map((e) => e.data.object).length;
     const declined = await shop.v1('POST', `/quotes/${draft.id}/decline`);
     expect(declined.status).toBe(200);
     expect(declined.body).toMatchObject({ status: 'declined', sent_at: null });
-    expect(await eventObjects('quote.declined')).toHaveLength(before + 1);
+    expect(await shop.events('quote.declined')).toHaveLength(before + 1);
     expect((await shop.v1('POST', `/quotes/${draft.id}/accept`)).status).toBe(409);
   });
 

@@ -127,7 +127,7 @@ describe('a hosted hub on PostgreSQL', () => {
         'tsx',
         'server/hub.ts',
         '--database-url',
-        postgres.url,
+        databaseUrl(),
         '--pair',
         account.clientId,
         '--url',
