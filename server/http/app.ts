@@ -9,7 +9,7 @@ import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import { syncApiRoutes } from '../sync/hub/routes';
 import { isWrite } from './auth';
-import { registerJsonBodies } from './bodies';
+import { DEFAULT_DRAIN_MS, registerJsonBodies } from './bodies';
 import { registerCsrfCheck } from './csrf';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
@@ -44,10 +44,16 @@ export interface HttpTimeouts {
   idleMs?: number;
   /** The whole request, headers and body, must arrive within this. */
   requestMs?: number;
+  /** The rest of a body refused before it all arrived (413) is read and dropped for at most this long. */
+  drainMs?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = { idleMs: 30_000, requestMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
+  idleMs: 30_000,
+  requestMs: 60_000,
+  drainMs: DEFAULT_DRAIN_MS,
+};
 
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -82,7 +88,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
   });
   registerErrorHandling(app, options.storage);
-  registerJsonBodies(app);
+  registerJsonBodies(app, timeouts.drainMs);
   registerOpenApiCompletion(app);
   await app.register(cookie);
   registerCsrfCheck(app);
