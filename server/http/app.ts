@@ -20,7 +20,7 @@ import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
-import { uiRoutes } from './ui';
+import { DOCS_CONTENT_SECURITY_POLICY, uiRoutes } from './ui';
 import { v1Api } from './v1';
 
 export interface AppOptions {
@@ -35,6 +35,8 @@ export interface AppOptions {
   https?: { cert: string; key: string } | undefined;
   /** Holds requests back while the database is closed for a restore. */
   gate?: RequestGate;
+  /** The UI session cookie's name, one per data folder (sessionCookieName). */
+  sessionCookie: string;
   /** Backups and restore of the data folder (Settings > Backups); absent where nothing may restore. */
   dataSafety?: DataSafety;
 }
@@ -91,6 +93,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   registerJsonBodies(app, timeouts.drainMs);
   registerOpenApiCompletion(app);
   await app.register(cookie);
+  app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
   await app.register(swagger, {
     openapi: {
@@ -118,7 +121,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
