@@ -8,18 +8,30 @@ export interface RawResponse {
   json: any;
 }
 
-/** One request over node:http, for the headers fetch will not let a test set (Host, Sec-Fetch-*). */
+/**
+ * One request over node:http, for the headers fetch will not let a test set (Host, Sec-Fetch-*), or
+ * from another loopback address (`localAddress: '127.0.0.2'`) to look like another computer.
+ */
 export function rawRequest(
   baseUrl: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string | Buffer,
+  options: { localAddress?: string } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, method, path, headers, setHost: !('host' in headers) },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers,
+        setHost: !('host' in headers),
+        ...(options.localAddress && { localAddress: options.localAddress }),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
