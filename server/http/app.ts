@@ -22,6 +22,7 @@ import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
 import { DOCS_CONTENT_SECURITY_POLICY, uiRoutes } from './ui';
 import { v1Api } from './v1';
+import { bareExampleBodies } from './v1/examples';
 
 export interface AppOptions {
   /** Whether the data file is fit to serve (see server/db/integrity.ts). */
@@ -119,7 +120,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) => bareExampleBodies(jsonSchemaTransformObject(document)),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -64,7 +64,7 @@ export const ReminderSettings = reminderSettings(false).meta({
 });
 /** PUT …/reminders/settings and `reminders` in PUT /config. */
 export const ReminderSettingsInput = reminderSettings(true).meta({
-  id: 'ReminderSettingsInput',
+  id: 'ReminderSettingsBody',
   description: settingsDescription,
 });
 export type ReminderSettings = z.infer<typeof ReminderSettings>;
