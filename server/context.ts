@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
+import type { HostLookup } from './outbound/webhook-target';
 import type { SyncEngine } from './sync/device/engine';
 
 /** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
@@ -25,6 +26,11 @@ export interface AppContext {
   sync?: SyncEngine;
   /** The port the HTTP server listens on, once it does: outbound requests must not loop back to it. */
   listening: { port: number | null };
+  /**
+   * How webhook targets' names resolve, at registration and at delivery; absent, the system's
+   * resolver. Tests stand in for public DNS here, which they cannot reach.
+   */
+  hostLookup?: HostLookup;
 }
 
 export function createContext(db: Db, clock: Clock): AppContext {

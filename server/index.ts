@@ -21,6 +21,7 @@ import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
 import { RequestGate } from './http/request-gate';
+import { sessionCookieName } from './http/session';
 import { isLoopback, resolveTls, type TlsOption } from './http/tls';
 import { type Clock, systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
@@ -177,6 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log: options.logger === true ? stdoutSink : options.logger || undefined,
     storage: database.health,
     allowedHosts: allowedHostnames(listenHost, options.allowedHosts),
+    sessionCookie: sessionCookieName(options.dataDir),
     timeouts: options.timeouts,
     https: tls,
     gate,

@@ -108,7 +108,7 @@ describe('npm run serve', () => {
       expect(printed.stdout).toMatch(new RegExp(`^Sign in: ${url}/sign-in\\?token=\\S+\n$`));
       const response = await fetch(signIn, { redirect: 'manual' });
       expect(response.status).toBe(303);
-      expect(response.headers.get('set-cookie')).toMatch(/sd_session=.*HttpOnly/i);
+      expect(response.headers.get('set-cookie')).toMatch(/^sd_session_[0-9a-f]{12}=.*HttpOnly/i);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output).toContain('Stopped.');

@@ -15,7 +15,7 @@ import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
-import { urlRefusal } from '../outbound/webhook-target';
+import { registrationRefusal } from '../outbound/webhook-target';
 import { HUB_DELIVERS } from '../sync/hub/webhook-deliveries';
 import { getAccount } from './accounts';
 import { insertEvent } from './events';
@@ -63,7 +63,11 @@ async function getRow(
 
 async function refuseForbiddenTarget(ctx: AppContext, accountId: string, url: string): Promise<void> {
   const { config } = await getAccount(ctx.db, accountId);
-  const reason = urlRefusal(url, { allowLocal: config.allow_local_webhooks, ownPort: ctx.listening.port });
+  const reason = await registrationRefusal(url, {
+    allowLocal: config.allow_local_webhooks,
+    ownPort: ctx.listening.port,
+    lookup: ctx.hostLookup,
+  });
   if (reason) throw validationError(`url: ${reason}`, 'url');
 }
 

@@ -9,7 +9,7 @@ import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import { syncApiRoutes } from '../sync/hub/routes';
 import { isWrite } from './auth';
-import { registerJsonBodies } from './bodies';
+import { DEFAULT_DRAIN_MS, registerJsonBodies } from './bodies';
 import { registerCsrfCheck } from './csrf';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
@@ -20,8 +20,9 @@ import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
-import { uiRoutes } from './ui';
+import { DOCS_CONTENT_SECURITY_POLICY, uiRoutes } from './ui';
 import { v1Api } from './v1';
+import { bareExampleBodies } from './v1/examples';
 
 export interface AppOptions {
   /** Whether the data file is fit to serve (see server/db/integrity.ts). */
@@ -35,6 +36,8 @@ export interface AppOptions {
   https?: { cert: string; key: string } | undefined;
   /** Holds requests back while the database is closed for a restore. */
   gate?: RequestGate;
+  /** The UI session cookie's name, one per data folder (sessionCookieName). */
+  sessionCookie: string;
   /** Backups and restore of the data folder (Settings > Backups); absent where nothing may restore. */
   dataSafety?: DataSafety;
 }
@@ -44,10 +47,16 @@ export interface HttpTimeouts {
   idleMs?: number;
   /** The whole request, headers and body, must arrive within this. */
   requestMs?: number;
+  /** The rest of a body refused before it all arrived (413) is read and dropped for at most this long. */
+  drainMs?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = { idleMs: 30_000, requestMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
+  idleMs: 30_000,
+  requestMs: 60_000,
+  drainMs: DEFAULT_DRAIN_MS,
+};
 
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -82,9 +91,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
   });
   registerErrorHandling(app, options.storage);
-  registerJsonBodies(app);
+  registerJsonBodies(app, timeouts.drainMs);
   registerOpenApiCompletion(app);
   await app.register(cookie);
+  app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
   await app.register(swagger, {
     openapi: {
@@ -110,9 +120,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) => bareExampleBodies(jsonSchemaTransformObject(document)),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));

@@ -6,8 +6,6 @@ import { type AuthenticatedKey, authenticateSecret } from '../domain/api-keys';
 import { authenticateSession } from '../domain/sessions';
 import { ApiError } from '../lib/errors';
 
-export const SESSION_COOKIE = 'sd_session';
-
 export interface RequestAuth {
   account: Account;
   /** How the caller proved who they are: a key (portal, v1 or feed token) or the UI's session cookie. */
@@ -19,6 +17,10 @@ export interface RequestAuth {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth;
+  }
+  interface FastifyInstance {
+    /** This install's session cookie name (sessionCookieName in session.ts). */
+    sessionCookie: string;
   }
 }
 
@@ -33,7 +35,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function sessionToken(request: FastifyRequest): string | undefined {
-  return request.cookies?.[SESSION_COOKIE];
+  return request.cookies?.[request.server.sessionCookie];
 }
 
 export async function authenticateKey(ctx: AppContext, secret: string): Promise<RequestAuth> {

@@ -5,13 +5,16 @@ import { ApiError } from '../lib/errors';
 import { isWrite } from './auth';
 import { invalidJson, unsupportedMediaType } from './errors';
 
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+export const DEFAULT_DRAIN_MS = 10_000;
+
 /**
  * Action routes (send, complete, accept, …) take an optional body. Clients differ in what they
  * send for "no body": nothing, an empty body with Content-Type: application/json (curl -H …), or
  * a literal null. All three mean "no body", so schemas can simply mark the body optional.
  * (Fastify hands a missing body to the validator as null, hence the wrapper.)
  */
-export function registerJsonBodies(app: FastifyInstance) {
+export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN_MS) {
   app.setValidatorCompiler<z.ZodType>((route) => {
     const validate = validatorCompiler(route);
     return route.httpPart === 'body'
@@ -34,6 +37,20 @@ export function registerJsonBodies(app: FastifyInstance) {
         { param: 'Content-Encoding' },
       );
     }
+  });
+  // Fastify answers a refused body (over the limit, say) with Connection: close before the client has
+  // sent it all; the close then meets bytes still arriving, the kernel resets the connection, and the
+  // client loses the answer. Keeping the connection lets Node read the rest and drop it, so the client
+  // reads its 413; a client still sending after drainMs is cut off.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.raw.complete || reply.getHeader('connection') !== 'close') return payload;
+    reply.removeHeader('connection');
+    const socket = request.raw.socket;
+    const cutOff = setTimeout(() => socket.destroy(), drainMs);
+    const settle = () => clearTimeout(cutOff);
+    request.raw.once('end', settle);
+    socket.once('close', settle);
+    return payload;
   });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
     const text = String(raw);

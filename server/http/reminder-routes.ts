@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { listOf } from '../../shared/schemas/common';
 import { OutboxMessage, ReminderListQuery } from '../../shared/schemas/mail-outbox';
-import { ReminderSettings } from '../../shared/schemas/reminders';
+import { ReminderSettings, ReminderSettingsInput } from '../../shared/schemas/reminders';
 import type { AppContext } from '../context';
 import { getAccount, updateConfig } from '../domain/accounts';
 import { listMessages } from '../domain/mail-outbox';
@@ -59,7 +59,7 @@ export function reminderSettingsRoutes(
           description:
             'Replaces the settings as a whole. A template that uses a placeholder its reminder does not fill is refused (400 validation_failed, with the field in param and the allowed placeholders in the message).',
           ...params,
-          body: ReminderSettings,
+          body: ReminderSettingsInput,
           response: { 200: ReminderSettings, ...commonErrors },
         },
       },

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { endSession, redeemSignInToken, SESSION_TTL_MS } from '../domain/sessions';
 import { ApiError } from '../lib/errors';
-import { authenticateSessionCookie, SESSION_COOKIE, sessionToken } from './auth';
+import { authenticateSessionCookie, sessionToken } from './auth';
 import { isCrossOrigin } from './csrf';
 import { commonErrors } from './schemas';
 import { SIGN_IN_PAGE_POLICY, signInLinkPage } from './sign-in-page';
@@ -28,6 +30,16 @@ function confirmSignInPage(url: string): string {
 <p>Another page sent you to this sign-in link. Continue only if you opened it yourself: it replaces the
 business you are signed in to.</p>
 <p><a href="${href}">Continue signing in</a></p></body></html>`;
+}
+
+/**
+ * Cookies ignore the port, so every Shopdesk on 127.0.0.1 (a second data folder, a test install) would
+ * share one cookie and each sign-in would end the other install's session. Each data folder names its
+ * own from a hash of its real path: the same across restarts, another one for a copy of the folder.
+ */
+export function sessionCookieName(dataDir: string): string {
+  const digest = createHash('sha256').update(realpathSync.native(dataDir)).digest('hex');
+  return `sd_session_${digest.slice(0, 12)}`;
 }
 
 /** The portal UI's sign-in: a one-time link becomes an http-only session cookie; the page never holds a key. */
@@ -59,7 +71,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .type('text/html; charset=utf-8')
             .send(signInLinkPage(error.message));
         }
-        reply.setCookie(SESSION_COOKIE, session, {
+        reply.setCookie(app.sessionCookie, session, {
           path: '/',
           httpOnly: true,
           sameSite: 'strict',
@@ -98,7 +110,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const token = sessionToken(request);
         if (token) await endSession(ctx, token);
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        reply.clearCookie(app.sessionCookie, { path: '/' });
         return reply.status(204).send(null);
       },
     );

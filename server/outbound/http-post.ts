@@ -1,13 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import {
-  guardedLookup,
-  literalAddress,
-  portOf,
-  refusal,
-  type TargetPolicy,
-  TargetRefused,
-} from './webhook-target';
+import { guardedLookup, portOf, type TargetPolicy, TargetRefused, urlRefusal } from './webhook-target';
 
 export interface PostAnswer {
   status: number;
@@ -17,7 +10,7 @@ export interface PostAnswer {
 
 /**
  * POSTs a body to a webhook URL without following redirects, to an address the policy allows (an
- * IP literal is checked here, a name when it resolves), and reads at most `maxBodyBytes` of the answer.
+ * IP literal and localhost are checked here, a name when it resolves), and reads at most `maxBodyBytes` of the answer.
  */
 export function postToTarget(
   target: string,
@@ -31,9 +24,8 @@ export function postToTarget(
 ): Promise<PostAnswer> {
   const url = new URL(target);
   const port = portOf(url);
-  const literal = literalAddress(url);
-  const reason = literal && refusal(literal, port, options.policy);
-  if (reason) return Promise.reject(new TargetRefused(`${literal} ${reason}`));
+  const reason = urlRefusal(url, options.policy);
+  if (reason) return Promise.reject(new TargetRefused(reason));
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(

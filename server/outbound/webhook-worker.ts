@@ -143,7 +143,11 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
         headers,
         body: job.payload,
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]),
-        policy: { allowLocal: config.allow_local_webhooks, ownPort: ctx.listening.port },
+        policy: {
+          allowLocal: config.allow_local_webhooks,
+          ownPort: ctx.listening.port,
+          lookup: ctx.hostLookup,
+        },
         maxBodyBytes: RESPONSE_BODY_LIMIT,
       });
       const ok = answer.status >= 200 && answer.status < 300;

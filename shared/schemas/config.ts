@@ -3,7 +3,12 @@ import { isKnownCurrency } from '../currencies';
 import { hasAtMostDecimals, RATE_DECIMALS } from '../money';
 import { isKnownTimeZone } from '../zone-database';
 import { Email, text } from './common';
-import { defaultReminderSettings, ReminderSettings, TaxRegistrations } from './reminders';
+import {
+  defaultReminderSettings,
+  ReminderSettings,
+  ReminderSettingsInput,
+  TaxRegistrations,
+} from './reminders';
 
 export const TaxRate = z
   .number()
@@ -80,7 +85,10 @@ export const StoredConfig = z.object(configFields);
 export type StoredConfig = z.infer<typeof StoredConfig>;
 
 /** PUT /config: any subset; an unknown field is refused. */
-export const ConfigUpdate = z.strictObject(configFields).partial().meta({ id: 'ConfigUpdate' });
+export const ConfigUpdate = z
+  .strictObject({ ...configFields, reminders: ReminderSettingsInput })
+  .partial()
+  .meta({ id: 'ConfigUpdate' });
 export type ConfigUpdate = z.infer<typeof ConfigUpdate>;
 
 /** GET /config: the stored configuration without secrets. */

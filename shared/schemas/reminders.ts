@@ -17,15 +17,22 @@ function templates(kind: ReminderKind) {
   return { subject: template(kind, 200, false), body: template(kind, 5000, true) };
 }
 
-export const ReminderSettings = z
-  .object({
+/**
+ * The settings' shape, built twice: stripping for what is stored and answered (a field a newer
+ * version added does not make an older one throw its settings away), strict for request bodies,
+ * where an unknown field is refused as in every other body.
+ */
+function reminderSettings(strict: boolean) {
+  const object = <T extends z.ZodRawShape>(shape: T) =>
+    (strict ? z.strictObject(shape) : z.object(shape)) as z.ZodObject<T>;
+  return object({
     send_hour: z
       .number()
       .int()
       .min(0)
       .max(23)
       .meta({ description: "The hour reminders go out, in the business's time zone (9 = 9:00)." }),
-    invoice_overdue: z.object({
+    invoice_overdue: object({
       enabled: z.boolean(),
       days_after_due: z
         .array(z.number().int().min(1).max(365))
@@ -37,20 +44,29 @@ export const ReminderSettings = z
         .meta({ description: 'Days after the due date, one reminder each.', example: [3, 7, 14] }),
       ...templates('invoice_overdue'),
     }),
-    appointment: z
-      .object({ enabled: z.boolean(), ...templates('appointment') })
-      .meta({ description: 'The day before a scheduled visit.' }),
-    quote_follow_up: z.object({
+    appointment: object({ enabled: z.boolean(), ...templates('appointment') }).meta({
+      description: 'The day before a scheduled visit.',
+    }),
+    quote_follow_up: object({
       enabled: z.boolean(),
       days_after_sent: z.number().int().min(1).max(90),
       ...templates('quote_follow_up'),
     }),
-  })
-  .meta({
-    id: 'ReminderSettings',
-    description:
-      'Automatic reminders, each switchable, with subject and body templates. A placeholder the reminder does not fill is refused.',
   });
+}
+
+const settingsDescription =
+  'Automatic reminders, each switchable, with subject and body templates. A placeholder the reminder does not fill is refused.';
+
+export const ReminderSettings = reminderSettings(false).meta({
+  id: 'ReminderSettings',
+  description: settingsDescription,
+});
+/** PUT …/reminders/settings and `reminders` in PUT /config. */
+export const ReminderSettingsInput = reminderSettings(true).meta({
+  id: 'ReminderSettingsBody',
+  description: settingsDescription,
+});
 export type ReminderSettings = z.infer<typeof ReminderSettings>;
 
 export const TaxRegistration = z.object({

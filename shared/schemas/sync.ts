@@ -198,7 +198,7 @@ export const SyncRound = z
   .meta({ id: 'SyncRound' });
 
 export const SyncPairRequest = z
-  .object({
+  .strictObject({
     name: z
       .string()
       .min(1)

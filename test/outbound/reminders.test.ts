@@ -163,6 +163,30 @@ describe('reminder settings', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatchObject({ param: 'appointment.subject' });
   });
+
+  it('refuse an unknown field anywhere in the body, as every other body does', async () => {
+    const account = await server.createAccount();
+    const { reminders } = (await account.portal('GET', '/config')).body;
+    const bodies: Array<[unknown, string]> = [
+      [{ ...reminders, send_hours: 8 }, 'send_hours'],
+      [{ ...reminders, appointment: { ...reminders.appointment, enable: true } }, 'appointment.enable'],
+      [
+        { ...reminders, invoice_overdue: { ...reminders.invoice_overdue, days: [1] } },
+        'invoice_overdue.days',
+      ],
+    ];
+    for (const [body, param] of bodies) {
+      for (const call of [account.portal, account.v1]) {
+        const refused = await call('PUT', '/reminders/settings', { body });
+        expect(refused.status, param).toBe(400);
+        expect(refused.body.error).toMatchObject({ code: 'validation_failed', param });
+      }
+      const viaConfig = await account.portal('PUT', '/config', { body: { reminders: body } });
+      expect(viaConfig.status, param).toBe(400);
+      expect(viaConfig.body.error.param).toBe(`reminders.${param}`);
+    }
+    expect((await account.portal('GET', '/reminders/settings')).body).toEqual(reminders);
+  });
 });
 
 describe('overdue invoice reminders', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
-import { isPublicAddress } from '../../server/outbound/webhook-target';
+import { type HostLookup, isPublicAddress } from '../../server/outbound/webhook-target';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from './receiver';
 
@@ -8,8 +8,19 @@ let server: TestServer;
 let shop: TestAccount;
 let receiver: Receiver;
 
+/**
+ * Public DNS as it answers for names that point at this machine (localtest.me is 127.0.0.1 for
+ * everyone); this machine cannot reach public DNS, so other names do not resolve, as offline.
+ */
+const publicDns: HostLookup = (hostname, _options, callback) => {
+  if (hostname === 'slow.example') return;
+  if (/(^|\.)localtest\.me$/.test(hostname)) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+};
+
 beforeAll(async () => {
   server = await startTestServer({ outbound: { webhooks: { jitter: () => 1 } } });
+  server.ctx.hostLookup = publicDns;
   shop = await server.createAccount();
   receiver = await startReceiver(answer(200, 'internal secret page'));
 });
@@ -27,12 +38,22 @@ const localTargets = [
   'http://[::ffff:127.0.0.1]/hook',
   'http://localhost:8080/hook',
   'http://0.0.0.0:8080/hook',
+  'http://localhost./hook',
+  'http://LocalHost.:8080/hook',
+  'http://app.localhost./hook',
+  'http://localtest.me/hook',
+  'http://api.localtest.me:8080/hook',
+  'http://[::127.0.0.1]/hook',
+  'http://[64:ff9b::7f00:1]/hook',
+  'http://[64:ff9b::a01:203]/hook',
+  'http://[2002:7f00:1::]/hook',
+  'http://[2001::1]/hook',
 ];
 
 describe('webhook targets (SSRF)', () => {
   it('classifies addresses', () => {
-    for (const address of ['8.8.8.8', '2606:4700::1111', '172.32.0.1'])
-      expect(isPublicAddress(address)).toBe(true);
+    for (const address of ['8.8.8.8', '2606:4700::1111', '172.32.0.1', '64:ff9b::808:808', '2002:808:808::1'])
+      expect(isPublicAddress(address), address).toBe(true);
     for (const address of [
       '127.0.0.2',
       '169.254.169.254',
@@ -41,6 +62,15 @@ describe('webhook targets (SSRF)', () => {
       'fe80::1',
       'fd00::1',
       '::',
+      '::1',
+      '::127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::c0a8:101',
+      '64:ff9b:1::808:808',
+      '2002:a9fe:a9fe::',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2001:db8::1',
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
@@ -56,10 +86,28 @@ describe('webhook targets (SSRF)', () => {
     }
     const publicTarget = await shop.v1('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x' } });
     expect(publicTarget.status).toBe(201);
-    const moved = await shop.v1('PATCH', `/webhooks/${publicTarget.body.id}`, {
-      body: { url: 'http://169.254.169.254/' },
+    const portalTarget = await shop.portal('POST', '/webhooks', {
+      body: { url: 'https://hooks.example.com/y' },
     });
-    expect(moved.status).toBe(400);
+    expect(portalTarget.status).toBe(201);
+    for (const url of ['http://169.254.169.254/', 'http://localtest.me/', 'http://[64:ff9b::7f00:1]/']) {
+      const moved = await shop.v1('PATCH', `/webhooks/${publicTarget.body.id}`, { body: { url } });
+      expect(moved.status, url).toBe(400);
+      const portalMoved = await shop.portal('PATCH', `/webhooks/${portalTarget.body.id}`, { body: { url } });
+      expect(portalMoved.status, url).toBe(400);
+    }
+  });
+
+  it('names the address a name resolved to', async () => {
+    const refused = await shop.portal('POST', '/webhooks', { body: { url: 'https://localtest.me/hook' } });
+    expect(refused.body.error.message).toContain('localtest.me resolves to 127.0.0.1');
+  });
+
+  it('accepts a name it cannot resolve yet, or not in time, and leaves the check to each delivery', async () => {
+    for (const url of ['https://not-yet.example/hook', 'https://slow.example/hook']) {
+      const response = await shop.v1('POST', '/webhooks', { body: { url } });
+      expect(response.status, url).toBe(201);
+    }
   });
 
   it('lets only the signed-in owner allow local targets', async () => {
@@ -116,12 +164,19 @@ describe('webhook targets (SSRF)', () => {
     const byName = await account.portal('POST', '/webhooks', {
       body: { url: receiver.url.replace('127.0.0.1', 'localhost') },
     });
+    const byPublicName = await account.portal('POST', '/webhooks', {
+      body: { url: receiver.url.replace('127.0.0.1', 'localtest.me') },
+    });
+    const byNat64 = await account.portal('POST', '/webhooks', {
+      body: { url: receiver.url.replace('127.0.0.1', '[64:ff9b::7f00:1]') },
+    });
     await updateConfig(server.ctx, account.clientId, { allow_local_webhooks: false });
     const before = receiver.received.length;
     await account.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } });
     await server.outbound.webhooks.runDue();
     expect(receiver.received.length).toBe(before);
-    for (const hook of [byIp, byName]) {
+    for (const hook of [byIp, byName, byPublicName, byNat64]) {
+      expect(hook.status).toBe(201);
       const history = await account.portal('GET', `/webhooks/${hook.body.id}/deliveries`);
       expect(history.body.data[0].attempts[0]).toMatchObject({ response_code: null });
       expect(history.body.data[0].attempts[0].error).toContain('Not sent');

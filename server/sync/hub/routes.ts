@@ -19,6 +19,7 @@ import { SCHEMA_VERSION } from '../../db/database';
 import { commonErrors } from '../../http/schemas';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
+import { PairingAttempts } from './pairing-attempts';
 import type { Hub } from './service';
 import { snapshotPageText } from './snapshot';
 import { handOverWebhook } from './webhook-handover';
@@ -76,6 +77,7 @@ export function hubApiRoutes(
       }
     });
     const device = (authorization: string | undefined) => hub().authenticate(authorization);
+    const pairingAttempts = new PairingAttempts(clock);
 
     app.post(
       '/join',
@@ -83,7 +85,8 @@ export function hubApiRoutes(
         schema: {
           tags,
           summary: 'Join a business with a pairing code',
-          description: 'Redeems a one-time pairing code (valid 15 minutes) for a device credential.',
+          description:
+            'Redeems a one-time pairing code (valid 15 minutes) for a device credential. After 10 wrong codes from one address in 15 minutes, or 100 from all, every join is 429 with Retry-After until the window ends.',
           security: [],
           headers: SyncHeaders,
           body: SyncJoinRequest,
@@ -92,7 +95,16 @@ export function hubApiRoutes(
       },
       async (request) => {
         const { code, name, known_accounts } = request.body;
-        const { device: joined, credential } = await hub().join(code, name, known_accounts);
+        pairingAttempts.check(request.ip);
+        const { device: joined, credential } = await hub()
+          .join(code, name, known_accounts)
+          .catch((error: unknown) => {
+            if (error instanceof ApiError && error.code === 'pairing_code_invalid') {
+              pairingAttempts.failed(request.ip);
+              request.log.warn({ source: request.ip }, 'wrong pairing code');
+            }
+            throw error;
+          });
         return {
           client_id: joined.account_id,
           device_id: joined.id,
