@@ -24,6 +24,7 @@ import * as ownerWeek from './migrations/0007_owner_week';
 import * as recurring from './migrations/0008_recurring';
 import * as remindersTax from './migrations/0009_reminders_tax';
 import * as hubWebhooks from './migrations/0011_hub_webhooks';
+import * as customersReach from './migrations/0012_customers_reach_h';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0008_recurring': recurring,
   '0009_reminders_tax': remindersTax,
   '0011_hub_webhooks': hubWebhooks,
+  '0012_customers_reach_h': customersReach,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */
@@ -196,7 +198,11 @@ export async function openDatabase(
     await db.destroy();
     throw error;
   }
-  const { error, results } = await migrator.migrateToLatest();
+  // A migration that rebuilds a table drops the table others refer to; each checks the references itself.
+  sqlite.pragma('foreign_keys = OFF');
+  const { error, results } = await migrator.migrateToLatest().finally(() => {
+    sqlite.pragma('foreign_keys = ON');
+  });
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();

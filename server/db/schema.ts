@@ -54,13 +54,21 @@ export interface CustomersTable {
   id: string;
   account_id: string;
   name: string;
-  email: string;
-  email_lower: string;
+  email: string | null;
+  email_lower: string | null;
   phone: string | null;
   address: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+}
+
+/** An owner's merge of one customer into another, kept so every synced device makes the same one. */
+export interface CustomerMergesTable {
+  from_id: string;
+  account_id: string;
+  to_id: string;
+  merged_at: string;
 }
 
 export interface CustomerTagsTable {
@@ -458,6 +466,7 @@ export interface Database {
   customers: CustomersTable;
   customer_tags: CustomerTagsTable;
   customer_notes: CustomerNotesTable;
+  customer_merges: CustomerMergesTable;
   team_members: TeamMembersTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;

@@ -25,6 +25,11 @@ export interface SyncedTable {
    * reaches the hub, the hub merges it into the first and tells every device (docs/sync.md).
    */
   naturalKey?: string;
+  /**
+   * Each row records an owner's merge of one record of this table into another (columns from_id,
+   * to_id): the hub writes the alias an e-mail merge writes, so every device makes the same merge.
+   */
+  recordsMergeOf?: 'customers';
 }
 
 const own = (r: string) => `${r}.account_id`;
@@ -42,6 +47,14 @@ export const SYNCED_TABLES: SyncedTable[] = [
     refs: { customer_id: 'customers' },
   },
   { name: 'customer_notes', pk: ['id'], account: viaCustomer, refs: { customer_id: 'customers' } },
+  {
+    name: 'customer_merges',
+    pk: ['from_id'],
+    account: own,
+    refs: { to_id: 'customers' },
+    appendOnly: true,
+    recordsMergeOf: 'customers',
+  },
   { name: 'team_members', pk: ['id'], account: own, naturalKey: 'name' },
   {
     name: 'jobs',
