@@ -226,7 +226,8 @@ export function requireEmail(
   what: string,
   instead = 'download or print the PDF and hand it over',
 ): string {
-  if (customer.email) return customer.email;
+  // '' is a customer deleted on another device: queueMail refuses it and says so.
+  if (customer.email !== null) return customer.email;
   throw new ApiError(
     409,
     'no_email',
