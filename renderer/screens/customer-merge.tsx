@@ -3,7 +3,7 @@ import type { Customer, PossibleDuplicate } from '../../shared/schemas/customer'
 import { api, type ListPage } from '../lib/api';
 import { href } from '../lib/router';
 import { useResource } from '../lib/use-resource';
-import { Button, ConfirmDialog, Dialog, Field, FormAlert, Input, Notice, useToast } from '../ui';
+import { Button, Dialog, Field, FormAlert, Input, Notice, useToast } from '../ui';
 import { useDebounced } from './common';
 
 const REASONS: Record<PossibleDuplicate['reason'], string> = {
@@ -108,9 +108,34 @@ export function MergeCustomerDialog({
       setBusy(false);
     }
   };
+  // One dialog that asks twice: a second native dialog opening as the first closes would close both.
   return (
-    <>
-      <Dialog open={open && !chosen} onClose={close} title={`Merge a duplicate into ${customer.name}`}>
+    <Dialog
+      open={open}
+      onClose={close}
+      title={
+        chosen ? `Merge ${chosen.name} into ${customer.name}?` : `Merge a duplicate into ${customer.name}`
+      }
+      footer={
+        chosen && (
+          <>
+            <Button onClick={() => setChosen(null)}>Back</Button>
+            <Button variant="danger" write busy={busy} onClick={merge}>
+              Merge
+            </Button>
+          </>
+        )
+      }
+    >
+      {chosen ? (
+        <div className="stack">
+          <FormAlert error={error} params={[]} />
+          <p>
+            Everything of {chosen.name} ({reachOf(chosen)}) moves to {customer.name}, who keeps their own
+            details and takes the e-mail, phone or address they lack. This cannot be undone.
+          </p>
+        </div>
+      ) : (
         <div className="stack">
           <p className="muted">
             Find the other record of this customer. Their jobs, quotes, invoices, payments, bookings, plans,
@@ -121,7 +146,6 @@ export function MergeCustomerDialog({
               type="search"
               value={term}
               onChange={(event) => setTerm(event.target.value)}
-              autoFocus
               autoComplete="off"
             />
           </Field>
@@ -138,25 +162,8 @@ export function MergeCustomerDialog({
               {others.length === 0 && <li className="muted picker-empty">Nobody else matches “{wanted}”.</li>}
             </ul>
           )}
-          <div className="row">
-            <Button onClick={close}>Cancel</Button>
-          </div>
         </div>
-      </Dialog>
-      <ConfirmDialog
-        open={open && chosen !== null}
-        onClose={() => setChosen(null)}
-        title={`Merge ${chosen?.name ?? ''} into ${customer.name}?`}
-        confirmLabel="Merge"
-        onConfirm={merge}
-        busy={busy}
-      >
-        <FormAlert error={error} params={[]} />
-        <p>
-          Everything of {chosen?.name} ({chosen ? reachOf(chosen) : ''}) moves to {customer.name}, who keeps
-          their own details and takes the e-mail, phone or address they lack. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </>
+      )}
+    </Dialog>
   );
 }

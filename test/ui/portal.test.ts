@@ -7,6 +7,7 @@ import { startTestServer, type TestAccount, type TestServer } from '../helpers/s
 import { backupFlows } from './backup-flows';
 import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
 import { money, type UiContext } from './context';
+import { customerFlows } from './customer-flows';
 import { documentFlows } from './document-flows';
 import { ownerWeekFlows } from './owner-week-flows';
 import { pdfFlows } from './pdf-flows';
@@ -361,3 +362,4 @@ ownerWeekFlows(ui);
 planFlows(ui);
 phoneFlows(ui);
 pdfFlows(ui);
+customerFlows(ui);
