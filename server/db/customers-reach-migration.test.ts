@@ -13,7 +13,7 @@ afterEach(() => {
 
 const NOW = '2026-11-20T10:00:00.000Z';
 
-describe('migration 0012: customers without e-mail', () => {
+describe('migrations 0012 and 0013: customers without e-mail, and their places', () => {
   it('keeps every customer and what refers to them, with their indexes and triggers', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-0012-'));
     folders.push(dataDir);
@@ -72,6 +72,15 @@ describe('migration 0012: customers without e-mail', () => {
           updated_at: NOW,
           deleted_at: null,
         },
+      ]);
+      // Migration 0013: the address is the customer's default place, and stays as their billing address.
+      expect(
+        await db
+          .selectFrom('properties')
+          .select(['customer_id', 'street', 'is_default', 'status', 'created_at'])
+          .execute(),
+      ).toEqual([
+        { customer_id: 'cus_1', street: '12 Main St', is_default: 1, status: 'active', created_at: NOW },
       ]);
       expect(await db.selectFrom('customer_tags').selectAll().execute()).toEqual([
         { customer_id: 'cus_1', tag: 'vip' },

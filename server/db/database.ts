@@ -25,6 +25,7 @@ import * as recurring from './migrations/0008_recurring';
 import * as remindersTax from './migrations/0009_reminders_tax';
 import * as hubWebhooks from './migrations/0011_hub_webhooks';
 import * as customersReach from './migrations/0012_customers_reach_h';
+import * as properties from './migrations/0013_properties_h';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0009_reminders_tax': remindersTax,
   '0011_hub_webhooks': hubWebhooks,
   '0012_customers_reach_h': customersReach,
+  '0013_properties_h': properties,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

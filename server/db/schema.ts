@@ -63,6 +63,27 @@ export interface CustomersTable {
   deleted_at: string | null;
 }
 
+/** A customer's service address (a place the crew goes); migration 0013. */
+export interface PropertiesTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  label: string | null;
+  street: string;
+  unit: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  /** For the crew (gate code, key safe, pets, alarm); never on anything the customer gets. */
+  access_notes: string | null;
+  is_default: number;
+  status: 'active' | 'archived';
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An owner's merge of one customer into another, kept so every synced device makes the same one. */
 export interface CustomerMergesTable {
   from_id: string;
@@ -467,6 +488,7 @@ export interface Database {
   customer_tags: CustomerTagsTable;
   customer_notes: CustomerNotesTable;
   customer_merges: CustomerMergesTable;
+  properties: PropertiesTable;
   team_members: TeamMembersTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;

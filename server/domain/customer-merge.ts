@@ -100,6 +100,11 @@ export async function mergeCustomers(
       .values({ from_id: fromId, account_id: accountId, to_id: intoId, merged_at: now })
       .execute();
     await followMergeHere(tx, fromId, intoId);
+    const movedPlaces = new Set(
+      (await tx.selectFrom('properties').select('id').where('customer_id', '=', fromId).execute()).map(
+        (p) => p.id,
+      ),
+    );
     for (const { table, column, inKey } of CUSTOMER_REFERENCES) {
       if (inKey) {
         await sql`UPDATE OR IGNORE ${sql.table(table)} SET ${sql.ref(column)} = ${intoId} WHERE ${sql.ref(column)} = ${fromId}`.execute(
@@ -111,6 +116,23 @@ export async function mergeCustomers(
           tx,
         );
       }
+    }
+    // The survivor keeps its default place; the other customer's default becomes one of its places.
+    const defaults = await tx
+      .selectFrom('properties')
+      .select('id')
+      .where('customer_id', '=', intoId)
+      .where('is_default', '=', 1)
+      .execute();
+    const kept = defaults.find((p) => !movedPlaces.has(p.id)) ?? defaults[0];
+    if (kept) {
+      await tx
+        .updateTable('properties')
+        .set({ is_default: 0, updated_at: now })
+        .where('customer_id', '=', intoId)
+        .where('is_default', '=', 1)
+        .where('id', '!=', kept.id)
+        .execute();
     }
     await tx.deleteFrom('customers').where('id', '=', fromId).execute();
     await tx

@@ -403,6 +403,7 @@ export async function deleteCustomer(
     }
     await tx.deleteFrom('customer_tags').where('customer_id', '=', id).execute();
     await tx.deleteFrom('customer_notes').where('customer_id', '=', id).execute();
+    await tx.deleteFrom('properties').where('customer_id', '=', id).execute();
     await tx.updateTable('reviews').set({ customer_id: null }).where('customer_id', '=', id).execute();
     await tx.updateTable('mail_messages').set({ customer_id: null }).where('customer_id', '=', id).execute();
     await tx.deleteFrom('customers').where('id', '=', id).execute();

@@ -55,6 +55,14 @@ export const SYNCED_TABLES: SyncedTable[] = [
     appendOnly: true,
     recordsMergeOf: 'customers',
   },
+  {
+    name: 'properties',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    // Archived beats edited: an edit made elsewhere never brings an archived place back.
+    ranks: { status: { active: 0, archived: 1 } },
+  },
   { name: 'team_members', pk: ['id'], account: own, naturalKey: 'name' },
   {
     name: 'jobs',
