@@ -11,6 +11,7 @@ import { NotesCard, TagsCard, WinbackCard } from './customer-cards';
 import { EditCustomerDialog } from './customer-edit';
 import { CustomerHistoryCards } from './customer-history';
 import { MergeCustomerDialog } from './customer-merge';
+import { PlacesCard } from './customer-places';
 
 /** A customer's page, addressed by id (`#/customers/cus_…`) so a changed e-mail breaks no link. */
 export function CustomerDetail({ customerId }: { customerId: string }) {
@@ -117,10 +118,11 @@ function CustomerPage({
               items={[
                 ['E-mail', c.email ?? 'None: documents are printed or downloaded'],
                 ['Phone', c.phone],
-                ['Address', c.address],
+                ['Billing address', c.address],
               ]}
             />
           </Card>
+          <PlacesCard customerId={c.id} />
           <TagsCard customer={c} onChange={onChange} path={path} />
           <WinbackCard customer={c} path={path} onSent={reload} />
           <NotesCard customer={c} onChange={onChange} path={path} />

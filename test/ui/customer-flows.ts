@@ -55,6 +55,33 @@ export function customerFlows(ui: UiContext) {
         (await shop.portal('GET', '/customers?q=hank')).body.data.map((c: { id: string }) => c.id),
       ).toEqual([first.id]);
 
+      // His places: a strata council's buildings, with the gate code the crew needs.
+      const places = page.getByRole('list', { name: 'Places' });
+      for (const [label, street, access] of [
+        ['Building A', '100 Harbour St', 'Gate code 4411'],
+        ['Building B', '102 Harbour St', 'Key safe 9090'],
+      ]) {
+        await page.getByRole('button', { name: 'Add place' }).click();
+        const placeForm = page.getByRole('form', { name: 'Place' });
+        await placeForm.getByLabel('Label').fill(label!);
+        await placeForm.getByLabel('Street').fill(street!);
+        await placeForm.getByLabel('City').fill('Vancouver');
+        await placeForm.getByLabel('Access notes').fill(access!);
+        if (label === 'Building B') await screenshot(page, 'customer-place-dialog');
+        await placeForm.getByRole('button', { name: 'Add place' }).click();
+        await places.getByText(label!).waitFor();
+      }
+      // The first place is the default; the owner makes Building B the default instead.
+      const buildingB = places.locator('li', { hasText: 'Building B' });
+      await buildingB.getByRole('button', { name: 'Make default' }).click();
+      await buildingB.getByText('Default').waitFor();
+      expect(await places.locator('li', { hasText: 'Building A' }).textContent()).toContain(
+        'Crew: Gate code 4411',
+      );
+      await screenshot(page, 'customer-places');
+      const stored = (await shop.portal('GET', `/properties?customer_id=${first.id}`)).body.data;
+      expect(stored.find((p: { label: string }) => p.label === 'Building B').is_default).toBe(true);
+
       // An invoice for him: picked by id, and the page says why it cannot be e-mailed.
       await page.getByRole('link', { name: 'New invoice' }).click();
       const form = page.getByRole('form', { name: 'New invoice' });
