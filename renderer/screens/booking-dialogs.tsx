@@ -6,11 +6,12 @@ import { useFormat, useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Checkbox, Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
-import { customerByEmail } from './customer-fields';
+import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 import { parseNames, ScheduleFields, TeamPicker } from './job-fields';
 
 interface BookingDraft {
+  customer_id: string;
   customer_email: string;
   customer_name: string;
   service: string;
@@ -21,6 +22,7 @@ interface BookingDraft {
 }
 
 const EMPTY: BookingDraft = {
+  customer_id: '',
   customer_email: '',
   customer_name: '',
   service: '',
@@ -50,7 +52,7 @@ export function NewBookingDialog({
     event.preventDefault();
     return run(async () => {
       const booking = await api.post<Booking>('/bookings', {
-        ...customerByEmail(draft),
+        ...customerReference(draft),
         service: draft.service,
         // Empty times go as empty strings so the server names the missing field.
         start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
@@ -69,6 +71,7 @@ export function NewBookingDialog({
         <FormAlert error={error} params={BOOKING_PARAMS} />
         <div className="form-grid">
           <CustomerPicker
+            customerId={draft.customer_id}
             email={draft.customer_email}
             name={draft.customer_name}
             onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}

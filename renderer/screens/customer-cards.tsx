@@ -172,11 +172,13 @@ export function WinbackCard({
   return (
     <Card title="Win back">
       <p className="muted">
-        {customer.lapsed
-          ? `${customer.name} has not booked in a while. Send a friendly note with an offer.`
-          : 'Available once a customer has gone quiet (Settings › Business: win-back period).'}
+        {!customer.email
+          ? `${customer.name} has no e-mail address, so a win-back cannot be e-mailed: call them or send a text${customer.phone ? ` (${customer.phone})` : ''}.`
+          : customer.lapsed
+            ? `${customer.name} has not booked in a while. Send a friendly note with an offer.`
+            : 'Available once a customer has gone quiet (Settings › Business: win-back period).'}
       </p>
-      <Button write disabled={!customer.lapsed} onClick={() => setOpen(true)}>
+      <Button write disabled={!customer.lapsed || !customer.email} onClick={() => setOpen(true)}>
         Send win-back e-mail
       </Button>
       <Dialog open={open} onClose={close} title={`Win back ${customer.name}`}>

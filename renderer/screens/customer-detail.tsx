@@ -10,6 +10,8 @@ import { Loaded } from './common';
 import { NotesCard, TagsCard, WinbackCard } from './customer-cards';
 import { EditCustomerDialog } from './customer-edit';
 import { CustomerHistoryCards } from './customer-history';
+import { MergeCustomerDialog } from './customer-merge';
+import { PlacesCard } from './customer-places';
 import { RecordHistoryCard } from './record-history';
 
 /** A customer's page, addressed by id (`#/customers/cus_…`) so a changed e-mail breaks no link. */
@@ -19,7 +21,7 @@ export function CustomerDetail({ customerId }: { customerId: string }) {
   // A link by e-mail (older bookmarks) becomes the id link, which a new e-mail does not break. The
   // data must be this link's customer, not the previous page's still shown while this one loads.
   const byEmail =
-    customer.data?.email.toLowerCase() === customerId.toLowerCase() ? customer.data.id : undefined;
+    customer.data?.email?.toLowerCase() === customerId.toLowerCase() ? customer.data.id : undefined;
   useEffect(() => {
     if (byEmail) window.location.replace(href('customers', byEmail));
   }, [byEmail]);
@@ -51,8 +53,9 @@ function CustomerPage({
 }) {
   const format = useFormat();
   const [editing, setEditing] = useState(false);
+  const [merging, setMerging] = useState(false);
   const { totals } = c.history;
-  const prefill = `email=${encodeURIComponent(c.email)}&name=${encodeURIComponent(c.name)}`;
+  const prefill = new URLSearchParams({ customer: c.id, email: c.email ?? '', name: c.name }).toString();
   return (
     <>
       <PageHeader
@@ -60,14 +63,17 @@ function CustomerPage({
         title={c.name}
         subtitle={
           <>
-            {c.email}
-            {c.phone && ` · ${c.phone}`} · customer since {format.dateOf(c.created_at)}
+            {[c.email ?? 'No e-mail', c.phone].filter(Boolean).join(' · ')} · customer since{' '}
+            {format.dateOf(c.created_at)}
           </>
         }
         actions={
           <>
             <Button write onClick={() => setEditing(true)}>
               Edit details
+            </Button>
+            <Button write onClick={() => setMerging(true)}>
+              Merge a duplicate
             </Button>
             <LinkButton href={`#/quotes/new?${prefill}`}>New quote</LinkButton>
             <LinkButton variant="primary" href={`#/invoices/new?${prefill}`}>
@@ -111,18 +117,26 @@ function CustomerPage({
           <Card title="Details">
             <Details
               items={[
-                ['E-mail', c.email],
+                ['E-mail', c.email ?? 'None: documents are printed or downloaded'],
                 ['Phone', c.phone],
-                ['Address', c.address],
+                ['Billing address', c.address],
               ]}
             />
           </Card>
+          <PlacesCard customerId={c.id} />
           <TagsCard customer={c} onChange={onChange} path={path} />
           <WinbackCard customer={c} path={path} onSent={reload} />
           <NotesCard customer={c} onChange={onChange} path={path} />
           <RecordHistoryCard record={`customers/${c.id}`} version={c.updated_at} onRestored={reload} />
         </div>
       </div>
+      <MergeCustomerDialog
+        open={merging}
+        customer={c}
+        path={path}
+        onClose={() => setMerging(false)}
+        onMerged={reload}
+      />
       <EditCustomerDialog
         open={editing}
         customer={c}

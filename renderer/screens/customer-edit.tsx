@@ -8,7 +8,7 @@ import { CONTACT_PARAMS, CustomerContactFields, type ContactDraft as Draft } fro
 
 const toDraft = (c: Customer): Draft => ({
   name: c.name,
-  email: c.email,
+  email: c.email ?? '',
   phone: c.phone ?? '',
   address: c.address ?? '',
 });
@@ -17,7 +17,7 @@ const toDraft = (c: Customer): Draft => ({
 function changes(before: Draft, after: Draft): CustomerUpdate {
   const patch: CustomerUpdate = {};
   if (after.name !== before.name) patch.name = after.name;
-  if (after.email.trim() !== before.email) patch.email = after.email.trim();
+  if (after.email.trim() !== before.email) patch.email = after.email.trim() || null;
   if (after.phone.trim() !== before.phone) patch.phone = after.phone.trim() || null;
   if (after.address.trim() !== before.address) patch.address = after.address.trim() || null;
   return patch;

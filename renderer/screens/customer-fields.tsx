@@ -1,8 +1,16 @@
 import type { FieldChange } from '../lib/use-draft';
 import { Field, fieldError, Input } from '../ui';
 
-/** The request fields naming that customer: the e-mail always, the name only when one was typed. */
-export function customerByEmail(draft: { customer_email: string; customer_name: string }) {
+/**
+ * The request fields naming a form's customer: the id of one picked from the list, else the e-mail
+ * typed, with the name only when one was typed (it names a new customer).
+ */
+export function customerReference(draft: {
+  customer_id: string;
+  customer_email: string;
+  customer_name: string;
+}) {
+  if (draft.customer_id) return { customer_id: draft.customer_id };
   return {
     customer_email: draft.customer_email.trim(),
     ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
@@ -30,7 +38,7 @@ export function CustomerContactFields({
   draft: ContactDraft;
   set(field: keyof ContactDraft): FieldChange;
   error: unknown;
-  /** Adding needs name and e-mail; editing sends only what changed. */
+  /** Adding needs a name (and one way to reach them); editing sends only what changed. */
   required?: boolean;
   emailHint?: string;
   /** What leaving phone or address empty means here. */
@@ -42,13 +50,7 @@ export function CustomerContactFields({
         <Input value={draft.name} onChange={set('name')} required={required} autoFocus autoComplete="off" />
       </Field>
       <Field label="E-mail" hint={emailHint} error={fieldError(error, 'email')}>
-        <Input
-          type="email"
-          value={draft.email}
-          onChange={set('email')}
-          required={required}
-          autoComplete="off"
-        />
+        <Input type="email" value={draft.email} onChange={set('email')} autoComplete="off" />
       </Field>
       <Field label="Phone" hint={optionalHint} error={fieldError(error, 'phone')}>
         <Input type="tel" value={draft.phone} onChange={set('phone')} />

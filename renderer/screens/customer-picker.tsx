@@ -2,9 +2,12 @@ import { useState } from 'react';
 import type { Customer } from '../../shared/schemas/customer';
 import { api, type ListPage } from '../lib/api';
 import { useResource } from '../lib/use-resource';
-import { Field, fieldError, Input } from '../ui';
+import { Button, Field, fieldError, Input } from '../ui';
 
+/** The customer a form names: one picked from the list (by id), or an e-mail typed for a new one. */
 export interface CustomerChoice {
+  /** The picked customer's id; empty when the e-mail typed names the customer. */
+  customer_id: string;
   customer_email: string;
   customer_name: string;
 }
@@ -18,6 +21,7 @@ const search = (q: string) => api.get<ListPage<Customer>>('/customers', { q, lim
  * customer, and says whether the e-mail typed is someone on file or creates someone new.
  */
 export function CustomerPicker({
+  customerId,
   email,
   name,
   onChange,
@@ -25,6 +29,7 @@ export function CustomerPicker({
   emailHint,
   autoFocus,
 }: {
+  customerId: string;
   email: string;
   name: string;
   onChange(choice: CustomerChoice): void;
@@ -44,8 +49,10 @@ export function CustomerPicker({
     () => (EMAIL.test(typed) ? search(typed) : Promise.resolve(null)),
     `on-file:${typed}`,
   );
-  const known = onFile.data?.data.find((c) => c.email.toLowerCase() === typed);
+  const known = onFile.data?.data.find((c) => c.email?.toLowerCase() === typed);
   const matches = found.data?.data ?? [];
+  // A customer without e-mail is named by id: picked, the form shows them rather than an e-mail field.
+  const pickedWithoutEmail = customerId !== '' && email === '';
 
   const emailStatus = known
     ? `On file: ${known.name}`
@@ -72,7 +79,7 @@ export function CustomerPicker({
                   type="button"
                   className="picker-option"
                   onClick={() => {
-                    onChange({ customer_email: c.email, customer_name: c.name });
+                    onChange({ customer_id: c.id, customer_email: c.email ?? '', customer_name: c.name });
                     setTerm('');
                   }}
                 >
@@ -83,31 +90,56 @@ export function CustomerPicker({
             ))}
             {matches.length === 0 && (
               <li className="muted picker-empty">
-                Nobody matches “{wanted}”. Add them with their e-mail below.
+                Nobody matches “{wanted}”. Add them with their e-mail below, or under Customers without one.
               </li>
             )}
           </ul>
         )}
       </Field>
-      <Field label="Customer e-mail" hint={emailStatus} error={fieldError(error, 'customer_email')}>
-        <Input
-          type="email"
-          value={email}
-          onChange={(event) => onChange({ customer_email: event.target.value, customer_name: name })}
-          autoComplete="off"
-        />
-      </Field>
-      <Field
-        label="Customer name"
-        hint={known ? 'As on file' : 'For a new customer'}
-        error={fieldError(error, 'customer_name')}
-      >
-        <Input
-          value={known ? known.name : name}
-          readOnly={Boolean(known)}
-          onChange={(event) => onChange({ customer_email: email, customer_name: event.target.value })}
-        />
-      </Field>
+      {pickedWithoutEmail ? (
+        <Field
+          label="Customer"
+          hint="No e-mail on file: documents are printed or downloaded, not e-mailed"
+          error={fieldError(error, 'customer_id')}
+          className="span-2"
+        >
+          <div className="picked-customer">
+            <strong data-testid="picked-customer">{name}</strong>
+            <Button
+              size="sm"
+              onClick={() => onChange({ customer_id: '', customer_email: '', customer_name: '' })}
+            >
+              Change
+            </Button>
+          </div>
+        </Field>
+      ) : (
+        <>
+          <Field label="Customer e-mail" hint={emailStatus} error={fieldError(error, 'customer_email')}>
+            <Input
+              type="email"
+              value={email}
+              onChange={(event) =>
+                onChange({ customer_id: '', customer_email: event.target.value, customer_name: name })
+              }
+              autoComplete="off"
+            />
+          </Field>
+          <Field
+            label="Customer name"
+            hint={known ? 'As on file' : 'For a new customer'}
+            error={fieldError(error, 'customer_name')}
+          >
+            <Input
+              value={known ? known.name : name}
+              readOnly={Boolean(known)}
+              onChange={(event) =>
+                onChange({ customer_id: '', customer_email: email, customer_name: event.target.value })
+              }
+            />
+          </Field>
+        </>
+      )}
     </>
   );
 }

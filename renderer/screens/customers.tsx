@@ -19,6 +19,7 @@ import {
 } from '../ui';
 import { Segmented, useDebounced } from './common';
 import { CONTACT_PARAMS, type ContactDraft, CustomerContactFields } from './customer-fields';
+import { PossibleDuplicates } from './customer-merge';
 import { PagedTable } from './paged-table';
 import { SearchField } from './search-field';
 
@@ -109,7 +110,7 @@ export function Customers() {
             cell: (c) => (
               <>
                 <div className="cell-title">{c.name}</div>
-                <div className="cell-sub">{c.email}</div>
+                <div className="cell-sub">{c.email ?? <span className="muted">No e-mail</span>}</div>
               </>
             ),
           },
@@ -164,9 +165,9 @@ export function NewCustomerDialog({
     return run(async () => {
       const body: CustomerCreate = {
         name: form.name,
-        email: form.email,
-        ...(form.phone ? { phone: form.phone } : {}),
-        ...(form.address ? { address: form.address } : {}),
+        ...(form.email.trim() ? { email: form.email.trim() } : {}),
+        ...(form.phone.trim() ? { phone: form.phone } : {}),
+        ...(form.address.trim() ? { address: form.address } : {}),
       };
       const customer = await api.post<Customer>('/customers', body);
       toast.show(`${customer.name} added`);
@@ -180,7 +181,16 @@ export function NewCustomerDialog({
     <Dialog open={open} onClose={onClose} title="New customer">
       <form onSubmit={submit} className="stack" noValidate>
         <FormAlert error={error} params={CONTACT_PARAMS} />
-        <CustomerContactFields draft={form} set={set} error={error} required optionalHint="Optional" />
+        <p className="muted">A name, and at least one way to reach them: e-mail, phone or address.</p>
+        <CustomerContactFields
+          draft={form}
+          set={set}
+          error={error}
+          required
+          emailHint="Needed to e-mail invoices and quotes; without it you print or download them"
+          optionalHint="Optional if there is an e-mail"
+        />
+        <PossibleDuplicates name={form.name} email={form.email} phone={form.phone} />
         <FormActions onCancel={onClose} submitLabel="Add customer" busy={busy} />
       </form>
     </Dialog>

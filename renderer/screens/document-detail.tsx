@@ -1,12 +1,12 @@
 import { type ReactNode, useState } from 'react';
 import { api, portalUrl } from '../lib/api';
 import { href, navigate } from '../lib/router';
-import { Button, ConfirmDialog, LinkButton, PageHeader, StatusBadge, useToast } from '../ui';
+import { Button, ConfirmDialog, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
 
 interface HeadedDocument {
   number: string;
   status: string;
-  customer: { id: string; name: string; email: string };
+  customer: { id: string; name: string; email: string | null };
 }
 
 const NAMES = {
@@ -44,7 +44,8 @@ export function DocumentHeader({
       }
       subtitle={
         <>
-          <a href={href('customers', doc.customer.id)}>{doc.customer.name}</a> · {doc.customer.email}
+          <a href={href('customers', doc.customer.id)}>{doc.customer.name}</a> ·{' '}
+          {doc.customer.email ?? 'no e-mail on file'}
         </>
       }
       actions={
@@ -64,6 +65,33 @@ export function DocumentHeader({
         </>
       }
     />
+  );
+}
+
+/**
+ * Why a document of a customer without e-mail has no Send button, and what to do instead: the
+ * PDF to print or hand over, then "Mark as sent".
+ */
+export function NoEmailNotice({
+  doc,
+  kind,
+  path,
+}: {
+  doc: HeadedDocument;
+  kind: 'invoice' | 'quote';
+  path: string;
+}) {
+  return (
+    <Notice tone="warning">
+      <span data-testid="no-email-notice">
+        {doc.customer.name} has no e-mail address, so this {kind} cannot be e-mailed.{' '}
+        <a href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
+          Download the PDF
+        </a>{' '}
+        to print or hand over{doc.status === 'draft' ? ', then mark it as sent' : ''}, or{' '}
+        <a href={href('customers', doc.customer.id)}>add their e-mail</a>.
+      </span>
+    </Notice>
   );
 }
 

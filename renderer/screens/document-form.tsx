@@ -16,11 +16,22 @@ import { CustomerPicker } from './customer-picker';
 
 /** What a new document starts from: the customer, and the lines, taxes and notes it bills, if known. */
 export interface DocumentStart {
+  /** A customer known by id (picked, or the page's customer); their e-mail may be empty. */
+  customerId?: string;
   email: string;
   name: string;
   items?: ReadonlyArray<{ description: string; quantity: number; unit_price: number }>;
   taxes?: ReadonlyArray<{ name: string; rate: number }>;
   notes?: string;
+}
+
+/** A new document for the customer named in the link (`?customer=cus_…&email=…&name=…`), if any. */
+export function startFrom(query: URLSearchParams): DocumentStart {
+  return {
+    customerId: query.get('customer') ?? '',
+    email: query.get('email') ?? '',
+    name: query.get('name') ?? '',
+  };
 }
 
 interface LineDraft {
@@ -38,8 +49,9 @@ interface TaxDraft {
 }
 
 export interface DocumentBody {
+  customer_id?: string;
   customer_name?: string;
-  customer_email: string;
+  customer_email?: string;
   items: Array<{ description: string; quantity: number; unit_price: number }>;
   taxes: Array<{ name: string; rate: number }>;
   /** A create leaves empty notes out; an edit clears them with null. */
@@ -110,7 +122,8 @@ export function DocumentForm({
           start={
             editing
               ? {
-                  email: editing.customer.email,
+                  customerId: editing.customer.id,
+                  email: editing.customer.email ?? '',
                   name: editing.customer.name,
                   items: editing.items,
                   taxes: editing.taxes,
@@ -146,6 +159,7 @@ function DocumentEditor({
 }) {
   const format = useFormat();
   const { canWrite } = useSession();
+  const [customerId, setCustomerId] = useState(start.customerId ?? '');
   const [name, setName] = useState(start.name);
   const [email, setEmail] = useState(start.email);
   const [lines, setLines] = useState<LineDraft[]>(() =>
@@ -232,12 +246,16 @@ function DocumentEditor({
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    // On an edit the name only names a customer the new e-mail creates (the server refuses it alone).
-    const emailChanged = !editing || email.trim() !== editing.customer.email;
+    // An edit that keeps its customer says nothing of them; a picked one goes by id, a typed e-mail
+    // with the name of the customer it creates (the server refuses the name alone).
+    const sameCustomer = editing !== undefined && customerId === editing.customer.id;
     try {
       await onSubmit({
-        ...(emailChanged && name.trim() && { customer_name: name.trim() }),
-        customer_email: email.trim(),
+        ...(sameCustomer
+          ? {}
+          : customerId
+            ? { customer_id: customerId }
+            : { customer_email: email.trim(), ...(name.trim() && { customer_name: name.trim() }) }),
         items: parsedLines.map((l) => ({
           description: l.description,
           quantity: l.quantity ?? Number.NaN,
@@ -254,7 +272,15 @@ function DocumentEditor({
     }
   };
 
-  const fieldParams = ['customer_name', 'customer_email', 'notes', termParam, 'items', 'taxes'];
+  const fieldParams = [
+    'customer_id',
+    'customer_name',
+    'customer_email',
+    'notes',
+    termParam,
+    'items',
+    'taxes',
+  ];
   const itemParams = lines.flatMap((_, i) =>
     ['description', 'quantity', 'unit_price'].map((f) => `items[${i}].${f}`),
   );
@@ -274,9 +300,11 @@ function DocumentEditor({
       <Card title="Customer">
         <div className="form-grid">
           <CustomerPicker
+            customerId={customerId}
             email={email}
             name={name}
             onChange={(choice) => {
+              setCustomerId(choice.customer_id);
               setEmail(choice.customer_email);
               setName(choice.customer_name);
             }}

@@ -9,7 +9,7 @@ import { SearchField } from './search-field';
 interface ListedDocument {
   id: string;
   number: string;
-  customer: { name: string; email: string };
+  customer: { name: string; email: string | null };
 }
 
 /** What tells the invoice list from the quote list; the screen around them is the same. */
@@ -93,7 +93,7 @@ export function DocumentList<T extends ListedDocument, S extends string>({
             cell: (d) => (
               <>
                 <div>{d.customer.name}</div>
-                <div className="cell-sub">{d.customer.email}</div>
+                <div className="cell-sub">{d.customer.email ?? 'No e-mail'}</div>
               </>
             ),
           },

@@ -22,7 +22,7 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
-import { DeleteDraftDialog, DocumentHeader } from './document-detail';
+import { DeleteDraftDialog, DocumentHeader, NoEmailNotice } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { RecordHistoryCard } from './record-history';
@@ -74,7 +74,7 @@ export function InvoiceDetail({ number }: { number: string }) {
                   Void
                 </Button>
               )}
-              {open && (
+              {open && inv.customer.email && (
                 <Button
                   write
                   busy={busy === 'send'}
@@ -111,6 +111,7 @@ export function InvoiceDetail({ number }: { number: string }) {
                 </Button>
               )}
             </DocumentHeader>
+            {open && !inv.customer.email && <NoEmailNotice doc={inv} kind="invoice" path={path} />}
             <div className="grid grid-3">
               <div className="stack">
                 <DocumentLines

@@ -6,7 +6,7 @@ import { href, navigate, useRoute } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import { PageHeader, useToast } from '../ui';
 import { Loaded } from './common';
-import { DocumentForm, type DocumentStart } from './document-form';
+import { DocumentForm, type DocumentStart, startFrom } from './document-form';
 
 /**
  * What "Invoice this job" bills: the lines and taxes of the quote the job came from, else one line
@@ -15,7 +15,8 @@ import { DocumentForm, type DocumentStart } from './document-form';
 async function billedJob(number: string): Promise<DocumentStart> {
   const job = await api.get<Job>(`/jobs/${encodeURIComponent(number)}`);
   const start = {
-    email: job.customer.email,
+    customerId: job.customer.id,
+    email: job.customer.email ?? '',
     name: job.customer.name,
     notes: [`Job ${job.job_number}: ${job.title}`, job.address].filter(Boolean).join(' — '),
   };
@@ -32,11 +33,7 @@ export function InvoiceNew() {
   return (
     <>
       <PageHeader back={{ href: '#/invoices', label: 'Invoices' }} title="New invoice" />
-      {job ? (
-        <JobInvoiceForm job={job} />
-      ) : (
-        <InvoiceForm start={{ email: query.get('email') ?? '', name: query.get('name') ?? '' }} />
-      )}
+      {job ? <JobInvoiceForm job={job} /> : <InvoiceForm start={startFrom(query)} />}
     </>
   );
 }

@@ -25,7 +25,7 @@ import {
   useToast,
 } from '../ui';
 import { Loaded, Segmented } from './common';
-import { customerByEmail } from './customer-fields';
+import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 import { PagedTable } from './paged-table';
@@ -255,12 +255,14 @@ function JobList() {
 }
 
 interface JobDraft extends JobPlanDraft {
+  customer_id: string;
   customer_email: string;
   customer_name: string;
   title: string;
 }
 
 const EMPTY_JOB: JobDraft = {
+  customer_id: '',
   customer_email: '',
   customer_name: '',
   title: '',
@@ -282,7 +284,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
     event.preventDefault();
     return run(async () => {
       const job = await api.post<Job>('/jobs/create', {
-        ...customerByEmail(draft),
+        ...customerReference(draft),
         title: draft.title,
         ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
         ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
@@ -314,6 +316,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
         <FormAlert error={error} params={fields} />
         <div className="form-grid">
           <CustomerPicker
+            customerId={draft.customer_id}
             email={draft.customer_email}
             name={draft.customer_name}
             onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}

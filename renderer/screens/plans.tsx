@@ -30,6 +30,7 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
+import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 import { parseNames, TeamPicker } from './job-fields';
 
@@ -257,6 +258,7 @@ function VisitTable({ visits, empty }: { visits: Job[]; empty: string }) {
 }
 
 interface Draft {
+  customer_id: string;
   customer_email: string;
   customer_name: string;
   title: string;
@@ -284,6 +286,7 @@ interface Draft {
 function draftOf(plan: ServicePlan | undefined, today: string): Draft {
   if (!plan)
     return {
+      customer_id: '',
       customer_email: '',
       customer_name: '',
       title: '',
@@ -308,7 +311,8 @@ function draftOf(plan: ServicePlan | undefined, today: string): Draft {
       invoice_delivery: 'draft',
     };
   return {
-    customer_email: plan.customer.email,
+    customer_id: plan.customer.id,
+    customer_email: plan.customer.email ?? '',
     customer_name: plan.customer.name,
     title: plan.title,
     address: plan.address ?? '',
@@ -438,8 +442,7 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
       const saved = plan
         ? await api.patch<ServicePlan>(`/service-plans/${encodeURIComponent(plan.id)}`, bodyOf(draft))
         : await api.post<ServicePlan>('/service-plans/create', {
-            customer_email: draft.customer_email.trim(),
-            customer_name: draft.customer_name.trim() || undefined,
+            ...customerReference(draft),
             ...bodyOf(draft),
           });
       toast.show(plan ? 'Plan saved: upcoming visits updated' : 'Plan created: visits are on the calendar');
@@ -475,12 +478,11 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
             <div className="form-grid">
               {plan ? (
                 <Field label="Customer" className="span-2">
-                  <p>
-                    {plan.customer.name} · {plan.customer.email}
-                  </p>
+                  <p>{[plan.customer.name, plan.customer.email].filter(Boolean).join(' · ')}</p>
                 </Field>
               ) : (
                 <CustomerPicker
+                  customerId={draft.customer_id}
                   email={draft.customer_email}
                   name={draft.customer_name}
                   onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}

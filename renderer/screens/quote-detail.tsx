@@ -6,7 +6,7 @@ import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Button, Card, Details, Notice, useToast } from '../ui';
 import { Loaded } from './common';
-import { DeleteDraftDialog, DocumentHeader } from './document-detail';
+import { DeleteDraftDialog, DocumentHeader, NoEmailNotice } from './document-detail';
 import { afterSendWords, DocumentEmail } from './document-email';
 import { DocumentLines } from './document-view';
 import { RecordHistoryCard } from './record-history';
@@ -49,7 +49,7 @@ export function QuoteDetail({ number }: { number: string }) {
         return (
           <>
             <DocumentHeader collection="quotes" doc={q} path={path} onDelete={() => setConfirmDelete(true)}>
-              {(draft || q.status === 'sent') && (
+              {(draft || q.status === 'sent') && q.customer.email && (
                 <Button
                   write
                   busy={busy === 'send'}
@@ -86,6 +86,9 @@ export function QuoteDetail({ number }: { number: string }) {
                 </Button>
               )}
             </DocumentHeader>
+            {(draft || q.status === 'sent') && !q.customer.email && (
+              <NoEmailNotice doc={q} kind="quote" path={path} />
+            )}
             {q.status === 'converted' && q.job_id && (
               <Notice tone="success">
                 This quote became a job.{' '}

@@ -2,7 +2,7 @@ import type { Quote } from '../../shared/schemas/quote';
 import { api } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
 import { PageHeader, useToast } from '../ui';
-import { DocumentForm } from './document-form';
+import { DocumentForm, startFrom } from './document-form';
 
 export function QuoteNew() {
   const toast = useToast();
@@ -12,7 +12,7 @@ export function QuoteNew() {
       <PageHeader back={{ href: '#/quotes', label: 'Quotes' }} title="New quote" />
       <DocumentForm
         kind="quote"
-        start={{ email: query.get('email') ?? '', name: query.get('name') ?? '' }}
+        start={startFrom(query)}
         onSubmit={async (body) => {
           const quote = await api.post<Quote>('/quotes/create', body);
           toast.show(`Quote ${quote.number} created`);

@@ -5,11 +5,13 @@ import { useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
+import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 
 interface Draft {
   rating: number;
   comment: string;
+  customer_id: string;
   customer_email: string;
   customer_name: string;
   job_number: string;
@@ -20,6 +22,7 @@ interface Draft {
 const EMPTY: Draft = {
   rating: 5,
   comment: '',
+  customer_id: '',
   customer_email: '',
   customer_name: '',
   job_number: '',
@@ -84,8 +87,7 @@ export function RecordReviewDialog({
       const review = await api.post<Review>('/reviews', {
         rating: draft.rating,
         ...(draft.comment.trim() && { comment: draft.comment.trim() }),
-        ...(draft.customer_email.trim() && { customer_email: draft.customer_email.trim() }),
-        ...(draft.customer_name.trim() && { customer_name: draft.customer_name.trim() }),
+        ...((draft.customer_id || draft.customer_email.trim()) && customerReference(draft)),
         ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
         ...(draft.source.trim() && { source: draft.source.trim() }),
         ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
@@ -105,6 +107,7 @@ export function RecordReviewDialog({
         </Field>
         <div className="form-grid">
           <CustomerPicker
+            customerId={draft.customer_id}
             email={draft.customer_email}
             name={draft.customer_name}
             onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}

@@ -26,6 +26,8 @@ import * as remindersTax from './migrations/0009_reminders_tax';
 import * as hubWebhooks from './migrations/0011_hub_webhooks';
 import * as eventArrivals from './migrations/0012_event_arrivals';
 import * as decisionsHistory from './migrations/0013_decisions_history';
+import * as customersReach from './migrations/0014_customers_reach';
+import * as properties from './migrations/0015_properties';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -54,6 +56,8 @@ const migrations: Record<string, Migration> = {
   '0011_hub_webhooks': hubWebhooks,
   '0012_event_arrivals': eventArrivals,
   '0013_decisions_history': decisionsHistory,
+  '0014_customers_reach': customersReach,
+  '0015_properties': properties,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */
@@ -202,7 +206,11 @@ export async function openDatabase(
     await db.destroy();
     throw error;
   }
-  const { error, results } = await migrator.migrateToLatest();
+  // A migration that rebuilds a table drops the table others refer to; each checks the references itself.
+  sqlite.pragma('foreign_keys = OFF');
+  const { error, results } = await migrator.migrateToLatest().finally(() => {
+    sqlite.pragma('foreign_keys = ON');
+  });
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();

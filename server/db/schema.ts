@@ -56,13 +56,42 @@ export interface CustomersTable {
   id: string;
   account_id: string;
   name: string;
-  email: string;
-  email_lower: string;
+  email: string | null;
+  email_lower: string | null;
   phone: string | null;
   address: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+}
+
+/** A customer's service address (a place the crew goes); migration 0013. */
+export interface PropertiesTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  label: string | null;
+  street: string;
+  unit: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  /** For the crew (gate code, key safe, pets, alarm); never on anything the customer gets. */
+  access_notes: string | null;
+  is_default: number;
+  status: 'active' | 'archived';
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An owner's merge of one customer into another, kept so every synced device makes the same one. */
+export interface CustomerMergesTable {
+  from_id: string;
+  account_id: string;
+  to_id: string;
+  merged_at: string;
 }
 
 export interface CustomerTagsTable {
@@ -482,6 +511,8 @@ export interface Database {
   customers: CustomersTable;
   customer_tags: CustomerTagsTable;
   customer_notes: CustomerNotesTable;
+  customer_merges: CustomerMergesTable;
+  properties: PropertiesTable;
   team_members: TeamMembersTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;

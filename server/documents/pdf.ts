@@ -60,7 +60,7 @@ interface Printable {
   kind: 'INVOICE' | 'QUOTE';
   number: string;
   stamp: { text: string; color: string } | null;
-  customer: { name: string; email: string; address: string | null };
+  customer: { name: string; email: string | null; address: string | null };
   facts: Array<[string, string]>;
   document: Invoice | Quote;
   totals: Array<{ label: string; value: string; strong?: boolean }>;
@@ -102,7 +102,7 @@ function drawParties(doc: Doc, p: Printable): void {
   write(doc, 'bold', p.customer.name, { x: MARGIN, y: doc.y + 2 }, { width: 260 });
   doc.fontSize(9).fillColor(INK);
   if (p.customer.address) write(doc, 'regular', p.customer.address, null, { width: 260 });
-  write(doc, 'regular', p.customer.email, null, { width: 260 });
+  if (p.customer.email) write(doc, 'regular', p.customer.email, null, { width: 260 });
   const leftBottom = doc.y;
 
   let y = top;

@@ -139,6 +139,7 @@ export async function createBooking(
   const booking = BookingCreate.parse(input);
   return ctx.db.transaction().execute(async (tx) => {
     const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      customer_id: booking.customer_id,
       email: booking.customer_email,
       name: booking.customer_name,
     });
@@ -239,8 +240,7 @@ export async function confirmBooking(
         ctx,
         accountId,
         {
-          customer_email: customer.email,
-          customer_name: customer.name,
+          customer_id: row.customer_id,
           title: row.service,
           scheduled_start: row.start,
           scheduled_end: row.end,

@@ -7,12 +7,12 @@ import type {
   CustomerUpdate,
   MailMessage,
 } from '../../shared/schemas/customer';
-import { MAX_TAGS } from '../../shared/schemas/customer';
+import { MAX_TAGS, NO_WAY_TO_REACH } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { CustomersTable } from '../db/schema';
 import { isoNow, toIso } from '../lib/clock';
-import { conflict, invalidState, notFound, validationError } from '../lib/errors';
+import { ApiError, conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { recordEvent } from './events';
@@ -217,28 +217,53 @@ export async function resolveCustomerId(
   return row.id;
 }
 
+/**
+ * Refuses what needs an e-mail for a customer without one, saying what can be done instead (409
+ * no_email): nothing is queued that cannot go out.
+ */
+export function requireEmail(
+  customer: { name: string; email: string | null },
+  what: string,
+  instead = 'download or print the PDF and hand it over',
+): string {
+  // '' is a customer deleted on another device: queueMail refuses it and says so.
+  if (customer.email !== null) return customer.email;
+  throw new ApiError(
+    409,
+    'no_email',
+    `${customer.name} has no e-mail address, so ${what} cannot be e-mailed: add their e-mail, or ${instead}.`,
+    { details: { reason: 'no_email' } },
+  );
+}
+
+function requireWayToReach(row: { email: string | null; phone: string | null; address: string | null }) {
+  if (!row.email && !row.phone && !row.address) throw validationError(NO_WAY_TO_REACH, 'email');
+}
+
 async function insertCustomer(
   tx: Tx,
   ctx: AppContext,
   accountId: string,
   input: CustomerCreate,
 ): Promise<Customer> {
-  if (await findRowByEmail(tx, accountId, input.email)) {
-    throw conflict(`A customer with e-mail ${input.email} already exists`, 'email');
+  const email = input.email?.trim() || null;
+  if (email && (await findRowByEmail(tx, accountId, email))) {
+    throw conflict(`A customer with e-mail ${email} already exists`, 'email');
   }
   const now = isoNow(ctx.clock);
   const row: CustomersTable = {
     id: newId('cus', ctx.clock.now().getTime()),
     account_id: accountId,
     name: input.name,
-    email: input.email.trim(),
-    email_lower: input.email.trim().toLowerCase(),
-    phone: input.phone ?? null,
-    address: input.address ?? null,
+    email,
+    email_lower: email?.toLowerCase() ?? null,
+    phone: input.phone || null,
+    address: input.address || null,
     created_at: now,
     updated_at: now,
     deleted_at: null,
   };
+  requireWayToReach(row);
   await tx.insertInto('customers').values(row).execute();
   const tags = [...new Set(input.tags ?? [])];
   if (tags.length) {
@@ -261,15 +286,38 @@ export async function createCustomer(
 }
 
 /**
- * The customer with this e-mail, created (with its customer.created event) when unknown. Invoices,
- * quotes, jobs and bookings name customers by e-mail; call inside their creating transaction.
+ * The customer a create body names: by id (which must exist), or by e-mail, created (with its
+ * customer.created event) when unknown. Call inside the creating transaction.
  */
 export async function findOrCreateCustomer(
   tx: Tx,
   ctx: AppContext,
   accountId: string,
-  input: { email: string; name?: string | null | undefined; phone?: string | null; address?: string | null },
-): Promise<{ id: string; name: string; email: string; address: string | null; created: boolean }> {
+  input: {
+    customer_id?: string | undefined;
+    email?: string | undefined;
+    name?: string | null | undefined;
+    phone?: string | null;
+    address?: string | null;
+  },
+): Promise<{ id: string; name: string; email: string | null; address: string | null; created: boolean }> {
+  if (input.customer_id !== undefined) {
+    const row = await tx
+      .selectFrom('customers')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', input.customer_id)
+      .executeTakeFirst();
+    if (!row) throw validationError(`No customer ${input.customer_id} in this account`, 'customer_id');
+    if (input.email !== undefined && row.email_lower !== input.email.trim().toLowerCase()) {
+      throw validationError(
+        `customer_id ${input.customer_id} is ${row.email ?? 'a customer without e-mail'}, not ${input.email}: send one of them`,
+        'customer_id',
+      );
+    }
+    return { id: row.id, name: row.name, email: row.email, address: row.address, created: false };
+  }
+  if (input.email === undefined) throw validationError('send customer_id or customer_email', 'customer_id');
   const existing = await findRowByEmail(tx, accountId, input.email);
   if (existing) {
     return {
@@ -304,18 +352,22 @@ export async function updateCustomer(
 ): Promise<Customer> {
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
-    if (patch.email) {
-      const other = await findRowByEmail(tx, accountId, patch.email);
-      if (other && other.id !== id)
-        throw conflict(`A customer with e-mail ${patch.email} already exists`, 'email');
+    const current = await getRow(tx, accountId, id);
+    const email = patch.email === undefined ? current.email : patch.email?.trim() || null;
+    const phone = patch.phone === undefined ? current.phone : patch.phone || null;
+    const address = patch.address === undefined ? current.address : patch.address || null;
+    requireWayToReach({ email, phone, address });
+    if (email) {
+      const other = await findRowByEmail(tx, accountId, email);
+      if (other && other.id !== id) throw conflict(`A customer with e-mail ${email} already exists`, 'email');
     }
     await tx
       .updateTable('customers')
       .set({
         ...(patch.name !== undefined && { name: patch.name }),
-        ...(patch.email !== undefined && { email: patch.email, email_lower: patch.email.toLowerCase() }),
-        ...(patch.phone !== undefined && { phone: patch.phone }),
-        ...(patch.address !== undefined && { address: patch.address }),
+        ...(patch.email !== undefined && { email, email_lower: email?.toLowerCase() ?? null }),
+        ...(patch.phone !== undefined && { phone }),
+        ...(patch.address !== undefined && { address }),
         updated_at: isoNow(ctx.clock),
       })
       .where('id', '=', id)
@@ -351,6 +403,7 @@ export async function deleteCustomer(
     }
     await tx.deleteFrom('customer_tags').where('customer_id', '=', id).execute();
     await tx.deleteFrom('customer_notes').where('customer_id', '=', id).execute();
+    await tx.deleteFrom('properties').where('customer_id', '=', id).execute();
     await tx.updateTable('reviews').set({ customer_id: null }).where('customer_id', '=', id).execute();
     await tx.updateTable('mail_messages').set({ customer_id: null }).where('customer_id', '=', id).execute();
     await tx.deleteFrom('customers').where('id', '=', id).execute();
@@ -427,6 +480,7 @@ export async function queueWinback(
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
     const customer = await getCustomer(ctx, accountId, id, tx);
+    const to = requireEmail(customer, 'a win-back message', 'call them or send a text');
     const { config } = await getAccount(tx, accountId);
     const values = {
       customer_name: customer.name,
@@ -437,7 +491,7 @@ export async function queueWinback(
       kind: 'winback',
       customerId: id,
       documentId: null,
-      to: customer.email,
+      to,
       subject: fillTemplate(config.winback_subject, values),
       body: fillTemplate(input.message ?? config.winback_message, values),
       offer: input.offer ?? null,

@@ -40,13 +40,19 @@ export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTabl
     const invoice = await getInvoice(ctx, row.account_id, row.document_id);
     const heldBack = invoiceMailHeldBack(invoice);
     if (heldBack) return { cancel: heldBack };
+    if (!invoice.customer.email) return { cancel: noEmail(invoice.customer.name) };
     return { to: invoice.customer.email, ...invoiceMail(invoice, config) };
   }
   const quote = await getQuote(ctx, row.account_id, row.document_id);
   const heldBack = quoteMailHeldBack(quote);
   if (heldBack) return { cancel: heldBack };
+  if (!quote.customer.email) return { cancel: noEmail(quote.customer.name) };
   return { to: quote.customer.email, ...quoteMail(quote, config) };
 }
+
+/** The e-mail was removed from the customer while the message waited. */
+const noEmail = (name: string) =>
+  `${name} no longer has an e-mail address; download or print the PDF instead.`;
 
 /** Once its e-mail went out, a draft document is sent, as of that moment. */
 export async function markDocumentSent(db: Queryable, row: MailMessagesTable, sentAt: string): Promise<void> {

@@ -83,8 +83,9 @@ export async function applyDraftFields(
   patch: DocumentUpdateFields,
 ): Promise<DraftChanges> {
   const changes: DraftChanges = {};
-  if (patch.customer_email !== undefined) {
+  if (patch.customer_email !== undefined || patch.customer_id !== undefined) {
     const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      customer_id: patch.customer_id,
       email: patch.customer_email,
       name: patch.customer_name,
     });

@@ -20,7 +20,7 @@ import { invalidState, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
-import { findOrCreateCustomer } from './customers';
+import { findOrCreateCustomer, requireEmail } from './customers';
 import {
   accountToday,
   applyDraftFields,
@@ -216,6 +216,7 @@ export async function insertInvoice(
 ): Promise<Invoice> {
   const { config } = await getAccount(tx, accountId);
   const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    customer_id: input.customer_id,
     email: input.customer_email,
     name: input.customer_name,
   });
@@ -350,7 +351,7 @@ export async function queueInvoiceMail(
     kind: 'invoice',
     customerId: row.customer_id,
     documentId: row.id,
-    to: invoice.customer.email,
+    to: requireEmail(invoice.customer, `invoice ${row.number}`),
     ...invoiceMail(invoice, config),
   });
   return invoice;

@@ -153,6 +153,7 @@ export async function insertJob(
 ): Promise<Job> {
   const job = JobCreate.parse(input);
   const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    customer_id: job.customer_id,
     email: job.customer_email,
     name: job.customer_name,
   });

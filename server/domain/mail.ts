@@ -16,6 +16,8 @@ export interface QueuedMail {
   body: string;
   offer?: string | null;
   reminder?: ReminderKind;
+  /** Recorded as never going out, for this reason (an automatic reminder to a customer without e-mail). */
+  notSent?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function queueMail(
   accountId: string,
   mail: QueuedMail,
 ): Promise<MailMessage> {
-  if (!mail.to)
+  if (!mail.to && !mail.notSent)
     throw invalidState(
       'There is no customer e-mail to send this to: its customer was deleted on another device (see Settings > Sync > Conflicts).',
     );
@@ -44,13 +46,13 @@ export async function queueMail(
     subject: mail.subject,
     body: mail.body,
     offer: mail.offer ?? null,
-    status: 'queued',
+    status: mail.notSent ? 'failed' : 'queued',
     attempts: 0,
-    next_attempt_at: now,
-    last_error: null,
+    next_attempt_at: mail.notSent ? null : now,
+    last_error: mail.notSent ?? null,
     created_at: now,
     sent_at: null,
-    cancelled_at: null,
+    cancelled_at: mail.notSent ? now : null,
     reminder: mail.reminder ?? null,
   };
   await tx

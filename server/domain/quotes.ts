@@ -18,7 +18,7 @@ import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
-import { findOrCreateCustomer } from './customers';
+import { findOrCreateCustomer, requireEmail } from './customers';
 import {
   accountToday,
   applyDraftFields,
@@ -166,6 +166,7 @@ export async function createQuote(ctx: AppContext, accountId: string, input: Quo
   return ctx.db.transaction().execute(async (tx) => {
     const { config } = await getAccount(tx, accountId);
     const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      customer_id: input.customer_id,
       email: input.customer_email,
       name: input.customer_name,
     });
@@ -274,7 +275,7 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
       kind: 'quote',
       customerId: row.customer_id,
       documentId: row.id,
-      to: quote.customer.email,
+      to: requireEmail(quote.customer, `quote ${row.number}`),
       ...quoteMail(quote, config),
     });
     return quote;
@@ -370,8 +371,7 @@ export async function convertQuote(ctx: AppContext, accountId: string, ref: stri
       ctx,
       accountId,
       {
-        customer_email: quote.customer.email,
-        customer_name: quote.customer.name,
+        customer_id: quote.customer.id,
         title: firstLine ? firstLine.slice(0, JOB_TITLE_MAX) : `Quote ${row.number}`,
         address: customer.address,
         price: quote.total,

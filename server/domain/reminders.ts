@@ -58,6 +58,9 @@ function written(settings: { subject: string; body: string }, values: Record<str
   return { subject: fillReminder(settings.subject, values), body: fillReminder(settings.body, values) };
 }
 
+const NO_EMAIL =
+  'Not sent: this customer has no e-mail address. Call them, or print the PDF and hand it over.';
+
 /** What a reminder says now, or why it must not go (paid, cancelled, moved, switched off, gone). */
 async function compose(
   ctx: AppContext,
@@ -76,7 +79,7 @@ async function compose(
       if (heldBack) return { cancel: heldBack };
       const money = (amount: number) => formatMoney(toCents(amount), invoice.currency, config.locale);
       return {
-        to: invoice.customer.email,
+        to: invoice.customer.email ?? '',
         customerId: invoice.customer.id,
         ...written(settings.invoice_overdue, {
           ...business,
@@ -94,7 +97,7 @@ async function compose(
       const heldBack = quoteMailHeldBack(quote);
       if (heldBack) return { cancel: heldBack };
       return {
-        to: quote.customer.email,
+        to: quote.customer.email ?? '',
         customerId: quote.customer.id,
         ...written(settings.quote_follow_up, {
           ...business,
@@ -114,7 +117,7 @@ async function compose(
     }
     if (start <= toIso(ctx.clock.now())) return { cancel: `Visit ${job.job_number} has already begun.` };
     return {
-      to: job.customer.email,
+      to: job.customer.email ?? '',
       customerId: job.customer.id,
       ...written(settings.appointment, {
         ...business,
@@ -145,6 +148,7 @@ export async function composeReminderMail(ctx: AppContext, row: MailMessagesTabl
     subjectId: sent.subject_id,
     occasion: sent.occasion,
   });
+  if ('to' in outgoing && !outgoing.to) return { cancel: NO_EMAIL };
   return outgoing;
 }
 
@@ -267,6 +271,8 @@ async function queueOccasion(
         subject: outgoing.subject,
         body: outgoing.body,
         reminder: occasion.kind,
+        // Kept in the reminders list as not sent, so the owner sees why rather than nothing.
+        ...(!outgoing.to && { notSent: NO_EMAIL }),
       });
       await tx
         .insertInto('reminder_sends')

@@ -111,8 +111,9 @@ export async function createReview(ctx: AppContext, accountId: string, input: Re
       : undefined;
     if (review.job_number && !job) throw validationError(`No job ${review.job_number}`, 'job_number');
     let customerId = job?.customer_id ?? null;
-    if (review.customer_email) {
+    if (review.customer_email || review.customer_id) {
       const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+        customer_id: review.customer_id,
         email: review.customer_email,
         name: review.customer_name,
       });

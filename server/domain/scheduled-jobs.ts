@@ -5,7 +5,7 @@ import type { JobsTable } from '../db/schema';
 /** A job on a schedule: its row, who it is for and who does it. */
 export interface JobOnSchedule extends JobsTable {
   customer_name: string;
-  customer_email: string;
+  customer_email: string | null;
   /** By name, as calendars and schedules list them. */
   assignees: { id: string; name: string }[];
 }

@@ -382,6 +382,7 @@ export async function createPlan(
   const input = ServicePlanCreate.parse(body);
   return ctx.db.transaction().execute(async (tx) => {
     const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+      customer_id: input.customer_id,
       email: input.customer_email,
       name: input.customer_name,
     });
@@ -640,7 +641,7 @@ async function issuePlanInvoice(
     ctx,
     accountId,
     {
-      customer_email: customer.email,
+      customer_id: plan.customer_id,
       items: lines.map((line) => ({
         description: line.description,
         quantity: 1,

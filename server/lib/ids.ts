@@ -22,7 +22,8 @@ export type IdPrefix =
   | 'msg'
   | 'req'
   | 'dev'
-  | 'plan';
+  | 'plan'
+  | 'prop';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

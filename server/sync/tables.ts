@@ -47,6 +47,11 @@ export interface SyncedTable {
    */
   parents?: Record<string, string[]>;
   ownedVia?: string;
+  /**
+   * Each row records an owner's merge of one record of this table into another (columns from_id,
+   * to_id): the hub writes the alias an e-mail merge writes, so every device makes the same merge.
+   */
+  recordsMergeOf?: 'customers';
 }
 
 const own = (r: string) => `${r}.account_id`;
@@ -108,6 +113,43 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: own,
     naturalKey: 'name',
     writable: ['id', 'account_id', 'name', 'created_at', 'deactivated_at'],
+  },
+  {
+    name: 'customer_merges',
+    pk: ['from_id'],
+    account: own,
+    refs: { to_id: 'customers' },
+    appendOnly: true,
+    recordsMergeOf: 'customers',
+    writable: ['from_id', 'account_id', 'to_id', 'merged_at'],
+    parents: { to_id: ['customers'] },
+  },
+  {
+    name: 'properties',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    // Archived beats edited: an edit made elsewhere never brings an archived place back.
+    ranks: { status: { active: 0, archived: 1 } },
+    writable: [
+      'id',
+      'account_id',
+      'customer_id',
+      'label',
+      'street',
+      'unit',
+      'city',
+      'region',
+      'postal_code',
+      'country',
+      'access_notes',
+      'is_default',
+      'status',
+      'archived_at',
+      'created_at',
+      'updated_at',
+    ],
+    parents: { customer_id: ['customers'] },
   },
   {
     name: 'jobs',

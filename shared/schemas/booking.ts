@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, ListQuery, Timestamp, text } from './common';
+import { customerReferenceFields } from './customer';
 import { CustomerRef, DateOrInstant, InstantInput, PersonName } from './job';
 
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show'] as const;
@@ -42,7 +43,7 @@ const bookingFields = {
 
 export const BookingCreate = z
   .strictObject({
-    customer_email: Email,
+    ...customerReferenceFields,
     customer_name: text().min(1).max(200).optional(),
     ...bookingFields,
     source: text().min(1).max(40).optional().meta({ description: 'Defaults to the API used.' }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasAtMostDecimals, QUANTITY_DECIMALS, UNIT_PRICE_DECIMALS } from '../money';
 import { DateOnly, Email, Money, text } from './common';
 import { TaxRate } from './config';
+import { customerReferenceFields } from './customer';
 
 /**
  * Shapes shared by quotes and invoices: their lines, taxes and customer. The limits keep every
@@ -67,7 +68,7 @@ export const Tax = z
 export type Tax = z.infer<typeof Tax>;
 
 export const DocumentCustomer = z
-  .object({ id: z.string(), name: z.string(), email: z.string() })
+  .object({ id: z.string(), name: z.string(), email: z.string().nullable() })
   .meta({ id: 'DocumentCustomer' });
 export type DocumentCustomer = z.infer<typeof DocumentCustomer>;
 
@@ -86,7 +87,7 @@ export const documentCreateFields = {
   customer_name: text().min(1).max(200).optional().meta({
     description: 'Used when the e-mail is not a customer yet; defaults to the part before the @.',
   }),
-  customer_email: Email,
+  ...customerReferenceFields,
   items: LineItems,
   taxes: Taxes.optional().meta({ description: "Defaults to the config's default_taxes when absent." }),
   notes: text({ multiline: true }).max(5000).optional(),
@@ -102,6 +103,7 @@ export const documentCreateFields = {
 
 /** Fields a draft quote or invoice may change (its term field is added by each document). */
 export const documentUpdateFields = {
+  customer_id: z.string().min(1).optional().meta({ description: 'Moves the draft to this customer.' }),
   customer_email: Email.optional().meta({
     description: 'Moves the draft to this customer (created if new).',
   }),

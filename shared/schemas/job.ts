@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateOnly, Email, ListQuery, Money, Timestamp, text } from './common';
+import { customerReferenceFields } from './customer';
 
 export const JOB_STATUSES = ['unscheduled', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -23,7 +24,7 @@ export const NonNegativeMoney = Money.refine((n) => n >= 0, { message: 'must not
 export const PersonName = text().min(1).max(100);
 
 export const CustomerRef = z
-  .object({ id: z.string(), name: z.string(), email: z.string() })
+  .object({ id: z.string(), name: z.string(), email: z.string().nullable() })
   .meta({ id: 'CustomerRef' });
 export type CustomerRef = z.infer<typeof CustomerRef>;
 
@@ -87,7 +88,7 @@ const jobFields = {
 
 export const JobCreate = z
   .strictObject({
-    customer_email: Email,
+    ...customerReferenceFields,
     customer_name: text().min(1).max(200).optional(),
     ...jobFields,
     assignees: jobFields.assignees.optional(),

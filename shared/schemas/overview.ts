@@ -7,7 +7,7 @@ import { Customer } from './customer';
  * customer's history. Every "today" and "this month" is in the account's time zone.
  */
 
-const Person = z.object({ id: z.string(), name: z.string(), email: z.string() });
+const Person = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
 const Count = z.number().int().min(0);
 const Rate = z
   .number()

@@ -26,6 +26,11 @@ export const ReviewCreate = z
   .strictObject({
     rating: Rating,
     comment: text({ multiline: true }).max(5000).nullish(),
+    customer_id: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'The customer (cus_…); or customer_email.' }),
     customer_email: Email.optional().meta({ description: 'An unknown e-mail creates the customer.' }),
     customer_name: text().min(1).max(200).optional(),
     job_number: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WEEKDAY_CODES } from '../recurrence';
 import { DateOnly, Email, ListQuery, Money, Timestamp, text } from './common';
+import { customerReferenceFields } from './customer';
 import { CustomerRef, NonNegativeMoney, PersonName } from './job';
 
 /** Service plans: recurring visits of one customer (docs/recurring-work.md). */
@@ -130,7 +131,7 @@ export type PlanRuleInput = z.input<typeof PlanRuleInput>;
 
 export const ServicePlanCreate = z
   .strictObject({
-    customer_email: Email,
+    ...customerReferenceFields,
     customer_name: text().min(1).max(200).optional(),
     ...planFields,
     address: planFields.address.optional().meta({ description: "Default: the customer's address." }),

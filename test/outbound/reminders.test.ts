@@ -230,6 +230,36 @@ describe('overdue invoice reminders', () => {
     });
   });
 
+  it('are recorded as not sent, saying why, for a customer without e-mail', async () => {
+    const account = await reminderAccount();
+    const hank = await account.portal('POST', '/customers', {
+      body: { name: 'Hank Miller', phone: '604 555 0199' },
+    });
+    const created = await account.portal('POST', '/invoices/create', {
+      body: {
+        customer_id: hank.body.id,
+        issue_date: '2026-10-16',
+        due_days: 14,
+        items: [{ description: 'Deep clean', quantity: 1, unit_price: 120 }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect((await account.portal('POST', `/invoices/${created.body.number}/mark-sent`)).status).toBe(200);
+    const sentBefore = delivered.length;
+    expect(await server.reminders.runNow()).toBe(1);
+    expect(await server.reminders.runNow()).toBe(0);
+    await server.outbound.mail.runDue();
+    expect(delivered).toHaveLength(sentBefore);
+    const [listed] = await reminders(account);
+    expect(listed).toMatchObject({
+      reminder: 'invoice_overdue',
+      status: 'cancelled',
+      document_id: created.body.id,
+    });
+    expect(listed.last_error).toContain('no e-mail address');
+    expect(await occasions(created.body.id)).toEqual([{ occasion: 'overdue+3d', outcome: 'queued' }]);
+  });
+
   it('never go for a paid invoice, nor once it is paid while one waits', async () => {
     const account = await reminderAccount();
     const paid = await sentInvoice(account, 'paid@example.com', '2026-10-16', 14);

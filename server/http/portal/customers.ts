@@ -6,19 +6,26 @@ import {
   CustomerCreate,
   CustomerListQuery,
   CustomerUpdate,
+  DuplicatesQuery,
   MailMessage,
+  MergeBody,
   NoteBody,
+  PossibleDuplicate,
   TagsBody,
   WinbackBody,
 } from '../../../shared/schemas/customer';
 import { CustomerWithHistory } from '../../../shared/schemas/overview';
 import type { AppContext } from '../../context';
 import { getCustomerWithHistory } from '../../domain/customer-history';
+import { findPossibleDuplicates, mergeCustomers } from '../../domain/customer-merge';
 import * as customers from '../../domain/customers';
 import { commonErrors, PortalParams } from '../schemas';
 
 const EmailParams = PortalParams.extend({
-  email: z.string().meta({ description: "The customer's id (cus_…) or e-mail address." }),
+  email: z.string().meta({
+    description:
+      "The customer's id (cus_…) or e-mail address. Every customer has an id; a customer without e-mail is reached by id only.",
+  }),
 });
 const tags = ['customers'];
 
@@ -52,6 +59,40 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) =>
         reply.status(201).send(await customers.createCustomer(ctx, request.auth.account.id, request.body)),
+    );
+
+    app.get(
+      '/customers/possible-duplicates',
+      {
+        schema: {
+          tags,
+          summary: 'Find customers a new one may duplicate',
+          description:
+            'Before adding a customer: those with the same name and phone digits, or an e-mail one letter off. Pointed out only; merge them with POST /customers/{email}/merge. Portal key or the signed-in UI.',
+          params: PortalParams,
+          querystring: DuplicatesQuery,
+          response: { 200: z.object({ data: z.array(PossibleDuplicate) }), ...commonErrors },
+        },
+      },
+      async (request) => ({
+        data: await findPossibleDuplicates(ctx, request.auth.account.id, request.query),
+      }),
+    );
+
+    app.post(
+      '/customers/:email/merge',
+      {
+        schema: {
+          tags,
+          summary: 'Merge another customer into this one',
+          description:
+            'The customer named by `from` is merged into this one and deleted: their jobs, quotes, invoices (with payments), bookings, service plans, reviews, e-mails, notes and tags move here, and this customer takes the e-mail, phone and address it lacks. On every synced device too. Portal key or the signed-in UI (a v1 key cannot).',
+          params: EmailParams,
+          body: MergeBody,
+          response: { 200: Customer, ...commonErrors },
+        },
+      },
+      (request) => mergeCustomers(ctx, request.auth.account.id, request.params.email, request.body.from),
     );
 
     app.get(

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { PortalParams } from '../schemas';
@@ -29,6 +30,7 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));
+  await app.register(propertyRoutes(ctx, { params: PortalParams, tags: ['properties'] }));
   await app.register(portalConfigRoutes(ctx));
   await app.register(portalIntegrationRoutes(ctx));
   await app.register(portalOverviewRoutes(ctx));

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context';
 import * as bookings from '../../domain/bookings';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
-import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
+import { clientFilter, IdParams, v1Tag, withClientReference } from './params';
 
 const tags = v1Tag('bookings');
 const BookingCreateV1 = v1CreateBody(BookingCreate, 'BookingCreateV1', { required: true });
@@ -100,7 +100,7 @@ export function v1BookingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await bookings.createBooking(
               ctx,
               request.auth.account.id,
-              await withClientEmail(ctx, request.auth.account.id, request.body),
+              await withClientReference(ctx, request.auth.account.id, request.body),
               V1_SOURCE,
             ),
           ),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { registerIdempotency } from '../idempotency';
+import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { v1BookingRoutes } from './bookings';
@@ -26,6 +27,7 @@ export async function v1Api(app: FastifyInstance, ctx: AppContext) {
   registerIdempotency(app, ctx, (request) => `v1:${request.auth.account.id}`);
 
   await app.register(v1ClientRoutes(ctx));
+  await app.register(propertyRoutes(ctx, { tags: v1Tag('properties') }));
   await app.register(v1JobRoutes(ctx));
   await app.register(v1ServicePlanRoutes(ctx));
   await app.register(v1QuoteRoutes(ctx));

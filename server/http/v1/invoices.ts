@@ -14,7 +14,7 @@ import type { AppContext } from '../../context';
 import * as invoices from '../../domain/invoices';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
-import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
+import { clientFilter, IdParams, v1Tag, withClientReference } from './params';
 
 const tags = v1Tag('invoices');
 const InvoiceCreateV1 = v1CreateBody(InvoiceCreate, 'InvoiceCreateV1', { required: true });
@@ -79,7 +79,7 @@ export function v1InvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await invoices.createInvoice(
               ctx,
               request.auth.account.id,
-              await withClientEmail(ctx, request.auth.account.id, request.body),
+              await withClientReference(ctx, request.auth.account.id, request.body),
             ),
           ),
     );

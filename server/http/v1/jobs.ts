@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import * as jobs from '../../domain/jobs';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
+import { clientFilter, IdParams, v1Tag, withClientReference } from './params';
 
 const tags = v1Tag('jobs');
 const JobCreateV1 = v1CreateBody(JobCreate, 'JobCreateV1', { required: true });
@@ -96,7 +96,7 @@ export function v1JobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await jobs.createJob(
               ctx,
               request.auth.account.id,
-              await withClientEmail(ctx, request.auth.account.id, request.body),
+              await withClientReference(ctx, request.auth.account.id, request.body),
             ),
           ),
     );

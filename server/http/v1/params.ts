@@ -28,6 +28,7 @@ type Without<T, Keys> = { [K in keyof T as K extends Keys ? never : K]: T[K] };
 
 interface ClientReference {
   client_id?: string | undefined;
+  customer_id?: string | undefined;
   customer_email?: string | undefined;
 }
 
@@ -37,44 +38,40 @@ function withoutClientId<B extends ClientReference>(body: B): Without<B, 'client
 }
 
 /**
- * The e-mail of the client a v1 create body names (the domain takes clients by e-mail):
- * `client_id` becomes that client's e-mail. An unknown id, or an id and an e-mail naming two
- * different clients, is 400.
+ * A v1 create body in the domain's terms: `client_id` becomes the domain's `customer_id` (a
+ * client without e-mail can only be named so). An unknown id, or an id and an e-mail naming two
+ * different clients, is 400 on client_id.
  */
-async function clientEmail(ctx: AppContext, accountId: string, body: ClientReference) {
+async function clientReference<B extends ClientReference>(ctx: AppContext, accountId: string, body: B) {
   const { client_id, customer_email } = body;
-  if (client_id === undefined) return customer_email;
+  const rest = withoutClientId(body);
+  if (client_id === undefined) return rest;
   const customer = await getCustomer(ctx, accountId, client_id).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) {
       throw validationError(`No client ${client_id} in this account`, 'client_id');
     }
     throw error;
   });
-  if (customer_email !== undefined && customer_email.toLowerCase() !== customer.email.toLowerCase()) {
+  if (customer_email !== undefined && customer_email.toLowerCase() !== customer.email?.toLowerCase()) {
     throw validationError(
-      `client_id ${client_id} is ${customer.email}, not ${customer_email}: send one of them`,
+      `client_id ${client_id} is ${customer.email ?? 'a client without e-mail'}, not ${customer_email}: send one of them`,
       'client_id',
     );
   }
-  return customer.email;
+  return { ...rest, customer_id: client_id, customer_email: undefined };
 }
 
 /** A body whose client is required (v1CreateBody with required: true), in the domain's terms. */
-export async function withClientEmail<B extends ClientReference>(
+export async function withClientReference<B extends ClientReference>(
   ctx: AppContext,
   accountId: string,
   body: B,
-): Promise<Without<B, 'client_id'> & { customer_email: string }> {
-  const email = await clientEmail(ctx, accountId, body);
-  if (email === undefined) throw validationError('send client_id or customer_email', 'client_id');
-  return { ...withoutClientId(body), customer_email: email };
+) {
+  const reference = await clientReference(ctx, accountId, body);
+  if (reference.customer_id === undefined && reference.customer_email === undefined)
+    throw validationError('send client_id or customer_email', 'client_id');
+  return reference;
 }
 
 /** A body whose client may be left out (a review defaults to its job's client). */
-export async function withOptionalClientEmail<B extends ClientReference>(
-  ctx: AppContext,
-  accountId: string,
-  body: B,
-): Promise<Without<B, 'client_id'>> {
-  return { ...withoutClientId(body), customer_email: await clientEmail(ctx, accountId, body) };
-}
+export const withOptionalClientReference = clientReference;

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import * as quotes from '../../domain/quotes';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag, withClientEmail } from './params';
+import { clientFilter, IdParams, v1Tag, withClientReference } from './params';
 
 const tags = v1Tag('quotes');
 const QuoteCreateV1 = v1CreateBody(QuoteCreate, 'QuoteCreateV1', { required: true });
@@ -110,7 +110,7 @@ export function v1QuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await quotes.createQuote(
               ctx,
               request.auth.account.id,
-              await withClientEmail(ctx, request.auth.account.id, request.body),
+              await withClientReference(ctx, request.auth.account.id, request.body),
             ),
           ),
     );

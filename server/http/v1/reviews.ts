@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import * as reviews from '../../domain/reviews';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
-import { clientFilter, IdParams, v1Tag, withOptionalClientEmail } from './params';
+import { clientFilter, IdParams, v1Tag, withOptionalClientReference } from './params';
 
 const tags = v1Tag('reviews');
 const ReviewCreateV1 = v1CreateBody(ReviewCreate, 'ReviewCreateV1', { required: false });
@@ -71,7 +71,7 @@ export function v1ReviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await reviews.createReview(
               ctx,
               request.auth.account.id,
-              await withOptionalClientEmail(ctx, request.auth.account.id, request.body),
+              await withOptionalClientReference(ctx, request.auth.account.id, request.body),
             ),
           ),
     );

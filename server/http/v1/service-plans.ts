@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import * as plans from '../../domain/service-plans';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
-import { IdParams, v1Tag, withClientEmail } from './params';
+import { IdParams, v1Tag, withClientReference } from './params';
 
 const tags = v1Tag('service plans');
 const Params = IdParams('service plan', 'plan_01jd3k5x2m9q7r8s6t4v2w0y1z');
@@ -77,7 +77,7 @@ export function v1ServicePlanRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             await plans.createPlan(
               ctx,
               request.auth.account.id,
-              await withClientEmail(ctx, request.auth.account.id, request.body),
+              await withClientReference(ctx, request.auth.account.id, request.body),
             ),
           ),
     );

@@ -28,6 +28,7 @@ const CHILDREN: Record<string, Array<[string, string]>> = {
   customers: [
     ['customer_tags', 'customer_id'],
     ['customer_notes', 'customer_id'],
+    ['properties', 'customer_id'],
   ],
 };
 

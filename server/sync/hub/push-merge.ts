@@ -40,7 +40,27 @@ export async function mergePushedChange(store: HubRowStore, change: PushedChange
   if (mergedInto)
     changed += await mergeInto(store, table, JSON.stringify([mergedInto]), withoutIdentity(state));
   else if (changed && table.naturalKey) changed += await mergeDuplicate(store, table, pk);
+  if (changed && table.recordsMergeOf) changed += await mergeByOwner(store, table.recordsMergeOf, state);
   return changed;
+}
+
+/**
+ * An owner merged one record into another on a device: the hub writes the alias a natural-key
+ * merge writes, so devices repoint the merged record's references and later changes to it made
+ * elsewhere land on the survivor.
+ */
+async function mergeByOwner(store: HubRowStore, tableName: string, merge: RowState): Promise<number> {
+  const from = String(merge.v.from_id);
+  const to = String(merge.v.to_id);
+  if (from === to || (await store.aliasOf(tableName, from))) return 0;
+  await store.addAlias(tableName, from, to);
+  await store.put(ALIAS_TABLE, JSON.stringify([tableName, from]), { v: { to_id: to }, c: {} }, null);
+  const pk = JSON.stringify([from]);
+  const merged = await store.get(tableName, pk);
+  // The merged-away row keeps no natural key: the survivor may take its e-mail.
+  if (!merged) return 1;
+  await store.put(tableName, pk, merged, null);
+  return 2;
 }
 
 async function mergeInto(

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { setOnline } from '../../server/context';
+import { archiveProperty, updateProperty } from '../../server/domain/properties';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function started(): Promise<TestServer> {
+  const server = await startTestServer();
+  servers.push(server);
+  return server;
+}
+
+describe('places across devices', () => {
+  it('merge field by field, and archived beats edited', async () => {
+    const hub = await started();
+    const account = await hub.createAccount({ business: 'Sparkle' });
+    const council = (await account.portal('POST', '/customers', { body: { name: 'Strata', phone: '1' } }))
+      .body;
+    const place = (
+      await account.portal('POST', '/properties', {
+        body: { customer_id: council.id, label: 'Building A', street: '100 Harbour St' },
+      })
+    ).body;
+    const other = (
+      await account.portal('POST', '/properties', {
+        body: { customer_id: council.id, label: 'Building B', street: '102 Harbour St' },
+      })
+    ).body;
+    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+    const van = await started();
+    await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
+
+    // Offline, the van edits both places; the office archives A and relabels B.
+    setOnline(van.ctx, false);
+    await updateProperty(van.ctx, account.clientId, place.id, { access_notes: 'Gate 4411' });
+    await updateProperty(van.ctx, account.clientId, other.id, { access_notes: 'Key safe 9090' });
+    expect((await account.portal('POST', `/properties/${place.id}/archive`)).status).toBe(200);
+    expect(
+      (await account.portal('PATCH', `/properties/${other.id}`, { body: { label: 'Tower B' } })).status,
+    ).toBe(200);
+    setOnline(van.ctx, true);
+    await van.ctx.sync!.syncNow(account.clientId);
+    await hub.ctx.sync!.syncNow(account.clientId);
+    await van.ctx.sync!.syncNow(account.clientId);
+
+    for (const server of [hub, van]) {
+      const rows = await server.ctx.db
+        .selectFrom('properties')
+        .select(['id', 'label', 'status', 'access_notes'])
+        .orderBy('id')
+        .execute();
+      expect(rows, server.url).toEqual([
+        { id: place.id, label: 'Building A', status: 'archived', access_notes: 'Gate 4411' },
+        { id: other.id, label: 'Tower B', status: 'active', access_notes: 'Key safe 9090' },
+      ]);
+    }
+    // Archived on the van too: it is changed no more there either.
+    await expect(archiveProperty(van.ctx, account.clientId, place.id)).resolves.toMatchObject({
+      status: 'archived',
+    });
+  });
+});

@@ -1,0 +1,4 @@
+import { customerFlows } from './customer-flows';
+import { startPortalSession } from './portal-session';
+
+customerFlows(startPortalSession());
