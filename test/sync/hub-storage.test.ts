@@ -220,10 +220,10 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
       ...Array.from({ length: 24 }, (_, i) => ({
         local_seq: i + 1,
         table: 'team_members',
-        pk: JSON.stringify([`tm_${i}`]),
-        state: member(accountId, `tm_${i}`, `Member ${i}`, i + 1),
+        pk: JSON.stringify([`snap_${i}`]),
+        state: member(accountId, `snap_${i}`, `Member ${i}`, i + 1),
       })),
-      { local_seq: 25, table: 'team_members', pk: '["tm_base"]', state: baseline('tm_base', 'Base') },
+      { local_seq: 25, table: 'team_members', pk: '["snap_base"]', state: baseline('snap_base', 'Base') },
     ]);
     const read = (after: string, upTo?: number) =>
       snapshotPageText(opened.storage, accountId, { table: 'team_members', after, upTo, limit: 10 }).then(
@@ -233,12 +233,17 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
     expect(first.up_to).toBe(25);
     // Changed after the snapshot's number: left out of it, pulled from that number instead.
     await hub.push(device, [
-      { local_seq: 26, table: 'team_members', pk: '["tm_9"]', state: member(accountId, 'tm_9', 'Nine', 99) },
+      {
+        local_seq: 26,
+        table: 'team_members',
+        pk: '["snap_9"]',
+        state: member(accountId, 'snap_9', 'Nine', 99),
+      },
       {
         local_seq: 27,
         table: 'team_members',
-        pk: '["tm_new"]',
-        state: member(accountId, 'tm_new', 'New', 99),
+        pk: '["snap_new"]',
+        state: member(accountId, 'snap_new', 'New', 99),
       },
     ]);
     const pages = [first];
@@ -246,15 +251,15 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
     expect(pages.map((p) => p.rows.length)).toEqual([10, 10, 4]);
     const keys = pages.flatMap((p) => p.rows.map(([pk]) => JSON.stringify(pk)));
     expect(keys).toEqual([...keys].sort());
-    expect(keys).not.toContain('["tm_9"]');
+    expect(keys).not.toContain('["snap_9"]');
     expect(keys).toHaveLength(24);
-    const base = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'tm_base')!;
+    const base = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'snap_base')!;
     expect(base[1]).toMatchObject({ name: 'Base', _deleted: 0 });
     expect(base[2]).toBe(0);
-    const tm3 = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'tm_3')!;
-    expect(tm3[2]).toEqual(member(accountId, 'tm_3', 'Member 3', 4).c);
+    const tm3 = pages.flatMap((p) => p.rows).find(([pk]) => pk[0] === 'snap_3')!;
+    expect(tm3[2]).toEqual(member(accountId, 'snap_3', 'Member 3', 4).c);
     const tail = await pullAll(hub, accountId);
-    expect(tail.filter((r) => r.seq > first.up_to).map((r) => r.pk)).toEqual(['["tm_9"]', '["tm_new"]']);
+    expect(tail.filter((r) => r.seq > first.up_to).map((r) => r.pk)).toEqual(['["snap_9"]', '["snap_new"]']);
     expect(await read(keys.at(-1)!, first.up_to)).toMatchObject({ rows: [], next: null });
   });
 
