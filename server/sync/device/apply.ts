@@ -224,8 +224,8 @@ export function applyPulledRows(
 
   /**
    * A pulled row that would overwrite, move or point into a row of another business this folder
-   * holds. The hub refuses such pushes (push-authorization.ts); a hosted hub, which keeps no index
-   * across businesses, cannot see a key another business holds here, so it is refused here too.
+   * holds. The hub refuses such pushes (push-authorization.ts), but only among the businesses it
+   * holds: the other business here may sync with another hub, or the row may predate the check.
    */
   function namesAnotherBusiness(table: SyncedTable, key: unknown[], v: Record<string, unknown>): boolean {
     const prepare = (text: string) => local.statement(text);

@@ -71,6 +71,8 @@ const MIGRATIONS: string[][] = [
     )`,
   ],
   HUB_WEBHOOK_TABLES,
+  // A push looks up the rows it writes and names among every business's (pg-storage.ts, rowStore).
+  ['CREATE INDEX IF NOT EXISTS hub_rows_key ON hub_rows (tbl, pk)'],
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */

@@ -1,6 +1,6 @@
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { RowState } from '../merge';
-import { syncedTable } from '../tables';
+import { SYNCED_TABLES, syncedTable } from '../tables';
 import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { authorizeChange } from './push-authorization';
@@ -173,9 +173,9 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
 /**
  * The rows and aliases a push works on. It holds its business's counter row, so no other push
  * writes them meanwhile: what it reads once stays true for the transaction. The rows of the pushed
- * keys, the aliases of the ids they name and the live rows of the natural keys they carry are read
- * in one query each first; the rows the merge writes are kept here and written by `flush` in one
- * statement, so a push of any size costs the same few round trips.
+ * keys and of the rows they name, the aliases of the ids they name and the live rows of the natural
+ * keys they carry are read in one query each first; the rows the merge writes are kept here and
+ * written by `flush` in one statement, so a push of any size costs the same few round trips.
  */
 async function rowStore(
   client: PoolClient,
@@ -185,20 +185,53 @@ async function rowStore(
 ): Promise<HubRowStore & { flush(): Promise<void> }> {
   const key = (table: string, id: string) => `${table}\u0000${id}`;
   const rows = new Map<string, RowState | undefined>();
+  /** A business holding a key, for the keys looked up across businesses so far (`rows` says this one's). */
+  const owners = new Map<string, string | undefined>();
   const aliases = new Map<string, string | undefined>();
   /** Rows written by this push, by key: the last write of a key is the one stored. */
   const written = new Map<string, WrittenRow>();
   /** Stored rows by natural key (table, key) → their pks, for the natural keys looked up so far. */
   const holders = new Map<string, string[]>();
 
-  const pushed = changes.flatMap((change) => [[change.table, change.pk] as const, ...owningParents(change)]);
+  const pushed = changes.map((change) => [change.table, change.pk] as const);
+  const parents = changes.flatMap((change) => namedParents(change));
   const named = changes.flatMap((change) => aliasCandidates(change));
   const keyed = changes.flatMap((change) => naturalKeyCandidate(change));
-  // One after another: a client runs one query at a time whatever it is handed.
-  const existing = await client.query<{ tbl: string; pk: string; vals: string; clocks: string }>(
-    `SELECT tbl, pk, vals, clocks FROM hub_rows
-     WHERE account_id = $1 AND (tbl, pk) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-    [accountId, pushed.map(([t]) => t), pushed.map(([, pk]) => pk)],
+  // The rows of every business under the pushed keys, the parents the changes name and the
+  // parents the stored rows name (a change that does not carry its parent keeps it): another
+  // business's key or parent refuses the push (push-authorization.ts). Values only of this
+  // business's rows. One after another: a client runs one query at a time whatever it is handed.
+  const existing = await client.query<{
+    tbl: string;
+    pk: string;
+    account_id: string | null;
+    vals: string | null;
+    clocks: string | null;
+  }>(
+    `WITH pushed (tbl, pk) AS (SELECT * FROM unnest($2::text[], $3::text[])),
+     named (tbl, pk) AS (
+       SELECT * FROM pushed
+       UNION SELECT * FROM unnest($4::text[], $5::text[])
+       UNION SELECT p.target, jsonb_build_array(r.vals::jsonb -> p.col)::text
+         FROM pushed
+         JOIN hub_rows r ON r.account_id = $1 AND r.tbl = pushed.tbl AND r.pk = pushed.pk
+         JOIN unnest($6::text[], $7::text[], $8::text[]) AS p (tbl, col, target) ON p.tbl = r.tbl
+         WHERE jsonb_typeof(r.vals::jsonb -> p.col) = 'string'
+     )
+     SELECT named.tbl, named.pk, r.account_id,
+       CASE WHEN r.account_id = $1 THEN r.vals END AS vals,
+       CASE WHEN r.account_id = $1 THEN r.clocks END AS clocks
+     FROM named LEFT JOIN hub_rows r ON r.tbl = named.tbl AND r.pk = named.pk`,
+    [
+      accountId,
+      pushed.map(([t]) => t),
+      pushed.map(([, pk]) => pk),
+      parents.map(([t]) => t),
+      parents.map(([, pk]) => pk),
+      PARENT_COLUMNS.map(([t]) => t),
+      PARENT_COLUMNS.map(([, column]) => column),
+      PARENT_COLUMNS.map(([, , target]) => target),
+    ],
   );
   const known = await client.query<{ tbl: string; from_id: string; to_id: string }>(
     `SELECT tbl, from_id, to_id FROM hub_aliases
@@ -210,9 +243,12 @@ async function rowStore(
      WHERE account_id = $1 AND (tbl, natural_key) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
     [accountId, keyed.map(([t]) => t), keyed.map(([, k]) => k)],
   );
-  for (const [table, pk] of pushed) rows.set(key(table, pk), undefined);
-  for (const r of existing.rows)
-    rows.set(key(r.tbl, r.pk), { v: JSON.parse(r.vals), c: JSON.parse(r.clocks) });
+  for (const r of existing.rows) {
+    const at = key(r.tbl, r.pk);
+    if (r.account_id === accountId) rows.set(at, { v: JSON.parse(r.vals!), c: JSON.parse(r.clocks!) });
+    else if (!rows.has(at)) rows.set(at, undefined);
+    if (!owners.get(at)) owners.set(at, r.account_id ?? undefined);
+  }
   for (const [table, id] of named) aliases.set(key(table, id), undefined);
   for (const a of known.rows) aliases.set(key(a.tbl, a.from_id), a.to_id);
   for (const [table, naturalKey] of keyed) holders.set(key(table, naturalKey), []);
@@ -232,6 +268,19 @@ async function rowStore(
   };
 
   return {
+    owner: async (table, values) => {
+      const pk = JSON.stringify(values);
+      const at = key(table.name, pk);
+      if (rows.get(at)) return accountId;
+      if (!owners.has(at)) {
+        const found = await client.query<{ account_id: string }>(
+          'SELECT account_id FROM hub_rows WHERE tbl = $1 AND pk = $2 ORDER BY account_id = $3 DESC LIMIT 1',
+          [table.name, pk, accountId],
+        );
+        owners.set(at, found.rows[0]?.account_id);
+      }
+      return owners.get(at);
+    },
     get: async (table, pk) => {
       if (rows.has(key(table, pk))) return rows.get(key(table, pk));
       const row = (
@@ -315,17 +364,22 @@ interface WrittenRow {
   naturalKey: string | null;
 }
 
-/** The rows a change's row belongs to its business through (push-authorization.ts checks the hub holds one). */
-function owningParents(change: PushedChange): Array<readonly [string, string]> {
+/** Every parent column of the synced tables, as (table, column, the table it names). */
+const PARENT_COLUMNS = SYNCED_TABLES.flatMap((table) =>
+  Object.entries(table.parents ?? {}).flatMap(([column, targets]) =>
+    targets.map((target) => [table.name, column, target] as const),
+  ),
+);
+
+/** The keys of the rows a change names through its parent columns (push-authorization.ts checks whose they are). */
+function namedParents(change: PushedChange): Array<readonly [string, string]> {
   const table = syncedTable(change.table);
-  const column = table?.ownedVia;
-  if (!column) return [];
-  const position = table.pk.indexOf(column);
-  const id =
-    column in change.state.v ? change.state.v[column] : (JSON.parse(change.pk) as unknown[])[position];
-  return typeof id === 'string'
-    ? table.parents![column]!.map((parent) => [parent, JSON.stringify([id])] as const)
-    : [];
+  const key = JSON.parse(change.pk) as unknown[];
+  return Object.entries(table?.parents ?? {}).flatMap(([column, targets]) => {
+    const position = table!.pk.indexOf(column);
+    const id = column in change.state.v ? change.state.v[column] : position >= 0 ? key[position] : undefined;
+    return typeof id === 'string' ? targets.map((target) => [target, JSON.stringify([id])] as const) : [];
+  });
 }
 
 /** The natural key a pushed row carries, which the merge may look for among the live rows. */

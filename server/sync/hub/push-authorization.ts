@@ -131,7 +131,7 @@ async function checkBusiness(
 
   if (table.name === 'accounts' && key[0] !== business)
     throw refuse(`A device of ${business} may not change the account ${String(key[0])}.`);
-  const heldBy = store.localOwner?.(table, key);
+  const heldBy = await store.owner(table, key);
   if (heldBy !== undefined && heldBy !== business)
     throw refuse(`The ${table.name} row ${change.pk} belongs to another business.`);
 
@@ -156,12 +156,19 @@ async function checkBusiness(
       if (await heldForBusiness(store, targets, id)) continue;
       throw refuse(`${table.name} names ${column} ${id}, which is not a row of ${business}.`, column);
     }
-    const elsewhere = targets
-      .map((target) => store.localOwner?.(syncedTable(target)!, [id]))
-      .find((owner) => owner !== undefined);
+    const elsewhere = await ownerOfId(store, targets, id);
     if (elsewhere !== undefined && elsewhere !== business)
       throw refuse(`${table.name} names ${column} ${id}, a row of another business.`, column);
   }
+}
+
+/** The business of the first of `tables` that holds a row with this id. */
+async function ownerOfId(store: HubRowStore, tables: string[], id: string): Promise<string | undefined> {
+  for (const name of tables) {
+    const owner = await store.owner(syncedTable(name)!, [id]);
+    if (owner !== undefined) return owner;
+  }
+  return undefined;
 }
 
 async function heldForBusiness(store: HubRowStore, tables: string[], id: string): Promise<boolean> {

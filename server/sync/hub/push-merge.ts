@@ -16,10 +16,11 @@ export interface HubRowStore {
   aliasOf(table: string, id: string): Promise<string | undefined>;
   addAlias(table: string, from: string, to: string): Promise<void>;
   /**
-   * The business the hub's install holds a row under in its own tables (owner.ts), where the hub
-   * shares a file with an install that may hold other businesses; absent on a hosted hub.
+   * The business a row with this key belongs to, whichever business's push is running; undefined
+   * when no business holds it. The embedded hub asks its install's own tables (owner.ts), which
+   * may hold several businesses; a hosted hub asks its rows of every business.
    */
-  localOwner?(table: SyncedTable, key: unknown[]): string | undefined;
+  owner(table: SyncedTable, key: unknown[]): Promise<string | undefined>;
 }
 
 /** Merges one change; returns how many rows changed (each took the next sequence number in `put`). */

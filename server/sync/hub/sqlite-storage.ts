@@ -228,7 +228,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           naturalKey,
         );
       },
-      localOwner: (table, key) => localOwner(prepared, table, key),
+      owner: async (table, key) => localOwner(prepared, table, key),
       findLive: async (table, naturalKey, pk) =>
         (findLive.get(accountId, table, naturalKey, pk) as { pk: string } | undefined)?.pk,
       aliasOf: async (table, id) =>
