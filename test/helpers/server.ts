@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { type ApiPlan, createAccount, type Plan, updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import type { EventBody, EventType } from '../../server/domain/events';
@@ -130,5 +131,21 @@ export async function startTestServer(
       await server.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A file's way to start servers that are all stopped after each of its tests:
+ * `const started = serversStoppedAfterEach();` then `await started()` in a test.
+ */
+export function serversStoppedAfterEach(): () => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+  });
+  return async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    return server;
   };
 }

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { createKey } from '../../server/domain/api-keys';
 import { addNote, createCustomer } from '../../server/domain/customers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serversStoppedAfterEach, type TestServer } from '../helpers/server';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop()));
-});
-
-async function started(): Promise<TestServer> {
-  const server = await startTestServer();
-  servers.push(server);
-  return server;
-}
+const started = serversStoppedAfterEach();
 
 async function customersOf(server: TestServer, accountId: string) {
   return server.ctx.db

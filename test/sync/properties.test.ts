@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { archiveProperty, updateProperty } from '../../server/domain/properties';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serversStoppedAfterEach } from '../helpers/server';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop()));
-});
-
-async function started(): Promise<TestServer> {
-  const server = await startTestServer();
-  servers.push(server);
-  return server;
-}
+const started = serversStoppedAfterEach();
 
 describe('places across devices', () => {
   it('merge field by field, and archived beats edited', async () => {

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { deleteCustomer } from '../../server/domain/customers';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serversStoppedAfterEach } from '../helpers/server';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop()));
-});
-
-async function started(): Promise<TestServer> {
-  const server = await startTestServer();
-  servers.push(server);
-  return server;
-}
+const started = serversStoppedAfterEach();
 
 const invoice = (email: string, name: string) => ({
   customer_email: email,
