@@ -14,18 +14,7 @@ export const DEFAULT_RENDERER_DIR = path.resolve(
  * The UI only talks to its own origin and never runs inline code, so everything but 'self' is refused.
  * React sets styles through the CSSOM, which style-src does not govern, so no 'unsafe-inline' is needed.
  */
-export const UI_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const UI_CONTENT_SECURITY_POLICY = contentSecurityPolicy("'self'");
 
 /**
  * Swagger UI at /docs: its own scripts and styles, the document fetched from /docs/json, and its
@@ -33,18 +22,25 @@ export const UI_CONTENT_SECURITY_POLICY = [
  * request with whatever key the page was given). The one inline style is the <style> of Swagger's
  * own top-bar logo, allowed by its hash rather than by 'unsafe-inline'.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CONTENT_SECURITY_POLICY = contentSecurityPolicy(
+  "'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+);
+
+/** The one policy both pages share; only where styles may come from differs. */
+function contentSecurityPolicy(styleSrc: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styleSrc}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** Paths owned by the APIs and docs: an unknown one there is an API 404, never the UI's index.html. */
 const NOT_UI = /^\/(api|docs|openapi\.json|health|sign-in)(\/|$|\?)/;
