@@ -15,7 +15,7 @@ import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
-import { registrationRefusal } from '../outbound/webhook-target';
+import { registrationRefusal } from '../lib/webhook-target';
 import { HUB_DELIVERS } from '../sync/hub/webhook-deliveries';
 import { getAccount } from './accounts';
 import { insertEvent } from './events';
