@@ -14,7 +14,6 @@ import type { RetentionRule } from './backups/retention';
 import { type BackupSchedule, startBackupSchedule } from './backups/schedule';
 import { createContext, setOnline } from './context';
 import type { DatabaseKey } from './db/cipher';
-import { type OpenedDatabase, openDatabase } from './db/database';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { buildApp, type HttpTimeouts } from './http/app';
@@ -33,6 +32,7 @@ import { type ReminderScheduler, startReminderScheduler } from './outbound/remin
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
 import { type EngineContext, SyncEngine } from './sync/device/engine';
 import type { HubStorage } from './sync/hub/storage';
+import { type OpenedDatabase, openDatabase } from './sync/open';
 
 export interface ServerOptions {
   dataDir: string;
