@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { createContext } from '../server/context';
-import { openDatabase } from '../server/db/database';
 import { createAccount } from '../server/domain/accounts';
 import { manualClock, toIso } from '../server/lib/clock';
 import { newId } from '../server/lib/ids';
+import { openDatabase } from '../server/sync/open';
 
 /**
  * The benchmark's data set: one busy account, written with prepared statements in large

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { openDatabase } from '../server/db/database';
 import { BODY_LIMIT_BYTES } from '../server/http/app';
 import { registerJsonBodies } from '../server/http/bodies';
 import { registerErrorHandling } from '../server/http/errors';
@@ -8,6 +7,7 @@ import { systemClock } from '../server/lib/clock';
 import { hubApiRoutes } from '../server/sync/hub/routes';
 import { Hub } from '../server/sync/hub/service';
 import { sqliteHubStorage } from '../server/sync/hub/sqlite-storage';
+import { openDatabase } from '../server/sync/open';
 
 /**
  * The embedded hub's storage (the install's SQLite) behind the sync API, alone in a process of its

@@ -1,19 +1,32 @@
 import { EventEmitter } from 'node:events';
+import type { SyncWebhookSecrets } from '../shared/schemas/sync';
 import type { Db } from './db/database';
+import type { LeasedBlock } from './domain/number-blocks';
 import type { Clock } from './lib/clock';
-import type { HostLookup } from './outbound/webhook-target';
-import type { SyncEngine } from './sync/device/engine';
+import type { HostLookup } from './lib/webhook-target';
 
 /** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
 export interface Connectivity {
   online: boolean;
 }
 
+/** What the domain asks of sync (server/sync/device/engine.ts implements it): the domain never sees the engine. */
+export interface SyncPort {
+  numbers: {
+    /** A series fell below the low-water mark: top its blocks up soon, off the writer's path. */
+    runningLow(accountId: string): void;
+    /** A series ran dry: ask the hub briefly for blocks; null when it may not be asked now. */
+    leaseNow(accountId: string, series: string): Promise<LeasedBlock[] | null>;
+  };
+  /** Gives the business's hub an endpoint's signing secrets, so the hub delivers it. */
+  handOverWebhook(accountId: string, endpointId: string, secrets: SyncWebhookSecrets): Promise<void>;
+}
+
 /**
  * What domain functions and workers need from the running server. Built once by startServer
  * (or by the CLI) and passed down; nothing reads process-wide state.
  */
-export interface AppContext {
+export interface AppContext<Sync extends SyncPort = SyncPort> {
   db: Db;
   clock: Clock;
   connectivity: Connectivity;
@@ -23,7 +36,7 @@ export interface AppContext {
    */
   signals: EventEmitter;
   /** Sync between devices; absent where no server runs it (the CLI builds its own). */
-  sync?: SyncEngine;
+  sync?: Sync;
   /** The port the HTTP server listens on, once it does: outbound requests must not loop back to it. */
   listening: { port: number | null };
   /**
@@ -33,7 +46,7 @@ export interface AppContext {
   hostLookup?: HostLookup;
 }
 
-export function createContext(db: Db, clock: Clock): AppContext {
+export function createContext<Sync extends SyncPort = SyncPort>(db: Db, clock: Clock): AppContext<Sync> {
   return {
     db,
     clock,

@@ -12,9 +12,8 @@ import {
 } from './backups/restore';
 import type { RetentionRule } from './backups/retention';
 import { type BackupSchedule, startBackupSchedule } from './backups/schedule';
-import { type AppContext, createContext, setOnline } from './context';
+import { createContext, setOnline } from './context';
 import type { DatabaseKey } from './db/cipher';
-import { type OpenedDatabase, openDatabase } from './db/database';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { buildApp, type HttpTimeouts } from './http/app';
@@ -31,8 +30,9 @@ import { type RetentionJob, startRetentionJob } from './maintenance/retention';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
 import { type ReminderScheduler, startReminderScheduler } from './outbound/reminder-scheduler';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './outbound/webhook-worker';
-import { SyncEngine } from './sync/device/engine';
+import { type EngineContext, SyncEngine } from './sync/device/engine';
 import type { HubStorage } from './sync/hub/storage';
+import { type OpenedDatabase, openDatabase } from './sync/open';
 
 export interface ServerOptions {
   dataDir: string;
@@ -67,7 +67,7 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  ctx: AppContext;
+  ctx: EngineContext;
   app: FastifyInstance;
   /** The outbound workers; `runDue()` sends what is due now and resolves once it is recorded. */
   outbound: { webhooks: WebhookWorker; mail: MailWorker };
@@ -117,7 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lock.release();
     throw error;
   });
-  const ctx = createContext(database.db, clock);
+  const ctx = createContext<SyncEngine>(database.db, clock);
   await releaseUnfinishedClaims(ctx.db);
   const gate = new RequestGate();
   const startOutbound = () => ({

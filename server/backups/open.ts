@@ -1,4 +1,4 @@
-import { type OpenedDatabase, openDatabase } from '../db/database';
+import { type OpenedDatabase, openDatabase } from '../sync/open';
 import type { Backups } from './backups';
 
 /**

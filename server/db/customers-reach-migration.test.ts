@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../sync/open';
 import { openSqliteFile } from './cipher';
-import { databaseFile, migrationProvider, openDatabase } from './database';
+import { databaseFile, migrationProvider } from './database';
 
 const folders: string[] = [];
 afterEach(() => {

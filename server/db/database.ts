@@ -10,7 +10,6 @@ import {
   type Transaction,
 } from 'kysely';
 import { keepIdsAfter } from '../lib/ids';
-import { type Capture, installCapture } from '../sync/capture';
 import { type DatabaseKey, DatabaseKeyError, isPlainDatabaseFile, openSqliteFile } from './cipher';
 import { encryptInPlace } from './encrypt-in-place';
 import { runningServer } from './folder-lock';
@@ -66,12 +65,11 @@ export const SCHEMA_VERSION = Object.keys(migrations).length;
 /** Every migration, by name; the Migrator runs the pending ones in name order. */
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
-export interface OpenedDatabase {
+/** The data folder's database, checked and migrated; sync/open.ts adds the change capture every writer needs. */
+export interface DatabaseFile {
   db: Db;
   /** The raw driver, for the few hot paths that run one prepared statement (rate limits, benchmarks). */
   sqlite: SQLite.Database;
-  /** Sync's change capture on this connection: its clock, and the switch the applier uses. */
-  capture: Capture;
   /** The database file's path. */
   file: string;
   health: StorageHealth;
@@ -167,10 +165,10 @@ export interface OpenDatabaseOptions {
  * Opens (creating if needed) the data folder's database, checks it and brings its schema up to
  * date. A folder it cannot use is refused with a DataFolderError: one line that says why.
  */
-export async function openDatabase(
+export async function openDatabaseFile(
   dataDir: string,
   options: OpenDatabaseOptions = {},
-): Promise<OpenedDatabase> {
+): Promise<DatabaseFile> {
   const file = databaseFile(dataDir);
   const key = options.key ?? null;
   let sqlite: SQLite.Database;
@@ -223,7 +221,6 @@ export async function openDatabase(
   return {
     db,
     sqlite,
-    capture: installCapture(sqlite),
     file,
     health: new StorageHealth(dataDir),
     close: () => db.destroy(),

@@ -8,6 +8,7 @@ import type { ExportFormat } from '../../shared/schemas/export';
 import type { AppContext } from '../context';
 import { type Account, presentConfig } from '../domain/accounts';
 import { isoNow } from '../lib/clock';
+import { csvRow } from '../lib/csv';
 import { notFound } from '../lib/errors';
 
 /**
@@ -145,22 +146,6 @@ function present(row: Row, jsonColumns: string[] = []): Row {
     else out[column] = value;
   }
   return out;
-}
-
-/**
- * RFC 4180: quote a field holding a comma, quote, CR or LF, doubling inner quotes; rows end in CRLF.
- * Text that a spreadsheet would run as a formula (OWASP's CSV injection: a leading = + - @, tab or
- * CR) gets a leading apostrophe, so it opens as the text it is. Numbers are written as numbers.
- */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const raw = String(value);
-  const text = typeof value === 'string' && /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function csvRow(values: unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
 }
 
 /** A read-only connection holding one read transaction; close() ends any iteration still open. */

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
-import { LEASE_LOW_WATER, numbersLeft, storeBlocks } from '../sync/device/number-top-up';
+import { LEASE_LOW_WATER, numbersLeft, storeBlocks } from './number-blocks';
 
 /**
  * The next number of a per-account series (invoice, quote, job), formatted with its prefix. Call

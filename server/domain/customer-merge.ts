@@ -4,7 +4,6 @@ import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { isoNow } from '../lib/clock';
 import { validationError } from '../lib/errors';
-import { SYNCED_TABLES } from '../sync/tables';
 import { getCustomer, presentCustomer, resolveCustomerId, selectCustomers } from './customers';
 
 const DUPLICATES_LIMIT = 10;
@@ -65,12 +64,12 @@ export async function findPossibleDuplicates(
   return [...found.values()].slice(0, DUPLICATES_LIMIT);
 }
 
-/** Tables whose rows name a customer, with the column: every synced table with a customer ref. */
-const CUSTOMER_REFERENCES = SYNCED_TABLES.filter((t) => !t.recordsMergeOf).flatMap((table) =>
-  Object.entries(table.refs ?? {})
-    .filter(([, target]) => target === 'customers')
-    .map(([column]) => ({ table: table.name, column, inKey: table.pk.includes(column) })),
-);
+/** A column whose rows name a customer; `inKey` when it is part of its table's primary key. */
+export interface CustomerReference {
+  table: string;
+  column: string;
+  inKey: boolean;
+}
 
 /**
  * Merges customer `from` into `into`: every record of `from` (jobs, quotes, invoices and so their
@@ -84,6 +83,8 @@ export async function mergeCustomers(
   accountId: string,
   intoIdOrEmail: string,
   fromIdOrEmail: string,
+  /** Every column naming a customer: sync/tables.ts#customerReferences, which knows every table. */
+  references: CustomerReference[],
 ): Promise<Customer> {
   return ctx.db.transaction().execute(async (tx) => {
     const intoId = await resolveCustomerId(tx, accountId, intoIdOrEmail);
@@ -105,7 +106,7 @@ export async function mergeCustomers(
         (p) => p.id,
       ),
     );
-    for (const { table, column, inKey } of CUSTOMER_REFERENCES) {
+    for (const { table, column, inKey } of references) {
       if (inKey) {
         await sql`UPDATE OR IGNORE ${sql.table(table)} SET ${sql.ref(column)} = ${intoId} WHERE ${sql.ref(column)} = ${fromId}`.execute(
           tx,

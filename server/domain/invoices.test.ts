@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InvoiceCreate } from '../../shared/schemas/invoice';
 import { type AppContext, createContext } from '../context';
-import { type OpenedDatabase, openDatabase } from '../db/database';
 import { manualClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
+import { type OpenedDatabase, openDatabase } from '../sync/open';
 import { createAccount, updateConfig } from './accounts';
 import { markDocumentSent } from './document-mail';
 import {

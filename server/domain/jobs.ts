@@ -21,7 +21,7 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
-import { billCompletedVisit } from './service-plans';
+import { billCompletedVisit } from './plan-billing';
 import { ensureMembers } from './team';
 
 export type { JobCreate } from '../../shared/schemas/job';

@@ -4,7 +4,9 @@ import type { Queryable } from '../db/database';
 import type { RecordChangesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { conflict, invalidState, notFound } from '../lib/errors';
-import { NOT_RESTORABLE } from '../sync/history';
+
+/** Fields that move only through their own actions (send, void, complete…). */
+export const NOT_RESTORABLE = new Set(['status']);
 
 /**
  * A record's history and putting a replaced value back (docs/sync.md, "Decisions and history").

@@ -9,7 +9,7 @@ import {
 import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
-import { csvField } from '../documents/export';
+import { csvRow } from '../lib/csv';
 import { getAccount } from './accounts';
 import { addMonths, checkRange, period, today } from './overview/periods';
 
@@ -388,6 +388,6 @@ export function salesTaxCsv({ report, details }: SalesTaxFigures): { filename: s
   ];
   return {
     filename: `sales-tax-${report.from}-to-${report.to}-${report.basis}.csv`,
-    csv: rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join(''),
+    csv: rows.map(csvRow).join(''),
   };
 }

@@ -5,7 +5,7 @@ import { deliveredHere } from '../db/node';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
 import { type Clock, isoNow } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { maxAttempts, PORTAL_WEBHOOK_SCHEDULE, V1_WEBHOOK_SCHEDULE } from '../outbound/schedule';
+import { maxAttempts, PORTAL_WEBHOOK_SCHEDULE, V1_WEBHOOK_SCHEDULE } from './retry-schedules';
 
 /** Whether an endpoint wants events of this type: its interface must know the type and its list must name it. */
 export function subscribes(

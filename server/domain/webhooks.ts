@@ -15,12 +15,14 @@ import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
-import { registrationRefusal } from '../outbound/webhook-target';
-import { HUB_DELIVERS } from '../sync/hub/webhook-deliveries';
+import { registrationRefusal } from '../lib/webhook-target';
 import { getAccount } from './accounts';
 import { insertEvent } from './events';
 import { keysetPage, type Page, type PageRequest } from './pagination';
 import { insertDelivery, lastArrival } from './webhook-fanout';
+
+/** The `delivering_node` of an endpoint the hub delivers: no install's node id looks like it. */
+export const HUB_DELIVERS = 'hub';
 
 /** How long deliveries stay signed with the previous secret after a rotation. */
 export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;

@@ -3,10 +3,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context';
 import type { StorageHealth } from '../db/integrity';
 import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
+import type { EngineContext } from '../sync/device/engine';
 import { syncApiRoutes } from '../sync/hub/routes';
 import { isWrite } from './auth';
 import { DEFAULT_DRAIN_MS, registerJsonBodies } from './bodies';
@@ -58,7 +58,7 @@ export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
   drainMs: DEFAULT_DRAIN_MS,
 };
 
-export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(ctx: EngineContext, options: AppOptions): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     ...(options.https ? { https: options.https } : {}),

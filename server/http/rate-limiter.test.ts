@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database';
+import { openDatabase } from '../sync/open';
 import { RateLimiter } from './rate-limiter';
 
 const HOUR = 3_600_000;

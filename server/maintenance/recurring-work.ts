@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { type RecurringReport, runRecurringWork } from '../domain/service-plans';
+import { type RecurringReport, runRecurringWork } from '../domain/plan-runner';
 import { type PeriodicJob, startPeriodicJob } from '../lib/periodic-job';
 
 /** First pass a little after start, off the start-up path; then hourly (horizons move by days). */
@@ -10,7 +10,7 @@ export type RecurringJob = PeriodicJob<RecurringReport>;
 
 /**
  * The automatic work of service plans (docs/recurring-work.md) in a running server. Each pass does
- * only the businesses this install runs automation for (sync/roles.ts): a standalone install, or
+ * only the businesses this install runs automation for (domain/automation.ts): a standalone install, or
  * the hub of a synced business, so two machines online never both fill the same horizon.
  */
 export function startRecurringJob(ctx: AppContext): RecurringJob {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, portOf, type TargetPolicy, TargetRefused, urlRefusal } from './webhook-target';
+import { guardedLookup, portOf, type TargetPolicy, TargetRefused, urlRefusal } from '../lib/webhook-target';
 
 export interface PostAnswer {
   status: number;

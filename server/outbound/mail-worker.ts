@@ -8,9 +8,15 @@ import { recordEvent } from '../domain/events';
 import { presentMail } from '../domain/mail';
 import { senderAddress } from '../domain/mail-outbox';
 import { composeReminderMail } from '../domain/reminders';
+import {
+  defaultJitter,
+  type Jitter,
+  MAIL_SCHEDULE,
+  maxAttempts,
+  retryDelayMs,
+} from '../domain/retry-schedules';
 import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { OutboxRunner, type OutboxWorker } from './runner';
-import { defaultJitter, type Jitter, MAIL_SCHEDULE, maxAttempts, retryDelayMs } from './schedule';
 import { SMTP_TIMEOUT_MS, type SmtpError, type SmtpSettings, sendThroughSmtp } from './smtp';
 
 export interface MailWorkerOptions {

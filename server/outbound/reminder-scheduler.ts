@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
+import { runsAutomation } from '../domain/automation';
 import { queueDueReminders } from '../domain/reminders';
 import { type PeriodicJob, startPeriodicJob } from '../lib/periodic-job';
-import { runsAutomation } from '../sync/roles';
 
 /** A first pass soon after start (a machine that was off catches up), then every few minutes. */
 const FIRST_RUN_DELAY_MS = 5_000;
@@ -12,7 +12,7 @@ export type ReminderScheduler = PeriodicJob<number>;
 
 /**
  * Queues due reminders into the mail outbox, for every business this install runs the automatic
- * work of (server/sync/roles.ts): a synced business's devices leave it to the hub, so two machines
+ * work of (server/domain/automation.ts): a synced business's devices leave it to the hub, so two machines
  * online at once never both queue one. It queues while offline too; the outbox holds the e-mails
  * until the network is back, and the mail worker checks each one again as it leaves.
  */

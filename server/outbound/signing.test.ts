@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelayMs, V1_WEBHOOK_SCHEDULE } from './schedule';
+import { retryDelayMs, V1_WEBHOOK_SCHEDULE } from '../domain/retry-schedules';
 import { deliveryHeaders, signature, signatureHeader } from './signing';
 
 // Computed with: printf '%s' '<timestamp>.<body>' | openssl dgst -sha256 -hmac '<secret>' -hex

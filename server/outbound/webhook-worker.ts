@@ -1,14 +1,14 @@
 import type { AppContext } from '../context';
 import type { WebhookInterface } from '../db/schema';
 import { getAccount } from '../domain/accounts';
+import { defaultJitter, type Jitter, retryDelayMs } from '../domain/retry-schedules';
 import { scheduleOf } from '../domain/webhook-fanout';
 import { isoNow, steadyClock, toIso } from '../lib/clock';
 import { newId } from '../lib/ids';
+import { TargetRefused } from '../lib/webhook-target';
 import { postToTarget } from './http-post';
 import { OutboxRunner, type OutboxWorker } from './runner';
-import { defaultJitter, type Jitter, retryDelayMs } from './schedule';
 import { deliveryHeaders } from './signing';
-import { TargetRefused } from './webhook-target';
 
 export interface WebhookWorkerOptions {
   /** Deliveries in flight at once (default 8). */

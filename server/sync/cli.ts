@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli-args';
 import type { AppContext } from '../context';
-import type { OpenedDatabase } from '../db/database';
 import { generatedFingerprint } from '../http/tls';
 import { SyncEngine } from './device/engine';
+import type { OpenedDatabase } from './open';
 
 type Out = (json: unknown, text: string) => void;
 

@@ -26,9 +26,6 @@ export const TRACKED_FIELDS: Record<string, string[]> = {
   ],
 };
 
-/** Fields that move only through their own actions (send, void, complete…). */
-export const NOT_RESTORABLE = new Set(['status']);
-
 /** The node id inside a clock (`ms.counter.node`). */
 export function nodeOf(clock: string | undefined): string {
   return clock?.split('.')[2] ?? '';

@@ -493,6 +493,15 @@ export function syncedTable(name: string): SyncedTable | undefined {
 }
 
 /** The pull's pseudo-table of merges: pk [table, from_id], values { to_id }. */
+/** Columns naming a customer, in every synced table but the merge records: what a customer merge moves. */
+export function customerReferences(): Array<{ table: string; column: string; inKey: boolean }> {
+  return SYNCED_TABLES.filter((t) => !t.recordsMergeOf).flatMap((table) =>
+    Object.entries(table.refs ?? {})
+      .filter(([, target]) => target === 'customers')
+      .map(([column]) => ({ table: table.name, column, inKey: table.pk.includes(column) })),
+  );
+}
+
 export const ALIAS_TABLE = '_alias';
 
 /** What a merged-away record never passes to the record it merged into. */

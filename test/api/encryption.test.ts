@@ -4,8 +4,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseKeyError, openSqliteFile, parseDatabaseKey } from '../../server/db/cipher';
-import { openDatabase } from '../../server/db/database';
 import { startServer } from '../../server/index';
+import { openDatabase } from '../../server/sync/open';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY = parseDatabaseKey('correct horse battery staple');

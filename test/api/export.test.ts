@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { csvField } from '../../server/documents/export';
 import { manualClock } from '../../server/lib/clock';
+import { csvField } from '../../server/lib/csv';
 import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 

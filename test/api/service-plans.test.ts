@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
-import { visitId } from '../../server/domain/service-plans';
+import { visitId } from '../../server/domain/plan-visits';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 

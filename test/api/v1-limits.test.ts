@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../server/db/database';
 import { type ApiPlan, setPlans } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
+import { openDatabase } from '../../server/sync/open';
 import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
-import { type HostLookup, isPublicAddress } from '../../server/outbound/webhook-target';
+import { type HostLookup, isPublicAddress } from '../../server/lib/webhook-target';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from './receiver';
 

@@ -71,7 +71,7 @@ describe('a wall clock stepped back', () => {
     async function addAccount(name: string): Promise<string> {
       // A fresh process: module state (the newest id this process made) starts empty.
       vi.resetModules();
-      const { openDatabase } = await import('../../server/db/database');
+      const { openDatabase } = await import('../../server/sync/open');
       const { createAccount } = await import('../../server/domain/accounts');
       const database = await openDatabase(dataDir);
       try {

@@ -14,10 +14,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../server/context';
-import { openDatabase } from '../../server/db/database';
 import { createAccount } from '../../server/domain/accounts';
 import { createCustomer } from '../../server/domain/customers';
 import { systemClock } from '../../server/lib/clock';
+import { openDatabase } from '../../server/sync/open';
 import { startTestServer } from '../helpers/server';
 import { cli, serve } from './processes';
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { completeJob } from '../../server/domain/jobs';
-import { createPlan, runRecurringWork, updatePlan, visitId } from '../../server/domain/service-plans';
+import { runRecurringWork } from '../../server/domain/plan-runner';
+import { visitId } from '../../server/domain/plan-visits';
+import { createPlan, updatePlan } from '../../server/domain/service-plans';
 import { exportOf } from './simulation/invariants';
 import { type Replica, rng, World } from './simulation/world';
 

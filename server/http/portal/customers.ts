@@ -19,6 +19,7 @@ import type { AppContext } from '../../context';
 import { getCustomerWithHistory } from '../../domain/customer-history';
 import { findPossibleDuplicates, mergeCustomers } from '../../domain/customer-merge';
 import * as customers from '../../domain/customers';
+import { customerReferences } from '../../sync/tables';
 import { commonErrors, PortalParams } from '../schemas';
 
 const EmailParams = PortalParams.extend({
@@ -92,7 +93,14 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Customer, ...commonErrors },
         },
       },
-      (request) => mergeCustomers(ctx, request.auth.account.id, request.params.email, request.body.from),
+      (request) =>
+        mergeCustomers(
+          ctx,
+          request.auth.account.id,
+          request.params.email,
+          request.body.from,
+          customerReferences(),
+        ),
     );
 
     app.get(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
+import type { EngineContext } from '../../sync/device/engine';
 import { registerIdempotency } from '../idempotency';
 import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
@@ -26,7 +26,7 @@ import { portalTeamRoutes } from './team';
 import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
-export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafety?: DataSafety) {
+export async function portalApi(app: FastifyInstance, ctx: EngineContext, dataSafety?: DataSafety) {
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));

@@ -9,16 +9,15 @@ import {
   SyncPairRequest,
   SyncStatus,
 } from '../../../shared/schemas/sync';
-import type { AppContext } from '../../context';
 import { createSignInToken } from '../../domain/sessions';
 import { notFound, validationError } from '../../lib/errors';
-import type { SyncEngine } from '../../sync/device/engine';
+import type { EngineContext, SyncEngine } from '../../sync/device/engine';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['sync'];
 
 /** Settings > Sync: this business's role, devices, pairing, conflicts. */
-export function portalSyncRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function portalSyncRoutes(ctx: EngineContext): FastifyPluginAsyncZod {
   const engine = (): SyncEngine => {
     if (!ctx.sync) throw notFound('This server does not run sync.');
     return ctx.sync;

@@ -1,41 +1,18 @@
-import type { Db, Queryable } from '../../db/database';
+import type { Db } from '../../db/database';
+import {
+  LEASE_LOW_WATER,
+  type LeasedBlock,
+  NUMBER_SERIES,
+  numbersLeft,
+  storeBlocks,
+} from '../../domain/number-blocks';
 import type { HubTransport } from './transport';
 
-export const NUMBER_SERIES = ['invoice', 'quote', 'job'];
 export const LEASE_SIZE = 100;
-/** A series with fewer numbers left than this is topped up at once, while the hub can be reached. */
-export const LEASE_LOW_WATER = 25;
 /** A writer waits this long at most for the hub when its blocks are empty (it holds the database meanwhile). */
 const BRIEF_LEASE_MS = 5000;
 /** After the hub failed a lease, writers stop asking it for this long and use the device's own series. */
 const QUIET_AFTER_FAILURE_MS = 15_000;
-
-export interface LeasedBlock {
-  series: string;
-  start: number;
-  end: number;
-}
-
-export async function numbersLeft(db: Queryable, accountId: string): Promise<Map<string, number>> {
-  const blocks = await db
-    .selectFrom('number_blocks')
-    .select(['series', 'next_value', 'end_value'])
-    .where('account_id', '=', accountId)
-    .execute();
-  const left = new Map(NUMBER_SERIES.map((series) => [series, 0]));
-  for (const b of blocks) left.set(b.series, (left.get(b.series) ?? 0) + b.end_value - b.next_value + 1);
-  return left;
-}
-
-export async function storeBlocks(db: Queryable, accountId: string, blocks: LeasedBlock[]): Promise<void> {
-  if (blocks.length === 0) return;
-  await db
-    .insertInto('number_blocks')
-    .values(
-      blocks.map((b) => ({ account_id: accountId, series: b.series, next_value: b.start, end_value: b.end })),
-    )
-    .execute();
-}
 
 /**
  * Keeps a device's number blocks from running dry while its hub can be reached (docs/sync.md,

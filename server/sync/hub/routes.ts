@@ -14,11 +14,11 @@ import {
   SyncSnapshotResponse,
   SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
-import type { AppContext } from '../../context';
 import { SCHEMA_VERSION } from '../../db/database';
 import { commonErrors } from '../../http/schemas';
 import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError, notFound } from '../../lib/errors';
+import type { EngineContext } from '../device/engine';
 import { PairingAttempts } from './pairing-attempts';
 import type { Hub } from './service';
 import { snapshotPageText } from './snapshot';
@@ -39,7 +39,7 @@ function fromThisMachine(address: string | undefined): boolean {
 }
 
 /** The sync API of an install, served by its own hub (the engine's). */
-export function syncApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function syncApiRoutes(ctx: EngineContext): FastifyPluginAsyncZod {
   return hubApiRoutes(ctx.clock, () => {
     if (!ctx.sync) throw notFound('This server does not run sync.');
     return ctx.sync.hub;

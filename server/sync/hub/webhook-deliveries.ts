@@ -9,9 +9,6 @@ import type { RowState } from '../merge';
  * endpoint, how far its events were queued, and the deliveries.
  */
 
-/** The `delivering_node` of an endpoint the hub delivers: no install's node id looks like it. */
-export const HUB_DELIVERS = 'hub';
-
 export interface EndpointSecrets {
   secret: string;
   previous_secret: string | null;

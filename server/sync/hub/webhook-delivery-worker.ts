@@ -1,17 +1,17 @@
 import type { WebhookInterface } from '../../db/schema';
+import { defaultJitter, type Jitter, maxAttempts, retryDelayMs } from '../../domain/retry-schedules';
 import { scheduleOf, subscribes } from '../../domain/webhook-fanout';
+import { HUB_DELIVERS } from '../../domain/webhooks';
 import { type Clock, isoNow, steadyClock, toIso } from '../../lib/clock';
 import { postToTarget } from '../../outbound/http-post';
-import { defaultJitter, type Jitter, maxAttempts, retryDelayMs } from '../../outbound/schedule';
 import { deliveryHeaders } from '../../outbound/signing';
 import { describeFailure, RESPONSE_BODY_LIMIT } from '../../outbound/webhook-worker';
 import { isDeleted, type RowState } from '../merge';
-import {
-  type ClaimedDelivery,
-  type DeliveryOutcome,
-  type HandedEndpoint,
-  HUB_DELIVERS,
-  type HubDeliveryStorage,
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  HandedEndpoint,
+  HubDeliveryStorage,
 } from './webhook-deliveries';
 
 export interface HubWebhookWorkerOptions {

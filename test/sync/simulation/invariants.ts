@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { exportAccount } from '../../../server/documents/export';
-import { visitId } from '../../../server/domain/service-plans';
+import { visitId } from '../../../server/domain/plan-visits';
 import { subscribes } from '../../../server/domain/webhook-fanout';
 import type { Ledger } from './operations';
 import type { Replica, World } from './world';

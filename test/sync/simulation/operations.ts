@@ -15,8 +15,9 @@ import {
   voidInvoice,
 } from '../../../server/domain/invoices';
 import { cancelJob, completeJob, createJob, startJob, updateJob } from '../../../server/domain/jobs';
+import { runRecurringWork } from '../../../server/domain/plan-runner';
 import { acceptQuote, createQuote, declineQuote, sendQuote } from '../../../server/domain/quotes';
-import { createPlan, endPlan, runRecurringWork, updatePlan } from '../../../server/domain/service-plans';
+import { createPlan, endPlan, updatePlan } from '../../../server/domain/service-plans';
 import { createEndpoint } from '../../../server/domain/webhooks';
 import { ApiError } from '../../../server/lib/errors';
 import type { Replica, Rng } from './world';

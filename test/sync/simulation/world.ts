@@ -2,12 +2,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AppContext, createContext } from '../../../server/context';
-import { type OpenedDatabase, openDatabase } from '../../../server/db/database';
 import { createAccount } from '../../../server/domain/accounts';
 import { isoNow, manualClock } from '../../../server/lib/clock';
 import { SyncEngine } from '../../../server/sync/device/engine';
 import { type HubTransport, localTransport, SyncError } from '../../../server/sync/device/transport';
 import type { HubStorage } from '../../../server/sync/hub/storage';
+import { type OpenedDatabase, openDatabase } from '../../../server/sync/open';
 import type { SyncJoinResponse } from '../../../shared/schemas/sync';
 
 /** A small deterministic PRNG (mulberry32): the same seed replays the same run. */
