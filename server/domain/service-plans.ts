@@ -33,6 +33,7 @@ import { recordEvent } from './events';
 import { insertInvoice, queueInvoiceMail } from './invoices';
 import { presentJobs } from './jobs';
 import { keysetPage, type Page } from './pagination';
+import { activePlaceId, changedWorkPlace, newWorkPlace } from './properties';
 import { ensureMembers } from './team';
 
 /**
@@ -105,6 +106,7 @@ async function presentPlans(
         : { id: row.customer_id, name: '', email: '' },
       title: row.title,
       address: row.address,
+      property_id: row.property_id ?? null,
       price: row.price_cents === null ? null : fromCents(row.price_cents),
       notes: row.notes,
       assignees: json<string[]>(row.assignees),
@@ -242,6 +244,7 @@ export async function previewPlan(
 interface VisitFields {
   title: string;
   address: string | null;
+  property_id: string | null;
   price_cents: number | null;
   notes: string | null;
   scheduled_start: string;
@@ -297,6 +300,7 @@ export async function reconcileVisits(
   const fieldsFor = (o: { start: string; end: string }): VisitFields => ({
     title: plan.title,
     address: plan.address,
+    property_id: plan.property_id ?? null,
     price_cents: plan.price_cents,
     notes: plan.notes,
     scheduled_start: o.start,
@@ -393,7 +397,7 @@ export async function createPlan(
       account_id: accountId,
       customer_id: customer.id,
       title: input.title,
-      address: input.address === undefined ? customer.address : input.address,
+      ...(await newWorkPlace(tx, accountId, customer, input)),
       price_cents: input.price == null ? null : toCents(input.price),
       notes: input.notes ?? null,
       assignees: JSON.stringify(input.assignees),
@@ -465,7 +469,7 @@ export async function updatePlan(
     const updated: ServicePlansTable = {
       ...row,
       title: patch.title ?? row.title,
-      address: patch.address !== undefined ? patch.address : row.address,
+      ...(await changedWorkPlace(tx, accountId, row, patch)),
       price_cents: price === null ? null : toCents(price),
       notes: patch.notes !== undefined ? patch.notes : row.notes,
       assignees: patch.assignees ? JSON.stringify(patch.assignees) : row.assignees,
@@ -642,6 +646,7 @@ async function issuePlanInvoice(
     accountId,
     {
       customer_id: plan.customer_id,
+      property_id: await activePlaceId(tx, plan.property_id),
       items: lines.map((line) => ({
         description: line.description,
         quantity: 1,
