@@ -166,6 +166,7 @@ function WeekView() {
                           </span>
                           <strong>{job.title}</strong>
                           <span className="cell-sub">{job.customer.name}</span>
+                          {job.address && <span className="cell-sub event-place">{job.address}</span>}
                           <span className="cell-sub">{job.assignees.join(', ') || 'Unassigned'}</span>
                         </a>
                       ))}

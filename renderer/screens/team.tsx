@@ -109,6 +109,12 @@ function Row({ group, days }: { group: ScheduleGroup; days: string[] }) {
                 <span className="cell-sub">{format.time(job.start)}</span>
                 <strong>{job.title}</strong>
                 <span className="cell-sub">{job.customer_name}</span>
+                {job.address && (
+                  <span className="cell-sub event-place">
+                    {job.place_label ? `${job.place_label} · ${job.address}` : job.address}
+                  </span>
+                )}
+                {job.access_notes && <span className="cell-sub event-access">{job.access_notes}</span>}
               </a>
             ))}
           </div>

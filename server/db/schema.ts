@@ -143,6 +143,8 @@ export interface JobsTable {
   plan_detached?: number;
   /** The invoice that billed this visit under its plan. */
   plan_invoice_id?: string | null;
+  /** The customer's place the record is for (migration 0016); null: none named. */
+  property_id?: string | null;
 }
 
 export type PlanFrequency = 'daily' | 'weekly' | 'monthly';
@@ -179,6 +181,8 @@ export interface ServicePlansTable {
   ended_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The customer's place the record is for (migration 0016); null: none named. */
+  property_id?: string | null;
 }
 
 export interface JobAssigneesTable {
@@ -201,6 +205,8 @@ export interface BookingsTable {
   job_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The customer's place the record is for (migration 0016); null: none named. */
+  property_id?: string | null;
 }
 
 export type QuoteStatus = 'draft' | 'sent' | 'accepted' | 'declined' | 'converted';
@@ -225,6 +231,8 @@ export interface QuotesTable {
   job_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The customer's place the record is for (migration 0016); null: none named. */
+  property_id?: string | null;
 }
 
 export type InvoiceStatus = 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
@@ -250,6 +258,8 @@ export interface InvoicesTable {
   voided_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The customer's place the record is for (migration 0016); null: none named. */
+  property_id?: string | null;
 }
 
 export interface DocumentLinesTable {

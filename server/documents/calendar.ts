@@ -1,5 +1,6 @@
 import ical, { ICalEventStatus } from 'ical-generator';
 import { fromCents } from '../../shared/money';
+import { placeLine } from '../../shared/place';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
 import { jobsStartingBetween } from '../domain/scheduled-jobs';
@@ -43,6 +44,7 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
       .selectFrom('bookings as b')
       .innerJoin('customers as c', 'c.id', 'b.customer_id')
       .leftJoin('jobs as j', 'j.id', 'b.job_id')
+      .leftJoin('properties as p', 'p.id', 'b.property_id')
       .select([
         'b.id',
         'b.service',
@@ -53,6 +55,11 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
         'b.updated_at',
         'c.name as customer_name',
         'c.address',
+        'p.street',
+        'p.unit',
+        'p.city',
+        'p.region',
+        'p.postal_code',
       ])
       .where('b.account_id', '=', accountId)
       .where('b.status', '=', 'confirmed')
@@ -89,6 +96,9 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
       description: [
         `Job ${job.number} (${jobStatusLabel[job.status] ?? job.status})`,
         `Assigned: ${names.length ? names.join(', ') : 'nobody yet'}`,
+        ...(job.place_label ? [`Place: ${job.place_label}`] : []),
+        // The feed is the business's own calendar: the crew reads how to get in there.
+        ...(job.access_notes ? [`Access: ${job.access_notes}`] : []),
         ...(job.price_cents === null ? [] : [`Price: ${money.format(fromCents(job.price_cents))}`]),
       ].join('\n'),
     });
@@ -102,7 +112,8 @@ export async function buildCalendarFeed(ctx: AppContext, accountId: string): Pro
       created: at(booking.created_at),
       lastModified: at(booking.updated_at),
       summary: `${booking.service} — ${booking.customer_name}`,
-      location: booking.address,
+      // Where the crew goes: the booking's place, or the customer's address when it names none.
+      location: booking.street ? placeLine({ ...booking, street: booking.street }) : booking.address,
       status: ICalEventStatus.CONFIRMED,
       description: ['Confirmed booking', ...(booking.notes ? [booking.notes] : [])].join('\n'),
     });

@@ -84,6 +84,8 @@ const JSON_SOURCES: Source[] = [
     query: 'select * from service_plans where account_id = ? order by id',
     json: ['assignees', 'weekdays', 'holidays'],
   },
+  // Customers' places, access notes included: the export is the owner's, not the customer's.
+  { name: 'properties', query: 'select * from properties where account_id = ? order by id' },
 ];
 
 const documentIds = `with account(id) as (select ?)
@@ -130,6 +132,7 @@ const CSV_SOURCES: Source[] = [
   JSON_SOURCES[8]!,
   { name: 'events', query: JSON_SOURCES[9]!.query },
   { name: 'service_plans', query: JSON_SOURCES[10]!.query },
+  JSON_SOURCES[11]!,
 ];
 
 /** Column names as the API spells them: money columns lose their _cents suffix. */

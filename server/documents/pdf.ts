@@ -10,6 +10,7 @@ import { formatMoney } from '../domain/documents';
 import { getInvoice } from '../domain/invoices';
 import { getQuote } from '../domain/quotes';
 import { heightOf, startFonts, write } from './pdf-fonts';
+import { drawParties, loadParties, type Parties } from './pdf-parties';
 
 /**
  * Invoices and quotes as PDFs a business would send. The text is set in fonts shipped with the app
@@ -60,7 +61,8 @@ interface Printable {
   kind: 'INVOICE' | 'QUOTE';
   number: string;
   stamp: { text: string; color: string } | null;
-  customer: { name: string; email: string | null; address: string | null };
+  customer: Parties['customer'];
+  service: Parties['service'];
   facts: Array<[string, string]>;
   document: Invoice | Quote;
   totals: Array<{ label: string; value: string; strong?: boolean }>;
@@ -91,29 +93,6 @@ function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
     write(doc, 'bold', p.stamp.text, { x: right - 220, y: doc.y + 6 }, { width: 220, align: 'right' });
   }
   doc.y = Math.max(headerBottom, doc.y) + 24;
-}
-
-function drawParties(doc: Doc, p: Printable): void {
-  const top = doc.y;
-  const right = doc.page.width - MARGIN;
-  doc.fontSize(8).fillColor(MUTED);
-  write(doc, 'bold', p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR', { x: MARGIN, y: top });
-  doc.fontSize(11).fillColor(INK);
-  write(doc, 'bold', p.customer.name, { x: MARGIN, y: doc.y + 2 }, { width: 260 });
-  doc.fontSize(9).fillColor(INK);
-  if (p.customer.address) write(doc, 'regular', p.customer.address, null, { width: 260 });
-  if (p.customer.email) write(doc, 'regular', p.customer.email, null, { width: 260 });
-  const leftBottom = doc.y;
-
-  let y = top;
-  for (const [label, value] of p.facts) {
-    doc.fontSize(9).fillColor(MUTED);
-    write(doc, 'regular', label, { x: right - 230, y }, { width: 110 });
-    doc.fillColor(INK);
-    write(doc, 'bold', value, { x: right - 120, y }, { width: 120, align: 'right' });
-    y += 15;
-  }
-  doc.y = Math.max(leftBottom, y) + 20;
 }
 
 const COLUMNS = { qty: 60, unit: 85, amount: 90 };
@@ -270,7 +249,16 @@ function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Bu
     doc.on('error', reject);
   });
   drawHeader(doc, config, p);
-  drawParties(doc, p);
+  drawParties(
+    doc,
+    {
+      heading: p.kind === 'INVOICE' ? 'BILL TO' : 'PREPARED FOR',
+      customer: p.customer,
+      service: p.service,
+      facts: p.facts,
+    },
+    { ink: INK, muted: MUTED, margin: MARGIN },
+  );
   drawLines(doc, p, f);
   drawTotals(doc, p);
   drawPayments(doc, p, f);
@@ -285,15 +273,6 @@ function taxRows(document: Invoice | Quote, f: Formatters) {
     label: `${tax.name} (${f.percent(tax.rate)})`,
     value: f.money(tax.amount),
   }));
-}
-
-async function customerAddress(ctx: AppContext, customerId: string): Promise<string | null> {
-  const row = await ctx.db
-    .selectFrom('customers')
-    .select('address')
-    .where('id', '=', customerId)
-    .executeTakeFirst();
-  return row?.address ?? null;
 }
 
 const INVOICE_STAMPS: Partial<Record<Invoice['status'], { text: string; color: string }>> = {
@@ -361,7 +340,7 @@ export async function invoicePdfFile(
     kind: 'INVOICE',
     number: invoice.number,
     stamp: stampOf(INVOICE_STAMPS, invoice.status, options),
-    customer: { ...invoice.customer, address: await customerAddress(ctx, invoice.customer.id) },
+    ...(await loadParties(ctx, invoice.customer, invoice.property_id)),
     facts: [
       ['Invoice number', invoice.number],
       ['Issue date', f.date(invoice.issue_date)],
@@ -397,7 +376,7 @@ export async function quotePdfFile(
     kind: 'QUOTE',
     number: quote.number,
     stamp: stampOf(QUOTE_STAMPS, quote.status, options),
-    customer: { ...quote.customer, address: await customerAddress(ctx, quote.customer.id) },
+    ...(await loadParties(ctx, quote.customer, quote.property_id)),
     facts: [
       ['Quote number', quote.number],
       ['Issue date', f.date(quote.issue_date)],

@@ -17,6 +17,7 @@ import { recordEvent } from './events';
 import { applyJobAction, boundToInstant, insertJob, type JobAction, rescheduleBookedJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
+import { placeAddress, placeFor } from './properties';
 
 export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
 
@@ -72,6 +73,7 @@ export async function presentBookings(db: Queryable, rows: BookingsTable[]): Pro
       start: row.start,
       end: row.end,
       notes: row.notes,
+      property_id: row.property_id ?? null,
       source: row.source,
       job_id: row.job_id,
       created_at: row.created_at,
@@ -143,11 +145,13 @@ export async function createBooking(
       email: booking.customer_email,
       name: booking.customer_name,
     });
+    const place = await placeFor(tx, accountId, customer.id, booking.property_id);
     const now = isoNow(ctx.clock);
     const row: BookingsTable = {
       id: newId('bkg', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customer.id,
+      property_id: place?.id ?? null,
       service: booking.service,
       start: booking.start,
       end: booking.end,
@@ -188,6 +192,19 @@ export async function updateBooking(
       updated_at: isoNow(ctx.clock),
     };
     if (next.end <= next.start) throw validationError('end must be after start', 'end');
+    if (patch.property_id !== undefined) {
+      const place = await placeFor(tx, accountId, row.customer_id, patch.property_id);
+      next.property_id = place?.id ?? null;
+      // The job booked for it goes where the booking now is, unless it is over.
+      if (row.job_id && place) {
+        await tx
+          .updateTable('jobs')
+          .set({ property_id: place.id, address: placeAddress(place, null), updated_at: next.updated_at })
+          .where('id', '=', row.job_id)
+          .where('status', 'in', ['unscheduled', 'scheduled', 'in_progress'])
+          .execute();
+      }
+    }
     await tx.updateTable('bookings').set(next).where('id', '=', row.id).execute();
     if (row.job_id && (next.start !== row.start || next.end !== row.end)) {
       await rescheduleBookedJob(tx, ctx, accountId, row.job_id, next);
@@ -245,7 +262,10 @@ export async function confirmBooking(
           scheduled_start: row.start,
           scheduled_end: row.end,
           assignees: options.assignees ?? [],
-          address: options.address === undefined ? customer.address : options.address,
+          // An address given on confirming is where this job is; otherwise it is the booking's place.
+          ...(options.address === undefined
+            ? { property_id: row.property_id ?? null, address: customer.address }
+            : { address: options.address }),
           notes: row.notes,
         },
         { bookingId: row.id },

@@ -19,6 +19,7 @@ import { recordEvent } from './events';
 import { type TimeFilters, whereTimeFilters } from './list-filters';
 import { fillTemplate, queueMail } from './mail';
 import { keysetPage, type Page } from './pagination';
+import { addFirstPlace } from './properties';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -274,6 +275,7 @@ async function insertCustomer(
   }
   const customer = await getCustomer(ctx, accountId, row.id, tx);
   await recordEvent(tx, ctx.clock, accountId, 'customer.created', customer);
+  if (row.address) await addFirstPlace(tx, ctx, accountId, row.id, row.address);
   return customer;
 }
 
@@ -372,6 +374,8 @@ export async function updateCustomer(
       })
       .where('id', '=', id)
       .execute();
+    // A customer who had nowhere to go gets the address as their first place; one with places keeps them.
+    if (patch.address !== undefined && address) await addFirstPlace(tx, ctx, accountId, id, address);
     return getCustomer(ctx, accountId, id, tx);
   });
 }

@@ -16,6 +16,7 @@ import { notFound, validationError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import type { Filterable } from './list-filters';
+import { placeFor } from './properties';
 
 /**
  * What quotes and invoices have in common: their lines and taxes (document_lines and
@@ -63,6 +64,7 @@ export async function saveDocumentBody(tx: Tx, documentId: string, totals: Docum
 /** The columns a draft's shared update fields change; the document adds its term (due_date, valid_until). */
 export interface DraftChanges {
   customer_id?: string;
+  property_id?: string | null;
   subtotal_cents?: number;
   tax_total_cents?: number;
   total_cents?: number;
@@ -79,9 +81,10 @@ export async function applyDraftFields(
   tx: Tx,
   ctx: AppContext,
   accountId: string,
-  documentId: string,
+  current: { id: string; customer_id: string },
   patch: DocumentUpdateFields,
 ): Promise<DraftChanges> {
+  const documentId = current.id;
   const changes: DraftChanges = {};
   if (patch.customer_email !== undefined || patch.customer_id !== undefined) {
     const customer = await findOrCreateCustomer(tx, ctx, accountId, {
@@ -90,6 +93,11 @@ export async function applyDraftFields(
       name: patch.customer_name,
     });
     changes.customer_id = customer.id;
+  }
+  // A draft moved to another customer goes to their place (the default unless one is named).
+  const customerId = changes.customer_id ?? current.customer_id;
+  if (patch.property_id !== undefined || customerId !== current.customer_id) {
+    changes.property_id = (await placeFor(tx, accountId, customerId, patch.property_id))?.id ?? null;
   }
   if (patch.items !== undefined || patch.taxes !== undefined) {
     const current = bodyInputs((await loadDocumentBodies(tx, [documentId])).get(documentId)!);

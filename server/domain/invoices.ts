@@ -42,6 +42,7 @@ import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
+import { placeFor } from './properties';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
 
@@ -100,6 +101,7 @@ function presentInvoice(row: InvoicesTable, parts: InvoiceParts, today: string):
       created_at: p.created_at,
     })),
     notes: row.notes,
+    property_id: row.property_id ?? null,
     quote_id: row.quote_id,
     job_id: row.job_id,
     sent_at: row.sent_at,
@@ -220,6 +222,7 @@ export async function insertInvoice(
     email: input.customer_email,
     name: input.customer_name,
   });
+  const place = await placeFor(tx, accountId, customer.id, input.property_id);
   const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
   const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
   const now = isoNow(ctx.clock);
@@ -229,6 +232,7 @@ export async function insertInvoice(
     account_id: accountId,
     number: await nextNumber(tx, ctx, accountId, 'invoice', config.invoice_prefix),
     customer_id: customer.id,
+    property_id: place?.id ?? null,
     status: 'draft',
     currency: config.currency,
     issue_date: issueDate,
@@ -284,7 +288,7 @@ export async function updateInvoice(
     }
     const changes: Partial<InvoicesTable> = {
       updated_at: isoNow(ctx.clock),
-      ...(await applyDraftFields(tx, ctx, accountId, row.id, patch)),
+      ...(await applyDraftFields(tx, ctx, accountId, row, patch)),
     };
     if (patch.due_date !== undefined) changes.due_date = patch.due_date;
     requireDateOrder(

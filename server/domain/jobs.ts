@@ -21,7 +21,12 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
+<<<<<<< HEAD
 import { billCompletedVisit } from './plan-billing';
+=======
+import { changedWorkPlace, newWorkPlace } from './properties';
+import { billCompletedVisit } from './service-plans';
+>>>>>>> p-places
 import { ensureMembers } from './team';
 
 export type { JobCreate } from '../../shared/schemas/job';
@@ -87,6 +92,7 @@ export async function presentJobs(db: Queryable, rows: JobsTable[]): Promise<Job
       scheduled_end: row.scheduled_end,
       assignees: assignees.filter((a) => a.job_id === row.id).map((a) => a.name),
       address: row.address,
+      property_id: row.property_id ?? null,
       price: row.price_cents === null ? null : fromCents(row.price_cents),
       notes: row.notes,
       quote_id: row.quote_id,
@@ -158,6 +164,7 @@ export async function insertJob(
     name: job.customer_name,
   });
   const { config } = await getAccount(tx, accountId);
+  const where = await newWorkPlace(tx, accountId, customer, job);
   const now = isoNow(ctx.clock);
   const row: JobsTable = {
     id: newId('job', ctx.clock.now().getTime()),
@@ -169,7 +176,7 @@ export async function insertJob(
     scheduled_start: job.scheduled_start ?? null,
     scheduled_end: job.scheduled_end ?? null,
     // Most jobs happen where the customer lives; null says "no address" on purpose.
-    address: job.address === undefined ? customer.address : job.address,
+    ...where,
     price_cents: job.price == null ? null : toCents(job.price),
     notes: job.notes ?? null,
     quote_id: links.quoteId ?? null,
@@ -262,10 +269,10 @@ export async function updateJob(
     if (problem) throw validationError(problem, 'scheduled_end');
     const next: JobsTable = {
       ...row,
+      ...(await changedWorkPlace(tx, accountId, row, patch)),
       title: patch.title ?? row.title,
       scheduled_start: start,
       scheduled_end: end,
-      address: patch.address === undefined ? row.address : patch.address,
       price_cents:
         patch.price === undefined ? row.price_cents : patch.price === null ? null : toCents(patch.price),
       notes: patch.notes === undefined ? row.notes : patch.notes,

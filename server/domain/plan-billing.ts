@@ -8,6 +8,7 @@ import { toIso } from '../lib/clock';
 import { derivedId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { insertInvoice, queueInvoiceMail } from './invoices';
+import { activePlaceId } from './properties';
 
 const dayOf = (iso: string | null, timeZone: string) => (iso ? dateInZone(new Date(iso), timeZone) : null);
 
@@ -72,6 +73,7 @@ async function issuePlanInvoice(
     accountId,
     {
       customer_id: plan.customer_id,
+      property_id: await activePlaceId(tx, plan.property_id),
       items: lines.map((line) => ({
         description: line.description,
         quantity: 1,

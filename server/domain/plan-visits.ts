@@ -70,6 +70,7 @@ export function ruleFromInput(input: {
 interface VisitFields {
   title: string;
   address: string | null;
+  property_id: string | null;
   price_cents: number | null;
   notes: string | null;
   scheduled_start: string;
@@ -125,6 +126,7 @@ export async function reconcileVisits(
   const fieldsFor = (o: { start: string; end: string }): VisitFields => ({
     title: plan.title,
     address: plan.address,
+    property_id: plan.property_id ?? null,
     price_cents: plan.price_cents,
     notes: plan.notes,
     scheduled_start: o.start,

@@ -1,3 +1,4 @@
+import { placeLine } from '../../shared/place';
 import type {
   Property,
   PropertyCreate,
@@ -81,6 +82,176 @@ async function makeDefault(tx: Tx, customerId: string, propertyId: string, now: 
 
 const blank = (value: string | null | undefined) => value || null;
 
+/**
+ * The place a record of this customer is for: the one named, which must be one of the customer's
+ * active places; the customer's default when none is named (undefined); none for null.
+ */
+export async function placeFor(
+  db: Queryable,
+  accountId: string,
+  customerId: string,
+  requested: string | null | undefined,
+): Promise<PropertiesTable | null> {
+  if (requested === null) return null;
+  if (requested === undefined) {
+    const row = await db
+      .selectFrom('properties')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .where('status', '=', 'active')
+      .orderBy('is_default', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row?.is_default ? row : null;
+  }
+  const row = await db
+    .selectFrom('properties')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', requested)
+    .executeTakeFirst();
+  if (!row) throw validationError(`No place ${requested} in this account`, 'property_id');
+  if (row.customer_id !== customerId)
+    throw validationError(
+      `Place ${requested} is another customer's: pick one of this customer's places`,
+      'property_id',
+    );
+  if (row.status === 'archived')
+    throw validationError(
+      `Place ${requested} is archived: pick an active place, or restore it first`,
+      'property_id',
+    );
+  return row;
+}
+
+/** The address of a record's place, or `fallback` for a record that names none. */
+export function placeAddress(place: PropertiesTable | null, fallback: string | null): string | null {
+  return place ? placeLine(place) : fallback;
+}
+
+type WorkPlace = { property_id: string | null; address: string | null };
+
+/**
+ * Where a new job or service plan is. An address typed for it alone names no place; otherwise it
+ * goes to the place named, or the customer's default, at that place's address (the customer's
+ * address when there is no place).
+ */
+export async function newWorkPlace(
+  db: Queryable,
+  accountId: string,
+  customer: { id: string; address: string | null },
+  input: { property_id?: string | null | undefined; address?: string | null | undefined },
+): Promise<WorkPlace> {
+  if (input.address !== undefined && input.property_id === undefined)
+    return { property_id: null, address: input.address };
+  const place = await placeFor(db, accountId, customer.id, input.property_id);
+  return {
+    property_id: place?.id ?? null,
+    address: placeAddress(place, input.address === undefined ? customer.address : input.address),
+  };
+}
+
+/**
+ * Where a changed job or service plan is: a place named in the patch (its address); an address
+ * typed alone, which leaves the place when it differs from where the work was; or where it was.
+ */
+export async function changedWorkPlace(
+  db: Queryable,
+  accountId: string,
+  current: { customer_id: string; property_id?: string | null | undefined; address: string | null },
+  patch: { property_id?: string | null | undefined; address?: string | null | undefined },
+): Promise<WorkPlace> {
+  if (patch.property_id !== undefined) {
+    const place = await placeFor(db, accountId, current.customer_id, patch.property_id);
+    return {
+      property_id: place?.id ?? null,
+      address: placeAddress(place, patch.address === undefined ? current.address : patch.address),
+    };
+  }
+  if (patch.address === undefined || patch.address === current.address)
+    return { property_id: current.property_id ?? null, address: current.address };
+  return { property_id: null, address: patch.address };
+}
+
+/** A record's place for work made from it without the owner (plan invoices): only if still active. */
+export async function activePlaceId(
+  db: Queryable,
+  propertyId: string | null | undefined,
+): Promise<string | null> {
+  if (!propertyId) return null;
+  const row = await db
+    .selectFrom('properties')
+    .select('id')
+    .where('id', '=', propertyId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * A new customer given an address gets it as their default place (street holding the whole
+ * string, as migration 0015 did), so their work has somewhere to go from the start.
+ */
+export async function addFirstPlace(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  customerId: string,
+  address: string,
+): Promise<void> {
+  const existing = await tx
+    .selectFrom('properties')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (existing) return;
+  const now = isoNow(ctx.clock);
+  const row: PropertiesTable = {
+    ...EMPTY_PLACE,
+    id: newId('prop', ctx.clock.now().getTime()),
+    account_id: accountId,
+    customer_id: customerId,
+    street: address.trim(),
+    is_default: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto('properties').values(row).execute();
+  await recordEvent(tx, ctx.clock, accountId, 'property.created', presentProperty(row));
+}
+
+const EMPTY_PLACE = {
+  label: null,
+  unit: null,
+  city: null,
+  region: null,
+  postal_code: null,
+  country: null,
+  access_notes: null,
+  status: 'active',
+  archived_at: null,
+} as const;
+
+/** Open work at a place follows its address when the place is edited; done work keeps where it was. */
+async function followAddress(tx: Tx, place: PropertiesTable, now: string): Promise<void> {
+  const address = placeLine(place);
+  await tx
+    .updateTable('jobs')
+    .set({ address, updated_at: now })
+    .where('property_id', '=', place.id)
+    .where('status', 'in', ['unscheduled', 'scheduled', 'in_progress'])
+    .where((eb) => eb.or([eb('address', 'is', null), eb('address', '!=', address)]))
+    .execute();
+  await tx
+    .updateTable('service_plans')
+    .set({ address, updated_at: now })
+    .where('property_id', '=', place.id)
+    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('address', 'is', null), eb('address', '!=', address)]))
+    .execute();
+}
+
 export async function createProperty(
   ctx: AppContext,
   accountId: string,
@@ -161,7 +332,9 @@ export async function updateProperty(
       .where('id', '=', id)
       .execute();
     if (patch.is_default) await makeDefault(tx, current.customer_id, id, now);
-    const property = presentProperty(await getRow(tx, accountId, id));
+    const updated = await getRow(tx, accountId, id);
+    if (placeLine(updated) !== placeLine(current)) await followAddress(tx, updated, now);
+    const property = presentProperty(updated);
     await recordEvent(tx, ctx.clock, accountId, 'property.updated', property);
     return property;
   });

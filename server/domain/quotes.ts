@@ -39,6 +39,7 @@ import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
+import { placeFor } from './properties';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
 
@@ -91,6 +92,7 @@ async function presentQuotes(db: Queryable, rows: QuotesTable[], today: string):
       issue_date: row.issue_date,
       valid_until: row.valid_until,
       notes: row.notes,
+      property_id: row.property_id ?? null,
       job_id: row.job_id,
       sent_at: row.sent_at,
       accepted_at: row.accepted_at,
@@ -170,6 +172,7 @@ export async function createQuote(ctx: AppContext, accountId: string, input: Quo
       email: input.customer_email,
       name: input.customer_name,
     });
+    const place = await placeFor(tx, accountId, customer.id, input.property_id);
     const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
     const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
     const now = isoNow(ctx.clock);
@@ -178,6 +181,7 @@ export async function createQuote(ctx: AppContext, accountId: string, input: Quo
       account_id: accountId,
       number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
       customer_id: customer.id,
+      property_id: place?.id ?? null,
       status: 'draft',
       currency: config.currency,
       issue_date: issueDate,
@@ -216,7 +220,7 @@ export async function updateQuote(
     }
     const changes: Partial<QuotesTable> = {
       updated_at: isoNow(ctx.clock),
-      ...(await applyDraftFields(tx, ctx, accountId, row.id, patch)),
+      ...(await applyDraftFields(tx, ctx, accountId, row, patch)),
     };
     if (patch.valid_until !== undefined) changes.valid_until = patch.valid_until;
     requireDateOrder(
@@ -347,7 +351,8 @@ export const declineQuote = (ctx: AppContext, accountId: string, ref: string) =>
 
 /**
  * Turns an accepted quote into work: a job for the same customer, priced at the quote's total,
- * titled after its first line, at the customer's address. The job starts unscheduled.
+ * titled after its first line, at the quote's place (the customer's address when it names none).
+ * The job starts unscheduled.
  */
 export async function convertQuote(ctx: AppContext, accountId: string, ref: string): Promise<Quote> {
   return ctx.db.transaction().execute(async (tx) => {
@@ -373,6 +378,7 @@ export async function convertQuote(ctx: AppContext, accountId: string, ref: stri
       {
         customer_id: quote.customer.id,
         title: firstLine ? firstLine.slice(0, JOB_TITLE_MAX) : `Quote ${row.number}`,
+        property_id: row.property_id ?? null,
         address: customer.address,
         price: quote.total,
         notes: row.notes,

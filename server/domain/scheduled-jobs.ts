@@ -6,6 +6,9 @@ import type { JobsTable } from '../db/schema';
 export interface JobOnSchedule extends JobsTable {
   customer_name: string;
   customer_email: string | null;
+  /** The job's place: its label, and the access notes the crew needs to get in. */
+  place_label: string | null;
+  access_notes: string | null;
   /** By name, as calendars and schedules list them. */
   assignees: { id: string; name: string }[];
 }
@@ -15,7 +18,7 @@ export const NOT_CANCELLED: readonly JobStatus[] = ['unscheduled', 'scheduled', 
 
 /**
  * An account's jobs in the given statuses that start in [start, end), in start order, with their
- * customer and assignees (two queries, whatever the number of jobs). The calendar feed, the
+ * customer, place and assignees (two queries, whatever the number of jobs). The calendar feed, the
  * dashboard and the team schedule all read jobs this way.
  */
 export async function jobsStartingBetween(
@@ -26,8 +29,14 @@ export async function jobsStartingBetween(
   let query = db
     .selectFrom('jobs as j')
     .innerJoin('customers as c', 'c.id', 'j.customer_id')
+    .leftJoin('properties as p', 'p.id', 'j.property_id')
     .selectAll('j')
-    .select(['c.name as customer_name', 'c.email as customer_email'])
+    .select([
+      'c.name as customer_name',
+      'c.email as customer_email',
+      'p.label as place_label',
+      'p.access_notes as access_notes',
+    ])
     .where('j.account_id', '=', accountId)
     .where('j.status', 'in', [...window.statuses])
     .where('j.scheduled_start', '>=', window.start)

@@ -23,6 +23,7 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { presentJobs } from './jobs';
 import { keysetPage, type Page } from './pagination';
+import { changedWorkPlace, newWorkPlace } from './properties';
 import { json, reconcileVisits, removeVisit, ruleFromInput, ruleOf } from './plan-visits';
 
 /**
@@ -72,6 +73,7 @@ async function presentPlans(
         : { id: row.customer_id, name: '', email: '' },
       title: row.title,
       address: row.address,
+      property_id: row.property_id ?? null,
       price: row.price_cents === null ? null : fromCents(row.price_cents),
       notes: row.notes,
       assignees: json<string[]>(row.assignees),
@@ -201,7 +203,7 @@ export async function createPlan(
       account_id: accountId,
       customer_id: customer.id,
       title: input.title,
-      address: input.address === undefined ? customer.address : input.address,
+      ...(await newWorkPlace(tx, accountId, customer, input)),
       price_cents: input.price == null ? null : toCents(input.price),
       notes: input.notes ?? null,
       assignees: JSON.stringify(input.assignees),
@@ -273,7 +275,7 @@ export async function updatePlan(
     const updated: ServicePlansTable = {
       ...row,
       title: patch.title ?? row.title,
-      address: patch.address !== undefined ? patch.address : row.address,
+      ...(await changedWorkPlace(tx, accountId, row, patch)),
       price_cents: price === null ? null : toCents(price),
       notes: patch.notes !== undefined ? patch.notes : row.notes,
       assignees: patch.assignees ? JSON.stringify(patch.assignees) : row.assignees,

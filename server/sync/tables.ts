@@ -180,6 +180,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'plan_occurrence',
       'plan_detached',
       'plan_invoice_id',
+      'property_id',
     ],
     parents: {
       customer_id: ['customers'],
@@ -187,6 +188,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
       booking_id: ['bookings'],
       plan_id: ['service_plans'],
       plan_invoice_id: ['invoices'],
+      property_id: ['properties'],
     },
   },
   {
@@ -222,8 +224,9 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'ended_at',
       'created_at',
       'updated_at',
+      'property_id',
     ],
-    parents: { customer_id: ['customers'] },
+    parents: { customer_id: ['customers'], property_id: ['properties'] },
   },
   {
     name: 'job_assignees',
@@ -253,8 +256,9 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'job_id',
       'created_at',
       'updated_at',
+      'property_id',
     ],
-    parents: { customer_id: ['customers'], job_id: ['jobs'] },
+    parents: { customer_id: ['customers'], job_id: ['jobs'], property_id: ['properties'] },
   },
   {
     name: 'quotes',
@@ -280,8 +284,9 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'job_id',
       'created_at',
       'updated_at',
+      'property_id',
     ],
-    parents: { customer_id: ['customers'], job_id: ['jobs'] },
+    parents: { customer_id: ['customers'], job_id: ['jobs'], property_id: ['properties'] },
   },
   {
     name: 'invoices',
@@ -308,8 +313,14 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'voided_at',
       'created_at',
       'updated_at',
+      'property_id',
     ],
-    parents: { customer_id: ['customers'], quote_id: ['quotes'], job_id: ['jobs'] },
+    parents: {
+      customer_id: ['customers'],
+      quote_id: ['quotes'],
+      job_id: ['jobs'],
+      property_id: ['properties'],
+    },
   },
   {
     name: 'document_lines',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email, ListQuery, Timestamp, text } from './common';
 import { customerReferenceFields } from './customer';
 import { CustomerRef, DateOrInstant, InstantInput, PersonName } from './job';
+import { placeInputField, recordPlaceField } from './property';
 
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show'] as const;
 export const BookingStatus = z.enum(BOOKING_STATUSES).meta({ id: 'BookingStatus' });
@@ -17,6 +18,7 @@ export const Booking = z
     start: Timestamp,
     end: Timestamp,
     notes: z.string().nullable(),
+    ...recordPlaceField,
     source: z.string().nullable().meta({ description: 'Where it came from: portal, v1, widget, phone, …' }),
     job_id: z.string().nullable().meta({ description: 'The job created when the booking was confirmed.' }),
     created_at: Timestamp,
@@ -39,6 +41,7 @@ const bookingFields = {
   start: InstantInput,
   end: InstantInput,
   notes: text({ multiline: true }).max(5000).nullish(),
+  ...placeInputField,
 };
 
 export const BookingCreate = z

@@ -3,6 +3,7 @@ import { hasAtMostDecimals, QUANTITY_DECIMALS, UNIT_PRICE_DECIMALS } from '../mo
 import { DateOnly, Email, Money, text } from './common';
 import { TaxRate } from './config';
 import { customerReferenceFields } from './customer';
+import { placeInputField } from './property';
 
 /**
  * Shapes shared by quotes and invoices: their lines, taxes and customer. The limits keep every
@@ -88,6 +89,7 @@ export const documentCreateFields = {
     description: 'Used when the e-mail is not a customer yet; defaults to the part before the @.',
   }),
   ...customerReferenceFields,
+  ...placeInputField,
   items: LineItems,
   taxes: Taxes.optional().meta({ description: "Defaults to the config's default_taxes when absent." }),
   notes: text({ multiline: true }).max(5000).optional(),
@@ -110,6 +112,7 @@ export const documentUpdateFields = {
   customer_name: text().min(1).max(200).optional().meta({
     description: 'Name for a customer created by customer_email; needs customer_email.',
   }),
+  ...placeInputField,
   items: LineItems.optional(),
   taxes: Taxes.optional(),
   notes: text({ multiline: true }).max(5000).nullable().optional(),

@@ -7,6 +7,7 @@ import {
   documentUpdateFields,
   withCustomerNameRule,
 } from './document';
+import { placeInputField, recordPlaceField } from './property';
 
 export const StoredInvoiceStatus = z.enum(['draft', 'sent', 'partially_paid', 'paid', 'void']);
 export type StoredInvoiceStatus = z.infer<typeof StoredInvoiceStatus>;
@@ -42,6 +43,7 @@ export const Invoice = z
     due_date: DateOnly,
     payments: z.array(Payment),
     notes: z.string().nullable(),
+    ...recordPlaceField,
     quote_id: z.string().nullable(),
     job_id: z.string().nullable(),
     sent_at: Timestamp.nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateOnly, Email, ListQuery, Money, Timestamp, text } from './common';
 import { customerReferenceFields } from './customer';
+import { placeInputField, recordPlaceField } from './property';
 
 export const JOB_STATUSES = ['unscheduled', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -39,7 +40,11 @@ export const Job = z
     scheduled_start: Timestamp.nullable(),
     scheduled_end: Timestamp.nullable(),
     assignees: z.array(z.string()).meta({ description: 'Team member names.' }),
-    address: z.string().nullable(),
+    address: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the work is: its place's address when it names one." }),
+    ...recordPlaceField,
     price: Money.nullable(),
     notes: z.string().nullable(),
     quote_id: z.string().nullable(),
@@ -81,7 +86,11 @@ const jobFields = {
   scheduled_start: InstantInput.nullish(),
   scheduled_end: InstantInput.nullish(),
   assignees: z.array(PersonName).max(20).meta({ description: 'Team member names; new names join the team.' }),
-  address: text().max(300).nullish(),
+  address: text()
+    .max(300)
+    .nullish()
+    .meta({ description: "Ignored when the job names a place: the address is the place's." }),
+  ...placeInputField,
   price: NonNegativeMoney.nullish(),
   notes: text({ multiline: true }).max(5000).nullish(),
 };

@@ -55,3 +55,19 @@ export const PropertyListQuery = ListQuery.extend({
   status: z.enum(['active', 'archived']).optional().meta({ description: 'Default: both.' }),
 });
 export type PropertyListQuery = z.infer<typeof PropertyListQuery>;
+
+/** The place a quote, job, plan, booking or invoice is for, as the record shows it. */
+export const recordPlaceField = {
+  property_id: z.string().nullable().meta({
+    description: "The customer's place (prop_…) the record is for; null when it names none.",
+    example: 'prop_01jd3k5x2m9q7r8s6t4v2w0y1z',
+  }),
+};
+
+/** The place a create or update body names: one of the customer's active places. */
+export const placeInputField = {
+  property_id: z.string().min(1).nullish().meta({
+    description:
+      "One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place.",
+  }),
+};

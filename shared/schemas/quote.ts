@@ -7,6 +7,7 @@ import {
   documentUpdateFields,
   withCustomerNameRule,
 } from './document';
+import { placeInputField, recordPlaceField } from './property';
 
 export const StoredQuoteStatus = z.enum(['draft', 'sent', 'accepted', 'declined', 'converted']);
 export type StoredQuoteStatus = z.infer<typeof StoredQuoteStatus>;
@@ -28,6 +29,7 @@ export const Quote = z
     issue_date: DateOnly,
     valid_until: DateOnly,
     notes: z.string().nullable(),
+    ...recordPlaceField,
     job_id: z.string().nullable().meta({ description: 'The job created when the quote was converted.' }),
     sent_at: Timestamp.nullable(),
     accepted_at: Timestamp.nullable(),

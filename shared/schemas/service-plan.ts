@@ -3,6 +3,7 @@ import { WEEKDAY_CODES } from '../recurrence';
 import { DateOnly, Email, ListQuery, Money, Timestamp, text } from './common';
 import { customerReferenceFields } from './customer';
 import { CustomerRef, NonNegativeMoney, PersonName } from './job';
+import { placeInputField, recordPlaceField } from './property';
 
 /** Service plans: recurring visits of one customer (docs/recurring-work.md). */
 
@@ -67,6 +68,7 @@ const ruleFields = {
 const planFields = {
   title: text().min(1).max(200),
   address: text().max(300).nullable(),
+  ...placeInputField,
   price: NonNegativeMoney.nullable().meta({ description: 'Price of one visit.' }),
   notes: text({ multiline: true }).max(5000).nullable(),
   assignees: z.array(PersonName).max(20).meta({ description: 'Team member names; new names join the team.' }),
@@ -134,7 +136,10 @@ export const ServicePlanCreate = z
     ...customerReferenceFields,
     customer_name: text().min(1).max(200).optional(),
     ...planFields,
-    address: planFields.address.optional().meta({ description: "Default: the customer's address." }),
+    address: planFields.address.optional().meta({
+      description:
+        "Ignored when the plan names a place (its visits go to the place's address). Default: the customer's address.",
+    }),
     price: planFields.price.optional(),
     notes: planFields.notes.optional(),
     assignees: planFields.assignees.default([]),
@@ -191,6 +196,7 @@ export const ServicePlan = z
     customer: CustomerRef,
     title: z.string(),
     address: z.string().nullable(),
+    ...recordPlaceField,
     price: Money.nullable(),
     notes: z.string().nullable(),
     assignees: z.array(z.string()),

@@ -213,6 +213,7 @@ describe('GET /export', () => {
       'mail_messages',
       'events',
       'service_plans',
+      'properties',
     ]);
     expect(data.account).toMatchObject({ client_id: shop.clientId, business_name: 'Sparkle Cleaning' });
     expect(data.account.smtp).toMatchObject({ host: 'smtp.example.com', password_set: true });
@@ -274,6 +275,7 @@ describe('GET /export', () => {
         'quotes.csv',
         'reviews.csv',
         'service_plans.csv',
+        'properties.csv',
         'team_members.csv',
       ].sort(),
     );

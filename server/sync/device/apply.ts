@@ -59,6 +59,7 @@ export function applyPulledRows(
     jobs: new Set(),
     quotes: new Set(),
     deletedCustomers: new Set(),
+    placeOwners: new Set(),
   };
   let applied = 0;
 
@@ -215,6 +216,11 @@ export function applyPulledRows(
       case 'customers':
         if (deleted) touched.deletedCustomers.add(id);
         break;
+      case 'properties': {
+        const customer = state.v.customer_id ?? local.row(table, key)?.customer_id;
+        if (customer) touched.placeOwners.add(String(customer));
+        break;
+      }
       case 'events':
         if (!existed && !deleted)
           local.statement('INSERT OR IGNORE INTO sync_event_fanout (event_id) VALUES (?)').run(id);

@@ -1,5 +1,6 @@
 import { fromCents, MONEY_DECIMALS } from '../../../shared/money';
 import { DELETED } from '../tables';
+import { settleDefaultPlace } from './default-place';
 import type { LocalState } from './local-state';
 
 /**
@@ -16,6 +17,8 @@ export interface Touched {
   quotes: Set<string>;
   /** Customers deleted by the page: the records naming them may have lost their customer. */
   deletedCustomers: Set<string>;
+  /** Customers whose places the page changed: they keep one default (device/default-place.ts). */
+  placeOwners: Set<string>;
 }
 
 /** Notes the records a page touched, to be checked when the pull has caught up. */
@@ -26,6 +29,7 @@ export function noteForDecisions(local: LocalState, accountId: string, touched: 
   for (const id of touched.documents) note.run(accountId, id.startsWith('inv_') ? 'invoice' : 'quote', id);
   for (const id of touched.quotes) note.run(accountId, 'quote', id);
   for (const id of touched.jobs) note.run(accountId, 'job', id);
+  for (const id of touched.placeOwners) note.run(accountId, PLACES, id);
   for (const customer of touched.deletedCustomers) {
     for (const [type, table] of [
       ['invoice', 'invoices'],
@@ -42,6 +46,9 @@ export function noteForDecisions(local: LocalState, accountId: string, touched: 
   }
 }
 
+/** The check of a customer's places, noted beside the records checked for decisions. */
+const PLACES = 'places';
+
 interface Finding {
   kind: string;
   when: boolean;
@@ -55,9 +62,13 @@ interface Finding {
 export function checkDecisions(local: LocalState, accountId: string, now: string): number {
   const noted = local
     .statement('SELECT record_type, record_id FROM sync_decision_checks WHERE account_id = ?')
-    .all(accountId) as Array<{ record_type: 'invoice' | 'quote' | 'job'; record_id: string }>;
+    .all(accountId) as Array<{ record_type: 'invoice' | 'quote' | 'job' | typeof PLACES; record_id: string }>;
   let written = 0;
   for (const { record_type, record_id } of noted) {
+    if (record_type === PLACES) {
+      written += settleDefaultPlace(local, record_id, now);
+      continue;
+    }
     for (const finding of findings(local, record_type, record_id))
       written += decide(local, accountId, record_type, record_id, finding, now);
   }

@@ -341,6 +341,11 @@ class SnapshotLoader {
         `SELECT id FROM jobs WHERE account_id = :account
            AND ((status = 'completed' AND cancelled_at IS NOT NULL) OR ${customerGone('jobs')})`,
       ),
+      placeOwners: ids(
+        `SELECT customer_id AS id FROM properties WHERE account_id = :account
+         GROUP BY customer_id HAVING sum(status = 'active' AND is_default = 1) <> 1
+           OR sum(status = 'archived' AND is_default = 1) > 0`,
+      ),
       quotes: ids(
         'SELECT id FROM quotes WHERE account_id = :account AND accepted_at IS NOT NULL AND declined_at IS NOT NULL',
       ),
