@@ -21,12 +21,8 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
-<<<<<<< HEAD
 import { billCompletedVisit } from './plan-billing';
-=======
 import { changedWorkPlace, newWorkPlace } from './properties';
-import { billCompletedVisit } from './service-plans';
->>>>>>> p-places
 import { ensureMembers } from './team';
 
 export type { JobCreate } from '../../shared/schemas/job';
