@@ -23,8 +23,8 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { presentJobs } from './jobs';
 import { keysetPage, type Page } from './pagination';
-import { changedWorkPlace, newWorkPlace } from './properties';
 import { json, reconcileVisits, removeVisit, ruleFromInput, ruleOf } from './plan-visits';
+import { changedWorkPlace, newWorkPlace } from './properties';
 
 /**
  * Service plans (docs/recurring-work.md): a rule that keeps a customer's visits on the calendar
