@@ -6,8 +6,7 @@ import { runWithWriteHook } from '../db/write-hooks';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, validationError } from '../lib/errors';
 import { crashAfterCommit } from '../lib/faults';
-
-export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+import { REPLAY_WINDOW_MS } from '../maintenance/retention';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { HISTORY_PER_RECORD, HISTORY_RETENTION_DAYS } from '../domain/record-history';
-import { REPLAY_WINDOW_MS } from '../http/idempotency';
 import { toIso } from '../lib/clock';
 import { type PeriodicJob, startPeriodicJob } from '../lib/periodic-job';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
+
+/** Stored responses are replayed for 24 h (contract part 3); after that the key is free again. */
+export const REPLAY_WINDOW_MS = DAY_MS;
 
 /**
  * How long rows that are not business records are kept (docs/decisions.md, "Retention"). Business
@@ -14,7 +16,6 @@ const DAY_MS = 24 * HOUR_MS;
  * never pruned; these tables grow with traffic rather than with the business.
  */
 export const RETENTION = {
-  /** Stored responses are replayed for 24 h (contract part 3); after that the key is free again. */
   idempotencyKeysMs: REPLAY_WINDOW_MS,
   /** Finished webhook deliveries and their attempts: the history the API and Settings show. */
   finishedDeliveriesMs: 30 * DAY_MS,
