@@ -7,7 +7,7 @@ import {
   documentUpdateFields,
   withCustomerNameRule,
 } from './document';
-import { placeInputField, recordPlaceField } from './property';
+import { recordPlaceField } from './property';
 
 export const StoredInvoiceStatus = z.enum(['draft', 'sent', 'partially_paid', 'paid', 'void']);
 export type StoredInvoiceStatus = z.infer<typeof StoredInvoiceStatus>;

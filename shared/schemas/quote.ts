@@ -7,7 +7,7 @@ import {
   documentUpdateFields,
   withCustomerNameRule,
 } from './document';
-import { placeInputField, recordPlaceField } from './property';
+import { recordPlaceField } from './property';
 
 export const StoredQuoteStatus = z.enum(['draft', 'sent', 'accepted', 'declined', 'converted']);
 export type StoredQuoteStatus = z.infer<typeof StoredQuoteStatus>;

@@ -54,7 +54,10 @@ export const ScheduledJob = z.object({
   address: z.string().nullable(),
   property_id: z.string().nullable(),
   place_label: z.string().nullable().meta({ example: 'Building B' }),
-  access_notes: z.string().nullable().meta({ description: 'Gate code, key safe, pets, alarm: for the crew.' }),
+  access_notes: z
+    .string()
+    .nullable()
+    .meta({ description: 'Gate code, key safe, pets, alarm: for the crew.' }),
   start: Timestamp,
   end: Timestamp.nullable(),
   status: JobStatus,
