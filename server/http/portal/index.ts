@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import { ProgressBoard } from '../../domain/customer-import/run';
 import { registerIdempotency } from '../idempotency';
 import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
@@ -9,6 +10,7 @@ import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
+import { portalCustomerImportRoutes } from './customer-imports';
 import { portalCustomerRoutes } from './customers';
 import { portalExportRoutes } from './export';
 import { registerPortalGuard } from './guard';
@@ -26,7 +28,12 @@ import { portalTeamRoutes } from './team';
 import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
-export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafety?: DataSafety) {
+export async function portalApi(
+  app: FastifyInstance,
+  ctx: AppContext,
+  dataSafety?: DataSafety,
+  importsFolder?: string,
+) {
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));
@@ -50,4 +57,9 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   await app.register(portalSyncRoutes(ctx));
   await app.register(portalHistoryRoutes(ctx));
   if (dataSafety) await app.register(portalBackupRoutes(ctx, dataSafety));
+  if (importsFolder) {
+    await app.register(
+      portalCustomerImportRoutes(ctx, { folder: importsFolder, progress: new ProgressBoard() }),
+    );
+  }
 }
