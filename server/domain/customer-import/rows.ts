@@ -18,7 +18,7 @@ function collect(columns: ImportColumns, values: string[]): Values {
   columns.forEach((field, index) => {
     const value = values[index];
     if (!field || !value) return;
-    (out[field] ??= []).push(value);
+    out[field] = [...(out[field] ?? []), value];
   });
   return out;
 }
