@@ -6,6 +6,7 @@ import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { PortalParams } from '../schemas';
+import { portalAccountingExportRoutes } from './accounting-export';
 import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
@@ -43,6 +44,7 @@ export async function portalApi(
   await app.register(portalOverviewRoutes(ctx));
   await app.register(portalExportRoutes(ctx));
   await app.register(salesTaxRoutes(ctx, { params: PortalParams, tags: ['overview'] }));
+  await app.register(portalAccountingExportRoutes(ctx));
   await app.register(reminderSettingsRoutes(ctx, { params: PortalParams, tags: ['settings'] }));
   await app.register(portalInvoiceRoutes(ctx));
   await app.register(portalQuoteRoutes(ctx));
