@@ -13,13 +13,10 @@ export const AccountingExportQuery = z
       description:
         'invoices: those issued in the period, one row per line with its share of the tax; payments: those received in it.',
     }),
-    date_format: z
-      .enum(['mdy', 'dmy', 'ymd'])
-      .optional()
-      .meta({
-        description:
-          'Dates as MM/DD/YYYY, DD/MM/YYYY or YYYY-MM-DD; default: mdy for quickbooks, dmy for xero, ymd for plain.',
-      }),
+    date_format: z.enum(['mdy', 'dmy', 'ymd']).optional().meta({
+      description:
+        'Dates as MM/DD/YYYY, DD/MM/YYYY or YYYY-MM-DD; default: mdy for quickbooks, dmy for xero, ymd for plain.',
+    }),
     account_code: z
       .string()
       .trim()
