@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Backup, RestoreResult } from '../shared/schemas/backup';
 import { Backups } from './backups/backups';
@@ -183,6 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     https: tls,
     gate,
     dataSafety: { backups, restore },
+    importsFolder: path.join(options.dataDir, 'imports'),
   });
   try {
     await app.listen({ host: listenHost, port: options.port ?? 4300 });

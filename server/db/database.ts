@@ -28,6 +28,7 @@ import * as decisionsHistory from './migrations/0013_decisions_history';
 import * as customersReach from './migrations/0014_customers_reach';
 import * as properties from './migrations/0015_properties';
 import * as recordPlaces from './migrations/0016_record_places';
+import * as customerImports from './migrations/0020_customer_imports';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0014_customers_reach': customersReach,
   '0015_properties': properties,
   '0016_record_places': recordPlaces,
+  '0020_customer_imports': customerImports,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -1,6 +1,7 @@
 /** Row types of every table (see migrations/). Kysely checks every query against these. */
 
 import type { Generated } from 'kysely';
+import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
 
 export interface AccountsTable {
   id: string;
@@ -552,4 +553,6 @@ export interface Database {
   number_blocks: NumberBlocksTable;
   sync_event_fanout: { event_id: string };
   event_arrivals: { seq: number; event_id: string };
+  customer_imports: CustomerImportsTable;
+  customer_import_rows: CustomerImportRowsTable;
 }

@@ -40,6 +40,8 @@ export interface AppOptions {
   sessionCookie: string;
   /** Backups and restore of the data folder (Settings > Backups); absent where nothing may restore. */
   dataSafety?: DataSafety;
+  /** Where uploaded customer files wait to be imported (Settings > Import); no import routes without it. */
+  importsFolder?: string;
 }
 
 export interface HttpTimeouts {
@@ -127,7 +129,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
-  await app.register((portal) => portalApi(portal, ctx, options.dataSafety), {
+  await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.importsFolder), {
     prefix: '/api/portal/:client_id',
   });
   await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });

@@ -5,6 +5,13 @@ import { ApiError } from '../lib/errors';
 import { isWrite } from './auth';
 import { invalidJson, unsupportedMediaType } from './errors';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes a CSV file as its body (Content-Type: text/csv), streamed by its own parser. */
+    csvUpload?: boolean;
+  }
+}
+
 /** How long the rest of a refused body is read and dropped before the connection is cut. */
 export const DEFAULT_DRAIN_MS = 10_000;
 
@@ -27,7 +34,9 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
   app.addHook('onRequest', async (request) => {
     if (!isWrite(request.method)) return;
     const type = request.headers['content-type'];
-    if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) throw unsupportedMediaType();
+    const csv =
+      request.routeOptions.config.csvUpload && type !== undefined && /^text\/csv\s*(;|$)/i.test(type);
+    if (type !== undefined && !csv && !/^application\/json\s*(;|$)/i.test(type)) throw unsupportedMediaType();
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       throw new ApiError(

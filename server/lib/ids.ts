@@ -23,7 +23,8 @@ export type IdPrefix =
   | 'req'
   | 'dev'
   | 'plan'
-  | 'prop';
+  | 'prop'
+  | 'imp';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

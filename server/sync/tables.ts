@@ -493,6 +493,8 @@ export const DEVICE_LOCAL_TABLES = [
   'hub_number_leases',
   'hub_webhook_endpoints',
   'hub_webhook_deliveries',
+  'customer_imports',
+  'customer_import_rows',
   'kysely_migration',
   'kysely_migration_lock',
 ];

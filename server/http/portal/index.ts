@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { ProgressBoard } from '../../domain/customer-import/run';
 import type { EngineContext } from '../../sync/device/engine';
 import { registerIdempotency } from '../idempotency';
 import { propertyRoutes } from '../property-routes';
 import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { PortalParams } from '../schemas';
+import { portalAccountingExportRoutes } from './accounting-export';
 import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
+import { portalCustomerImportRoutes } from './customer-imports';
 import { portalCustomerRoutes } from './customers';
 import { portalExportRoutes } from './export';
 import { registerPortalGuard } from './guard';
@@ -26,7 +29,12 @@ import { portalTeamRoutes } from './team';
 import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
-export async function portalApi(app: FastifyInstance, ctx: EngineContext, dataSafety?: DataSafety) {
+export async function portalApi(
+  app: FastifyInstance,
+  ctx: EngineContext,
+  dataSafety?: DataSafety,
+  importsFolder?: string,
+) {
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));
@@ -36,6 +44,7 @@ export async function portalApi(app: FastifyInstance, ctx: EngineContext, dataSa
   await app.register(portalOverviewRoutes(ctx));
   await app.register(portalExportRoutes(ctx));
   await app.register(salesTaxRoutes(ctx, { params: PortalParams, tags: ['overview'] }));
+  await app.register(portalAccountingExportRoutes(ctx));
   await app.register(reminderSettingsRoutes(ctx, { params: PortalParams, tags: ['settings'] }));
   await app.register(portalInvoiceRoutes(ctx));
   await app.register(portalQuoteRoutes(ctx));
@@ -50,4 +59,9 @@ export async function portalApi(app: FastifyInstance, ctx: EngineContext, dataSa
   await app.register(portalSyncRoutes(ctx));
   await app.register(portalHistoryRoutes(ctx));
   if (dataSafety) await app.register(portalBackupRoutes(ctx, dataSafety));
+  if (importsFolder) {
+    await app.register(
+      portalCustomerImportRoutes(ctx, { folder: importsFolder, progress: new ProgressBoard() }),
+    );
+  }
 }

@@ -1,0 +1,277 @@
+import { sql } from 'kysely';
+import { MAX_TAGS } from '../../../shared/schemas/customer';
+import type { ImportedCustomer } from '../../../shared/schemas/customer-import';
+import type { Tx } from '../../db/database';
+import type { CustomersTable, PropertiesTable } from '../../db/schema';
+import { newId } from '../../lib/ids';
+
+/** A mapped row waiting to be written, with its row number for the report. */
+export interface PendingRow {
+  row: number;
+  values: string[];
+  customer: ImportedCustomer;
+}
+
+export type Outcome =
+  | { kind: 'added'; row: PendingRow; id: string }
+  | { kind: 'updated' | 'skipped'; row: PendingRow }
+  | { kind: 'rejected'; row: { row: number; values: string[] }; reason: string };
+
+export interface BatchContext {
+  tx: Tx;
+  accountId: string;
+  importId: string;
+  onMatch: 'update' | 'skip';
+  /** One timestamp for everything the import writes: a customer whose updated_at differs was touched since. */
+  now: string;
+  nowMs: number;
+}
+
+type Existing = Pick<CustomersTable, 'id' | 'name' | 'email' | 'phone' | 'address'>;
+
+/** Insert rows in statements of this many, well inside SQLite's limit on bound parameters. */
+const CHUNK = 400;
+
+async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
+}
+
+const digits = (phone: string | null) => (phone ?? '').replace(/\D/g, '');
+const personKey = (name: string, phone: string | null) =>
+  `${name.trim().toLowerCase()}\u0000${digits(phone)}`;
+const emailKey = (email: string) => `@${email.toLowerCase()}`;
+
+/** The key a row matches customers by: its e-mail, else its name and phone (none without a phone). */
+function keyOf(c: { name: string; email: string | null; phone: string | null }): string | null {
+  if (c.email) return emailKey(c.email);
+  return digits(c.phone) ? personKey(c.name, c.phone) : null;
+}
+
+/** Existing customers matching a batch: by e-mail, or by name and phone for one without e-mail. */
+async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<string, Existing>> {
+  const emails = [
+    ...new Set(rows.flatMap((r) => (r.customer.email ? [r.customer.email.toLowerCase()] : []))),
+  ];
+  const names = [
+    ...new Set(rows.flatMap((r) => (r.customer.email ? [] : [r.customer.name.trim().toLowerCase()]))),
+  ];
+  const found = new Map<string, Existing>();
+  const columns = ['id', 'name', 'email', 'phone', 'address'] as const;
+  if (emails.length) {
+    const byEmail = await ctx.tx
+      .selectFrom('customers')
+      .select(columns)
+      .where('account_id', '=', ctx.accountId)
+      .where('email_lower', 'in', emails)
+      .execute();
+    for (const c of byEmail) found.set(emailKey(c.email!), c);
+  }
+  if (names.length) {
+    const byName = await ctx.tx
+      .selectFrom('customers')
+      .select(columns)
+      .where('account_id', '=', ctx.accountId)
+      .where(sql<string>`lower(name)`, 'in', names)
+      .execute();
+    for (const c of byName) if (digits(c.phone)) found.set(personKey(c.name, c.phone), c);
+  }
+  return found;
+}
+
+/** Customers this import already wrote, by id: a second row naming one repeats an earlier row. */
+async function earlierRows(ctx: BatchContext, ids: string[]): Promise<Map<string, number>> {
+  if (!ids.length) return new Map();
+  const rows = await ctx.tx
+    .selectFrom('customer_import_rows')
+    .select(['customer_id', 'source_row'])
+    .where('import_id', '=', ctx.importId)
+    .where('customer_id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.customer_id, r.source_row]));
+}
+
+function propertyRow(
+  ctx: BatchContext,
+  customerId: string,
+  p: NonNullable<ImportedCustomer['property']>,
+  isDefault: boolean,
+): PropertiesTable {
+  return {
+    id: newId('prop', ctx.nowMs),
+    account_id: ctx.accountId,
+    customer_id: customerId,
+    ...p,
+    is_default: isDefault ? 1 : 0,
+    status: 'active',
+    archived_at: null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+}
+
+/** Brings an existing customer up to the row: its fields, plus its tags, notes and place added. */
+async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: Existing): Promise<Outcome> {
+  const c = pending.customer;
+  const { tx } = ctx;
+  const tags = await tx
+    .selectFrom('customer_tags')
+    .select('tag')
+    .where('customer_id', '=', existing.id)
+    .execute();
+  const had = new Set(tags.map((t) => t.tag));
+  const newTags = c.tags.filter((t) => !had.has(t));
+  if (had.size + newTags.length > MAX_TAGS) {
+    return { kind: 'rejected', row: pending, reason: `would give the customer more than ${MAX_TAGS} tags` };
+  }
+  const places = await tx
+    .selectFrom('properties')
+    .select(['street', 'is_default', 'status'])
+    .where('customer_id', '=', existing.id)
+    .execute();
+  const samePlace = (street: string) =>
+    places.some((p) => p.street.trim().toLowerCase() === street.trim().toLowerCase());
+  const addPlace = c.property && !samePlace(c.property.street) ? c.property : null;
+  const property = addPlace
+    ? propertyRow(
+        ctx,
+        existing.id,
+        addPlace,
+        !places.some((p) => p.is_default === 1 && p.status === 'active'),
+      )
+    : null;
+  const noteIds = c.notes.map(() => newId('note', ctx.nowMs));
+  await tx
+    .updateTable('customers')
+    .set({
+      name: c.name,
+      ...(c.email && { email: c.email, email_lower: c.email.toLowerCase() }),
+      ...(c.phone && { phone: c.phone }),
+      ...(c.address && { address: c.address }),
+      updated_at: ctx.now,
+    })
+    .where('id', '=', existing.id)
+    .execute();
+  if (newTags.length) {
+    await tx
+      .insertInto('customer_tags')
+      .values(newTags.map((tag) => ({ customer_id: existing.id, tag })))
+      .execute();
+  }
+  if (noteIds.length) {
+    await tx
+      .insertInto('customer_notes')
+      .values(
+        noteIds.map((id, i) => ({ id, customer_id: existing.id, text: c.notes[i]!, created_at: ctx.now })),
+      )
+      .execute();
+  }
+  if (property) await tx.insertInto('properties').values(property).execute();
+  const before = {
+    name: existing.name,
+    email: existing.email,
+    phone: existing.phone,
+    address: existing.address,
+    tags: newTags,
+    note_ids: noteIds,
+    property_ids: property ? [property.id] : [],
+  };
+  await tx
+    .insertInto('customer_import_rows')
+    .values({
+      import_id: ctx.importId,
+      customer_id: existing.id,
+      source_row: pending.row,
+      action: 'updated',
+      stamp: ctx.now,
+      before: JSON.stringify(before),
+    })
+    .execute();
+  return { kind: 'updated', row: pending };
+}
+
+/** Writes one batch of mapped rows: new customers in a few multi-row statements, matches one by one. */
+export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promise<Outcome[]> {
+  const matches = await findMatches(ctx, batch);
+  const earlier = await earlierRows(ctx, [...new Set([...matches.values()].map((m) => m.id))]);
+  const inBatch = new Map<string, number>();
+  const outcomes: Outcome[] = [];
+  const fresh: Array<{ pending: PendingRow; id: string }> = [];
+  for (const pending of batch) {
+    const key = keyOf(pending.customer);
+    const seen = key ? inBatch.get(key) : undefined;
+    if (seen !== undefined) {
+      outcomes.push({
+        kind: 'rejected',
+        row: pending,
+        reason: `repeats row ${seen} (same e-mail, or same name and phone)`,
+      });
+      continue;
+    }
+    if (key) inBatch.set(key, pending.row);
+    const existing = key ? matches.get(key) : undefined;
+    if (!existing) {
+      const id = newId('cus', ctx.nowMs);
+      fresh.push({ pending, id });
+      outcomes.push({ kind: 'added', row: pending, id });
+      continue;
+    }
+    const earlierRow = earlier.get(existing.id);
+    if (earlierRow !== undefined) {
+      outcomes.push({
+        kind: 'rejected',
+        row: pending,
+        reason: `repeats row ${earlierRow} (same e-mail, or same name and phone)`,
+      });
+    } else if (ctx.onMatch === 'skip') {
+      outcomes.push({ kind: 'skipped', row: pending });
+    } else {
+      outcomes.push(await updateExisting(ctx, pending, existing));
+      earlier.set(existing.id, pending.row);
+    }
+  }
+  await insertFresh(ctx, fresh);
+  return outcomes;
+}
+
+async function insertFresh(ctx: BatchContext, fresh: Array<{ pending: PendingRow; id: string }>) {
+  const { tx, now } = ctx;
+  const customers: CustomersTable[] = fresh.map(({ pending: { customer: c }, id }) => ({
+    id,
+    account_id: ctx.accountId,
+    name: c.name,
+    email: c.email,
+    email_lower: c.email?.toLowerCase() ?? null,
+    phone: c.phone,
+    address: c.address,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  }));
+  await insertChunks(customers, (chunk) => tx.insertInto('customers').values(chunk).execute());
+  const tags = fresh.flatMap(({ pending, id }) =>
+    pending.customer.tags.map((tag) => ({ customer_id: id, tag })),
+  );
+  await insertChunks(tags, (chunk) => tx.insertInto('customer_tags').values(chunk).execute());
+  const notes = fresh.flatMap(({ pending, id }) =>
+    pending.customer.notes.map((text) => ({
+      id: newId('note', ctx.nowMs),
+      customer_id: id,
+      text,
+      created_at: now,
+    })),
+  );
+  await insertChunks(notes, (chunk) => tx.insertInto('customer_notes').values(chunk).execute());
+  const places = fresh.flatMap(({ pending, id }) =>
+    pending.customer.property ? [propertyRow(ctx, id, pending.customer.property, true)] : [],
+  );
+  await insertChunks(places, (chunk) => tx.insertInto('properties').values(chunk).execute());
+  const records = fresh.map(({ pending, id }) => ({
+    import_id: ctx.importId,
+    customer_id: id,
+    source_row: pending.row,
+    action: 'created' as const,
+    stamp: now,
+    before: null,
+  }));
+  await insertChunks(records, (chunk) => tx.insertInto('customer_import_rows').values(chunk).execute());
+}

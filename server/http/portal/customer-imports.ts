@@ -1,0 +1,197 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CustomerImport,
+  ImportPreviewBody,
+  ImportRunBody,
+  PreviewRow,
+} from '../../../shared/schemas/customer-import';
+import type { AppContext } from '../../context';
+import * as imports from '../../domain/customer-import/imports';
+import { ApiError } from '../../lib/errors';
+import { commonErrors, PortalParams } from '../schemas';
+
+const tags = ['customers'];
+const Params = PortalParams.extend({
+  import_id: z.string().min(1).meta({ description: "The import's id (imp_…)." }),
+});
+
+/** An import writes or removes thousands of customers at once: the signed-in owner's alone. */
+const config = {
+  ownerOnly:
+    'Customer imports are run from the signed-in portal UI (Settings > Import) or the CLI, not with an API key.',
+};
+
+/**
+ * Settings > Import: upload a CSV of customers, map its columns, preview, dry run, import, undo
+ * (docs/import-export.md). Thin: the rules are in server/domain/customer-import.
+ */
+export function portalCustomerImportRoutes(
+  ctx: AppContext,
+  place: imports.ImportPlace,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    // The file is streamed to disk as it arrives, never held whole: this parser hands the route the stream.
+    app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+
+    app.post(
+      '/customer-imports',
+      {
+        config: { ...config, csvUpload: true },
+        schema: {
+          tags,
+          summary: 'Upload a CSV of customers',
+          description: `The body is the file itself (Content-Type: text/csv), up to ${imports.MAX_UPLOAD_BYTES / 1024 / 1024} MB, UTF-8 (with or without BOM) or Windows-1252, separated by , ; or tab. Answers with its header row, the export it was recognised as (Jobber, Housecall Pro, QuickBooks Online) and a suggested mapping. Nothing is imported yet.`,
+          params: PortalParams,
+          querystring: z.object({ file_name: z.string().trim().min(1).max(200).default('customers.csv') }),
+          response: { 201: CustomerImport, ...commonErrors },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as Readable | undefined;
+        if (!body || typeof body.pipe !== 'function') {
+          throw new ApiError(
+            415,
+            'unsupported_media_type',
+            'Send the CSV file itself as the body, with Content-Type: text/csv.',
+            {
+              param: 'Content-Type',
+            },
+          );
+        }
+        const created = await imports.uploadImport(
+          ctx,
+          place,
+          request.auth.account.id,
+          request.query.file_name,
+          body,
+        );
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.get(
+      '/customer-imports/:import_id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'An upload and what became of it',
+          description: 'While a dry run, import or undo runs, progress says how far it is (poll this).',
+          params: Params,
+          response: { 200: CustomerImport, ...commonErrors },
+        },
+      },
+      (request) => imports.getImport(ctx, place, request.auth.account.id, request.params.import_id),
+    );
+
+    app.post(
+      '/customer-imports/:import_id/preview',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'The first rows as they will be saved with a mapping',
+          params: Params,
+          body: ImportPreviewBody,
+          response: { 200: z.object({ rows: z.array(PreviewRow) }), ...commonErrors },
+        },
+      },
+      (request) =>
+        imports.previewImport(
+          ctx,
+          place,
+          request.auth.account.id,
+          request.params.import_id,
+          request.body.columns,
+        ),
+    );
+
+    app.post(
+      '/customer-imports/:import_id/dry-run',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Read the whole file without writing anything',
+          description:
+            'Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason. It runs the import itself in a transaction that is rolled back, so the counts are what the import will do.',
+          params: Params,
+          body: ImportRunBody,
+          response: { 200: CustomerImport, ...commonErrors },
+        },
+      },
+      (request) =>
+        imports.dryRunImport(ctx, place, request.auth.account.id, request.params.import_id, request.body),
+    );
+
+    app.post(
+      '/customer-imports/:import_id/import',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Import the file, all or nothing',
+          description:
+            'One transaction for the whole file: either every row that can be imported is, or nothing is. Sends customer.created for each new customer only with send_events: true.',
+          params: Params,
+          body: ImportRunBody,
+          response: { 200: CustomerImport, ...commonErrors },
+        },
+      },
+      (request) =>
+        imports.runImport(ctx, place, request.auth.account.id, request.params.import_id, request.body),
+    );
+
+    app.get(
+      '/customer-imports/:import_id/rejected.csv',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'The rejected rows of the last dry run or import, as CSV',
+          description: "The file's own columns, then the row number and the reason, to fix and upload again.",
+          params: Params,
+          response: {
+            200: {
+              description: 'The CSV file.',
+              content: { 'text/csv': { schema: z.any().meta({ type: 'string' }) } },
+            },
+            ...commonErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { file, filename } = await imports.rejectedRowsFile(
+          ctx,
+          place,
+          request.auth.account.id,
+          request.params.import_id,
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`)
+          .header('Cache-Control', 'no-store')
+          .send(createReadStream(file));
+      },
+    );
+
+    app.post(
+      '/customer-imports/:import_id/undo',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Undo an import, whole',
+          description:
+            'Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since.',
+          params: Params,
+          response: { 200: CustomerImport, ...commonErrors },
+        },
+      },
+      (request) => imports.undoImport(ctx, place, request.auth.account.id, request.params.import_id),
+    );
+  };
+}
