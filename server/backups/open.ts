@@ -1,4 +1,4 @@
-import { type OpenedDatabase, openDatabase } from '../db/database';
+import { type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from '../db/database';
 import type { Backups } from './backups';
 
 /**
@@ -7,7 +7,7 @@ import type { Backups } from './backups';
  */
 export async function openDatabaseWithBackups(
   backups: Backups,
-  options: { holdsFolderLock?: boolean } = {},
+  options: Pick<OpenDatabaseOptions, 'holdsFolderLock' | 'checkedInBackground'> = {},
 ): Promise<OpenedDatabase> {
   const database = await openDatabase(backups.dataDir, {
     key: backups.key,
