@@ -22,16 +22,19 @@ export const DATA_NOW = '2026-06-15T15:00:00Z';
  * and tried in seconds; published figures use the full size.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const scaled = (n: number) => Math.max(1, Math.round(n * SCALE));
 
-export const SIZES = {
-  customers: scaled(100_000),
-  invoices: scaled(500_000),
-  jobs: scaled(50_000),
-  quotes: scaled(20_000),
-  reviews: scaled(10_000),
-  teamMembers: 6,
-};
+/** The account's size at a scale (1: 100,000 customers); a case may ask for another scale than the run's. */
+function sizesAt(scale: number) {
+  const scaled = (n: number) => Math.max(1, Math.round(n * scale));
+  return {
+    customers: scaled(100_000),
+    invoices: scaled(500_000),
+    jobs: scaled(50_000),
+    quotes: scaled(20_000),
+    reviews: scaled(10_000),
+    teamMembers: 6,
+  };
+}
 
 const HISTORY_DAYS = 3 * 365;
 const DAY_MS = 86_400_000;
@@ -78,7 +81,7 @@ function timeline(count: number, startMs: number, endMs: number): number[] {
   return Array.from({ length: count }, (_, i) => Math.floor(startMs + i * step));
 }
 
-function insertAll(sqlite: SQLite.Database, accountId: string) {
+function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType<typeof sizesAt>) {
   const rng = random(42);
   const now = Date.parse(DATA_NOW);
   const start = now - HISTORY_DAYS * DAY_MS;
@@ -89,7 +92,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
      values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTag = sqlite.prepare('insert into customer_tags (customer_id, tag) values (?, ?)');
-  for (const [i, at] of timeline(SIZES.customers, start, now).entries()) {
+  for (const [i, at] of timeline(sizes.customers, start, now).entries()) {
     const id = newId('cus', at);
     const email = `customer${i}@example.com`;
     insertCustomer.run(
@@ -111,7 +114,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
   const insertMember = sqlite.prepare(
     'insert into team_members (id, account_id, name, created_at) values (?, ?, ?, ?)',
   );
-  for (let i = 0; i < SIZES.teamMembers; i++) {
+  for (let i = 0; i < sizes.teamMembers; i++) {
     const id = newId('tm', start);
     insertMember.run(id, accountId, `Member ${i + 1}`, iso(start));
     members.push(id);
@@ -134,7 +137,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
      values (?, ?, ?, ?, ?, ?, ?)`,
   );
   const payments: Array<{ invoiceId: string; cents: number; paidAt: number }> = [];
-  for (const [i, at] of timeline(SIZES.invoices, start, now).entries()) {
+  for (const [i, at] of timeline(sizes.invoices, start, now).entries()) {
     const id = newId('inv', at);
     let subtotal = 0;
     const lineCount = rng.int(1, 4);
@@ -211,7 +214,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertAssignee = sqlite.prepare('insert into job_assignees (job_id, member_id) values (?, ?)');
-  for (const [i, at] of timeline(SIZES.jobs, start, now + 14 * DAY_MS).entries()) {
+  for (const [i, at] of timeline(sizes.jobs, start, now + 14 * DAY_MS).entries()) {
     const id = newId('job', Math.min(at, now));
     const end = at + 2 * 3_600_000;
     const past = end < now;
@@ -241,7 +244,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
        subtotal_cents, tax_total_cents, total_cents, sent_at, accepted_at, declined_at, converted_at, created_at, updated_at)
      values (?, ?, ?, ?, ?, 'CAD', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  for (const [i, at] of timeline(SIZES.quotes, start, now).entries()) {
+  for (const [i, at] of timeline(sizes.quotes, start, now).entries()) {
     const id = newId('quo', at);
     const subtotal = rng.int(100, 3000) * 100;
     const tax = Math.round(subtotal * 0.05);
@@ -282,7 +285,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string) {
     `insert into reviews (id, account_id, customer_id, rating, comment, source, received_at, created_at, updated_at)
      values (?, ?, ?, ?, ?, 'google', ?, ?, ?)`,
   );
-  for (const at of timeline(SIZES.reviews, start, now)) {
+  for (const at of timeline(sizes.reviews, start, now)) {
     insertReview.run(
       newId('rev', at),
       accountId,
@@ -315,8 +318,12 @@ const TABLES = [
 ];
 
 /** The cached data set, generated first when this version has none (or a half-written one). */
-export async function ensureBenchData(root: string, log: (line: string) => void): Promise<BenchData> {
-  const dataDir = path.join(root, SCALE === 1 ? DATA_VERSION : `${DATA_VERSION}-x${SCALE}`);
+export async function ensureBenchData(
+  root: string,
+  log: (line: string) => void,
+  scale = SCALE,
+): Promise<BenchData> {
+  const dataDir = path.join(root, scale === 1 ? DATA_VERSION : `${DATA_VERSION}-x${scale}`);
   const metaFile = path.join(dataDir, 'meta.json');
   if (existsSync(metaFile)) return JSON.parse(readFileSync(metaFile, 'utf8')) as BenchData;
   rmSync(dataDir, { recursive: true, force: true });
@@ -337,7 +344,7 @@ export async function ensureBenchData(root: string, log: (line: string) => void)
     const { sqlite } = database;
     // A throwaway bulk load: durability per statement buys nothing here.
     sqlite.pragma('synchronous = OFF');
-    sqlite.transaction(() => insertAll(sqlite, account.id))();
+    sqlite.transaction(() => insertAll(sqlite, account.id, sizesAt(scale)))();
     sqlite.exec('ANALYZE');
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     const counts = Object.fromEntries(TABLES.map((t) => [t, count(sqlite, t)]));

@@ -1,31 +1,35 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import {
+  Analytics,
+  Benchmark,
+  Bookings,
+  CustomerDetail,
+  Customers,
+  Dashboard,
+  DocumentEdit,
+  InvoiceDetail,
+  InvoiceNew,
+  Invoices,
+  JobDetail,
+  Jobs,
+  Messages,
+  PlanDetail,
+  PlanForm,
+  Plans,
+  QuoteDetail,
+  QuoteNew,
+  Quotes,
+  Report,
+  Reviews,
+  SalesTax,
+  Settings,
+  Team,
+} from './lazy-screens';
 import { request } from './lib/api';
 import type { Route } from './lib/router';
 import { READ_ONLY_REASON, useSession } from './lib/session';
-import { Analytics } from './screens/analytics';
-import { Benchmark } from './screens/benchmark';
-import { Bookings } from './screens/bookings';
-import { CustomerDetail } from './screens/customer-detail';
-import { Customers } from './screens/customers';
-import { Dashboard } from './screens/dashboard';
-import { DocumentEdit } from './screens/document-edit';
-import { InvoiceDetail } from './screens/invoice-detail';
-import { InvoiceNew } from './screens/invoice-new';
-import { Invoices } from './screens/invoices';
-import { JobDetail } from './screens/job-detail';
-import { Jobs } from './screens/jobs';
-import { Messages } from './screens/messages';
-import { PlanDetail, PlanForm, Plans } from './screens/plans';
-import { QuoteDetail } from './screens/quote-detail';
-import { QuoteNew } from './screens/quote-new';
-import { Quotes } from './screens/quotes';
-import { Report } from './screens/report';
-import { Reviews } from './screens/reviews';
-import { SalesTax } from './screens/sales-tax';
-import { Settings } from './screens/settings';
 import { SyncIndicator } from './screens/sync-indicator';
-import { Team } from './screens/team';
-import { EmptyState } from './ui';
+import { EmptyState, Spinner } from './ui';
 
 const NAV: Array<{ title: string; links: Array<{ path: string; label: string; icon: string }> }> = [
   {
@@ -215,7 +219,7 @@ export function Shell({ route }: { route: Route }) {
           </div>
         )}
         <main className="content" id="main" tabIndex={-1}>
-          {screenFor(route.segments)}
+          <Suspense fallback={<Spinner label="Loading" />}>{screenFor(route.segments)}</Suspense>
         </main>
       </div>
     </div>

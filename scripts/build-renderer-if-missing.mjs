@@ -3,31 +3,16 @@
  * Builds the portal UI with vite when dist/renderer is missing or older than its sources, so
  * `npm run serve` on a fresh clone (or after a pull) serves a current UI without a manual build step.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isStale } from './staleness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'dist/renderer/index.html');
 const sources = [path.join(root, 'renderer'), path.join(root, 'shared'), path.join(root, 'vite.config.ts')];
 
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-export function rendererIsStale() {
-  if (!existsSync(builtIndex)) return true;
-  const built = statSync(builtIndex).mtimeMs;
-  return sources.some((source) => newestMtime(source) > built);
-}
-
 export async function buildRendererIfMissing({ quiet = false } = {}) {
-  if (!rendererIsStale()) return false;
+  if (!isStale(builtIndex, sources)) return false;
   if (!quiet) console.log('Building the portal UI (dist/renderer)…');
   const { build } = await import('vite');
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' });

@@ -1,9 +1,11 @@
-// `npm run serve`: prepares what headless mode needs, then runs the server in this same process
-// (no tsx command in between), so a signal sent to it is the server's to handle.
-import { register } from 'tsx/esm/api';
+// `npm run serve`: prepares what headless mode needs (the native driver for this Node, the UI and the
+// server bundles when missing or stale), then runs the compiled server in this same process, so a
+// signal sent to it is the server's to handle.
+import { createRequire } from 'node:module';
 
 await import('./ensure-node-sqlite.mjs');
 const { buildRendererIfMissing } = await import('./build-renderer-if-missing.mjs');
+const { buildServerIfStale, serverBundle } = await import('./build-server.mjs');
 await buildRendererIfMissing();
-register();
-await import('../server/serve.ts');
+await buildServerIfStale();
+createRequire(import.meta.url)(serverBundle);

@@ -61,6 +61,8 @@ export interface ServerOptions {
   allowInsecureHttp?: boolean;
   /** The daily backup is on unless `schedule` is false (tests that do not exercise it). */
   backups?: { schedule?: boolean; retention?: RetentionRule };
+  /** When the full integrity check starts, in ms from the server's start (default: db/integrity.ts). */
+  integrityCheckDelayMs?: number;
   /** Where the hub's state lives when this install is a hub (PostgreSQL: sync/hub/pg-storage.ts). */
   hubStorage?: HubStorage;
 }
@@ -114,7 +116,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clock,
     retention: options.backups?.retention,
   });
-  let database = await openDatabaseWithBackups(backups, { holdsFolderLock: true }).catch((error: unknown) => {
+  let database = await openDatabaseWithBackups(backups, {
+    holdsFolderLock: true,
+    checkedInBackground: true,
+  }).catch((error: unknown) => {
     lock.release();
     throw error;
   });
@@ -163,7 +168,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       try {
         return await completeRestore(backups, prepared);
       } finally {
-        database = await openDatabase(options.dataDir, { key, holdsFolderLock: true });
+        database = await openDatabase(options.dataDir, {
+          key,
+          holdsFolderLock: true,
+          checkedInBackground: true,
+        });
         ctx.db = database.db;
         await afterRestore(ctx.db, kept);
         if (running) Object.assign(running, startOutbound());
@@ -194,7 +203,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lock.release();
     throw error;
   }
-  const integrity = startIntegrityCheck(database.file, database.health, key);
+  const integrity = startIntegrityCheck(database.file, database.health, key, options.integrityCheckDelayMs);
   void integrity.done.then((found) => {
     if (found.length) console.error(`shopdesk: ${database.health.damage}`);
   });

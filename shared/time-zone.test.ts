@@ -15,9 +15,9 @@ const utc = (date: string, time: string, zone: string) => zonedToUtc(date, time,
 
 describe('bundled zone database', () => {
   it('is a 2026 release or newer and lists zones on both sides of UTC', () => {
-    expect(zoneDatabaseVersion >= '2026a').toBe(true);
+    expect(zoneDatabaseVersion() >= '2026a').toBe(true);
     for (const zone of ['UTC', 'America/Vancouver', 'Asia/Kathmandu', 'Australia/Sydney']) {
-      expect(timeZoneNames).toContain(zone);
+      expect(timeZoneNames()).toContain(zone);
     }
     expect(isKnownTimeZone('Canada/Pacific')).toBe(true);
     expect(isKnownTimeZone('XYZ')).toBe(false);

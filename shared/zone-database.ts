@@ -4,7 +4,7 @@
  * the browser's copies differ in age, and a rule change (British Columbia staying on daylight time
  * from November 2026) then moves a job to another hour or day on one side only.
  */
-import data from './time-zone-data.json' with { type: 'json' };
+import { zoneData } from './zone-data';
 
 /** Offsets east of UTC in minutes, each in force until the matching instant (ms since epoch). */
 interface Zone {
@@ -29,13 +29,27 @@ function base60(text: string): number {
   return negative ? -value : value;
 }
 
-const packedZones = new Map<string, string>();
-for (const line of data.zones) packedZones.set(line.slice(0, line.indexOf('|')), line);
-const aliases = new Map<string, string>();
-for (const link of data.links) {
-  const [a = '', b = ''] = link.split('|');
-  if (packedZones.has(a)) aliases.set(b, a);
-  else if (packedZones.has(b)) aliases.set(a, b);
+interface Tables {
+  packedZones: Map<string, string>;
+  aliases: Map<string, string>;
+}
+
+let tables: Tables | undefined;
+
+/** Indexed on first use: the UI loads the data after its first screen (see zone-data.ts). */
+function indexed(): Tables {
+  if (tables) return tables;
+  const data = zoneData();
+  const packedZones = new Map<string, string>();
+  for (const line of data.zones) packedZones.set(line.slice(0, line.indexOf('|')), line);
+  const aliases = new Map<string, string>();
+  for (const link of data.links) {
+    const [a = '', b = ''] = link.split('|');
+    if (packedZones.has(a)) aliases.set(b, a);
+    else if (packedZones.has(b)) aliases.set(a, b);
+  }
+  tables = { packedZones, aliases };
+  return tables;
 }
 
 const unpacked = new Map<string, Zone>();
@@ -61,6 +75,7 @@ function unpack(line: string): Zone {
 
 /** The canonical name of a zone or of one of its aliases, or undefined for a name the database lacks. */
 export function canonicalZone(name: string): string | undefined {
+  const { packedZones, aliases } = indexed();
   if (packedZones.has(name)) return name;
   return aliases.get(name);
 }
@@ -70,7 +85,7 @@ function zone(name: string): Zone {
   if (!canonical) throw new RangeError(`Unknown time zone: ${name}`);
   let found = unpacked.get(canonical);
   if (!found) {
-    found = unpack(packedZones.get(canonical)!);
+    found = unpack(indexed().packedZones.get(canonical)!);
     unpacked.set(canonical, found);
   }
   return found;
@@ -94,10 +109,12 @@ export function zoneAt(instantMs: number, timeZone: string): { offset: number; a
 }
 
 /** The zones a business can choose, sorted by name (aliases such as Canada/Pacific left out). */
-export const timeZoneNames: readonly string[] = [
-  'UTC',
-  ...[...packedZones.keys()].filter((name) => name.includes('/') && !name.startsWith('Etc/')).sort(),
-];
+export function timeZoneNames(): string[] {
+  const names = [...indexed().packedZones.keys()];
+  return ['UTC', ...names.filter((name) => name.includes('/') && !name.startsWith('Etc/')).sort()];
+}
 
 /** The IANA release of the bundled data (2026f). */
-export const zoneDatabaseVersion: string = data.version;
+export function zoneDatabaseVersion(): string {
+  return zoneData().version;
+}

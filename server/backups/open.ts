@@ -1,3 +1,4 @@
+import type { OpenDatabaseOptions } from '../db/database';
 import { type OpenedDatabase, openDatabase } from '../sync/open';
 import type { Backups } from './backups';
 
@@ -7,7 +8,7 @@ import type { Backups } from './backups';
  */
 export async function openDatabaseWithBackups(
   backups: Backups,
-  options: { holdsFolderLock?: boolean } = {},
+  options: Pick<OpenDatabaseOptions, 'holdsFolderLock' | 'checkedInBackground'> = {},
 ): Promise<OpenedDatabase> {
   const database = await openDatabase(backups.dataDir, {
     key: backups.key,

@@ -13,7 +13,7 @@ import { keepIdsAfter } from '../lib/ids';
 import { type DatabaseKey, DatabaseKeyError, isPlainDatabaseFile, openSqliteFile } from './cipher';
 import { encryptInPlace } from './encrypt-in-place';
 import { runningServer } from './folder-lock';
-import { quickCheck, StorageHealth } from './integrity';
+import { quickCheck, StorageHealth, startupCheck } from './integrity';
 import * as initial from './migrations/0001_initial';
 import * as overviewIndexes from './migrations/0002_overview_indexes';
 import * as webhooks from './migrations/0003_webhooks';
@@ -130,7 +130,12 @@ function refuseEmptiedFile(dataDir: string, file: string): void {
   if (size === 0) throw new DataFolderError(emptiedMessage(dataDir));
 }
 
-function openChecked(dataDir: string, file: string, key: DatabaseKey | null): SQLite.Database {
+function openChecked(
+  dataDir: string,
+  file: string,
+  key: DatabaseKey | null,
+  checkedInBackground: boolean,
+): SQLite.Database {
   refuseEmptiedFile(dataDir, file);
   const sqlite = openSqliteFile(file, key);
   try {
@@ -141,7 +146,8 @@ function openChecked(dataDir: string, file: string, key: DatabaseKey | null): SQ
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
-    quickCheck(sqlite, dataDir);
+    if (checkedInBackground) startupCheck(sqlite);
+    else quickCheck(sqlite, dataDir);
     return sqlite;
   } catch (error) {
     sqlite.close();
@@ -163,6 +169,11 @@ export interface OpenDatabaseOptions {
   beforeMigrating?: () => Promise<unknown>;
   /** The caller is the folder's server and holds its lock: no other server can be running on it. */
   holdsFolderLock?: boolean;
+  /**
+   * The caller runs the full integrity check in the background (the server does): opening then checks
+   * only what costs the same at any size, instead of reading every page before the first answer.
+   */
+  checkedInBackground?: boolean;
 }
 
 /**
@@ -189,7 +200,7 @@ export async function openDatabaseFile(
         );
       await encryptInPlace(file, key);
     }
-    sqlite = openChecked(dataDir, file, key);
+    sqlite = openChecked(dataDir, file, key, options.checkedInBackground ?? false);
   } catch (error) {
     if (error instanceof DataFolderError || error instanceof DatabaseKeyError) throw error;
     throw new DataFolderError(openFailureMessage(dataDir, error));

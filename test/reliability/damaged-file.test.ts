@@ -54,23 +54,67 @@ function overwriteMiddle(file: string, bytes: number): void {
   closeSync(fd);
 }
 
+/** The leaf pages of the customers table in key order (dbstat's paths from the root sort that way). */
+function customerLeaves(file: string): { pageSize: number; pages: number[] } {
+  const raw = new Database(file);
+  try {
+    const pages = raw
+      .prepare("SELECT pageno FROM dbstat WHERE name = 'customers' AND pagetype = 'leaf' ORDER BY path")
+      .pluck()
+      .all() as number[];
+    expect(pages.length).toBeGreaterThan(10);
+    return { pageSize: raw.pragma('page_size', { simple: true }) as number, pages };
+  } finally {
+    raw.close();
+  }
+}
+
+function overwritePage(file: string, pageSize: number, pageno: number): void {
+  const fd = openSync(file, 'r+');
+  writeSync(fd, randomBytes(pageSize), 0, pageSize, (pageno - 1) * pageSize);
+  closeSync(fd);
+}
+
 function expectOneLine(stderr: string, ...parts: string[]): void {
   const lines = stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
   for (const part of parts) expect(lines[0]).toContain(part);
 }
 
-describe('a damaged data file is refused in words', () => {
-  it('random bytes in the middle of the file: refused at start, naming the file and the backups', async () => {
+// Each test writes a folder of 400 customers and starts processes: minutes on a loaded machine.
+describe('a damaged data file is refused in words', { timeout: 180_000 }, () => {
+  it('random bytes in the middle of the file: the command refuses it at once, naming the file and the backups', async () => {
     const { dataDir, file } = await populatedFolder();
     overwriteMiddle(file, 64 * 1024);
     await expect(openDatabase(dataDir)).rejects.toThrow(`The data file ${file} is damaged`);
-    const headless = await serve(dataDir).exited;
-    expect(headless.code).toBe(1);
-    expectOneLine(headless.stderr, file, 'damaged', path.join(dataDir, 'backups'));
     const command = await cli(dataDir, 'accounts');
     expect(command.code).toBe(1);
     expectOneLine(command.stderr, file, 'damaged');
+  });
+
+  it('random bytes over a page the start-up check does not read: the server stops serving the file once its background check has run', async () => {
+    const { dataDir, file } = await populatedFolder();
+    const leaves = customerLeaves(file);
+    overwritePage(file, leaves.pageSize, leaves.pages[Math.floor(leaves.pages.length / 2)]!);
+    const server = await startTestServer({ dataDir, integrityCheckDelayMs: 0 });
+    try {
+      expect((await server.integrityChecked).length).toBeGreaterThan(0);
+      const refused = await server.request('GET', '/health');
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.message).toContain(`The data file ${file} is damaged`);
+      expect(refused.body.error.message).toContain(path.join(dataDir, 'backups'));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('the newest rows torn (the rightmost page of a table): refused at start', async () => {
+    const { dataDir, file } = await populatedFolder();
+    const leaves = customerLeaves(file);
+    overwritePage(file, leaves.pageSize, leaves.pages.at(-1)!);
+    const headless = await serve(dataDir).exited;
+    expect(headless.code).toBe(1);
+    expectOneLine(headless.stderr, file, 'damaged', path.join(dataDir, 'backups'));
   });
 
   it('a schema entry overwritten with text that does not parse: damaged, not an unexplained failure', async () => {
@@ -157,7 +201,7 @@ describe('a damaged data file is refused in words', () => {
     setRoot.run(roots[0]!.rootpage, roots[1]!.name);
     raw.close();
 
-    const server = await startTestServer({ dataDir });
+    const server = await startTestServer({ dataDir, integrityCheckDelayMs: 0 });
     try {
       expect((await server.integrityChecked).length).toBeGreaterThan(0);
       const refused = await server.request('GET', '/health');
@@ -175,7 +219,7 @@ describe('a damaged data file is refused in words', () => {
 
   it('a sound file passes the background check and serves', async () => {
     const { dataDir } = await populatedFolder();
-    const server = await startTestServer({ dataDir });
+    const server = await startTestServer({ dataDir, integrityCheckDelayMs: 0 });
     try {
       expect(await server.integrityChecked).toEqual([]);
       expect((await server.request('GET', '/health')).status).toBe(200);

@@ -197,7 +197,7 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
           {field('locale', 'Number and date format', { hint: 'e.g. en-CA, fr-CA' })}
           <Field label="Time zone" hint="Where the business works" error={fieldError(error, 'timezone')}>
             <Select value={draft.timezone} onChange={choose('timezone')} disabled={!canWrite}>
-              {withCurrent(timeZoneNames, draft.timezone).map((zone) => (
+              {withCurrent(timeZoneNames(), draft.timezone).map((zone) => (
                 <option key={zone} value={zone}>
                   {zone.replace(/_/g, ' ')}
                 </option>

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * Bundles headless mode (server/serve.ts) into dist/server/serve.cjs, so `npm run serve` starts compiled
+ * JavaScript instead of transpiling the server on every start. `npm run serve` calls this and builds only
+ * when the bundle is missing or older than its sources.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleOptions, root, serverExternals } from './server-bundle.mjs';
+import { isStale } from './staleness.mjs';
+
+export const serverBundle = path.join(root, 'dist/server/serve.cjs');
+const sources = ['server', 'shared', 'package.json', 'scripts/server-bundle.mjs'].map((source) =>
+  path.join(root, source),
+);
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  await build({
+    ...bundleOptions,
+    entryPoints: { serve: 'server/serve.ts' },
+    outdir: path.dirname(serverBundle),
+    external: serverExternals,
+  });
+}
+
+export async function buildServerIfStale({ quiet = false } = {}) {
+  if (!isStale(serverBundle, sources)) return false;
+  if (!quiet) console.log('Building the server (dist/server)…');
+  await buildServer();
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildServer().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
