@@ -5,8 +5,8 @@ import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
 import { checkRange, period } from '../domain/overview/periods';
+import { csvField } from '../lib/csv';
 import { type ExportedInvoiceLine, type ExportedPayment, FORMATS } from './accounting-formats';
-import { csvField } from './export';
 
 /**
  * Invoices and payments of a period for the accountant (docs/import-export.md): the import files of
