@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { getAccount } from './accounts';
 import { getCustomer, resolveCustomerId } from './customers';
+import { isOverdue, OPEN_STATUSES } from './invoice-status';
 import { mailStatus } from './mail';
 
 /**
@@ -80,7 +81,7 @@ export async function getCustomerHistory(
       .select([
         sql<number>`coalesce(sum(total_cents), 0)`.as('invoiced'),
         sql<number>`coalesce(sum(amount_paid_cents), 0)`.as('paid'),
-        sql<number>`coalesce(sum(case when status in ('sent', 'partially_paid') then total_cents - amount_paid_cents else 0 end), 0)`.as(
+        sql<number>`coalesce(sum(case when status in (${sql.join([...OPEN_STATUSES])}) then total_cents - amount_paid_cents else 0 end), 0)`.as(
           'outstanding',
         ),
       ])
@@ -93,8 +94,7 @@ export async function getCustomerHistory(
   return {
     invoices: invoices.map((row) => {
       const balance = row.total_cents - row.amount_paid_cents;
-      const overdue =
-        (row.status === 'sent' || row.status === 'partially_paid') && balance > 0 && row.due_date < todayDate;
+      const overdue = isOverdue(row, todayDate);
       return {
         id: row.id,
         number: row.number,

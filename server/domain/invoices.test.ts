@@ -9,14 +9,13 @@ import { ApiError } from '../lib/errors';
 import { type OpenedDatabase, openDatabase } from '../sync/open';
 import { createAccount, updateConfig } from './accounts';
 import { markDocumentSent } from './document-mail';
+import { markPaid, recordPayment } from './invoice-payments';
 import {
   createInvoice,
   deleteInvoice,
   getInvoice,
   listInvoices,
   markInvoiceSent,
-  markPaid,
-  recordPayment,
   sendInvoice,
   updateInvoice,
   voidInvoice,

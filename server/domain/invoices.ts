@@ -8,15 +8,13 @@ import type {
   InvoiceListQuery,
   InvoiceStatus,
   InvoiceUpdate,
-  MarkPaid,
-  PaymentCreate,
 } from '../../shared/schemas/invoice';
-import { addDays, dateInZone } from '../../shared/time-zone';
+import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
-import { isoNow, toIso } from '../lib/clock';
-import { invalidState, validationError } from '../lib/errors';
+import { isoNow } from '../lib/clock';
+import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
@@ -38,7 +36,7 @@ import {
   todayFor,
   whereDocumentSearch,
 } from './documents';
-import { recordEvent } from './events';
+import { isOverdue, overdueSql } from './invoice-status';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
@@ -46,27 +44,8 @@ import { placeFor } from './properties';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
 
-/**
- * Overdue is computed on read, never stored (contract part 4): an invoice is overdue when it is
- * open (sent or partially paid), still owes money and its due date has passed in the business's
- * time zone. As in Stripe, only an invoice that went out can be late: a draft was never sent to
- * anyone, and a paid or void invoice owes nothing. The due date itself is not late yet.
- */
-function isOverdue(row: InvoicesTable, today: string): boolean {
-  return (
-    (row.status === 'sent' || row.status === 'partially_paid') &&
-    row.total_cents > row.amount_paid_cents &&
-    row.due_date < today
-  );
-}
-
 function shownStatus(row: InvoicesTable, today: string): InvoiceStatus {
   return isOverdue(row, today) ? 'overdue' : row.status;
-}
-
-/** The same rule as isOverdue, as SQL over the invoices alias `i`. */
-function overdueSql(today: string) {
-  return sql<SqlBool>`(i.status in ('sent', 'partially_paid') and i.total_cents > i.amount_paid_cents and i.due_date < ${today})`;
 }
 
 interface InvoiceParts {
@@ -144,7 +123,7 @@ async function presentInvoices(db: Queryable, rows: InvoicesTable[], today: stri
   );
 }
 
-function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
+export function findRow(db: Queryable, accountId: string, ref: string): Promise<InvoicesTable> {
   return findDocumentRow(db, 'invoices', accountId, ref);
 }
 
@@ -153,7 +132,7 @@ async function presentOne(db: Queryable, ctx: AppContext, row: InvoicesTable): P
   return invoice!;
 }
 
-async function reload(tx: Tx, ctx: AppContext, row: InvoicesTable): Promise<Invoice> {
+export async function reload(tx: Tx, ctx: AppContext, row: InvoicesTable): Promise<Invoice> {
   return presentOne(tx, ctx, await findRow(tx, row.account_id, row.id));
 }
 
@@ -368,149 +347,6 @@ export async function markInvoiceSent(ctx: AppContext, accountId: string, ref: s
     if (row.status !== 'draft') throw invalidState(`Invoice ${row.number} is ${row.status}, not a draft.`);
     await markDraftSent(tx, 'invoices', row.id, isoNow(ctx.clock));
     return reload(tx, ctx, row);
-  });
-}
-
-/** When a payment was received: not in the future, and not before the invoice's issue date in the business's zone. */
-async function paymentTime(
-  tx: Tx,
-  ctx: AppContext,
-  row: InvoicesTable,
-  paidAt: string | undefined,
-): Promise<string> {
-  if (paidAt === undefined) return isoNow(ctx.clock);
-  const when = new Date(paidAt);
-  if (when.getTime() > ctx.clock.now().getTime()) {
-    throw validationError('paid_at is in the future; record a payment once it is received', 'paid_at');
-  }
-  const { config } = await getAccount(tx, row.account_id);
-  if (dateInZone(when, config.timezone) < row.issue_date) {
-    throw validationError(
-      `paid_at is before ${row.number} was issued (${row.issue_date}); a payment comes after its invoice`,
-      'paid_at',
-    );
-  }
-  return toIso(when);
-}
-
-function refusePayment(row: InvoicesTable): void {
-  if (row.status === 'void') throw invalidState(`Invoice ${row.number} is void and cannot take payments.`);
-  if (row.status === 'paid') throw invalidState(`Invoice ${row.number} is already paid in full.`);
-  if (row.total_cents === 0) {
-    throw invalidState(`Invoice ${row.number} totals 0.00: there is nothing to pay.`);
-  }
-}
-
-/**
- * Records money received and moves the invoice to partially_paid or paid. A draft may take a
- * payment too: a tradesperson paid on the spot should not have to "send" the invoice first.
- *
- * Events: a payment that leaves a balance raises invoice.payment_recorded (the spec's "partial
- * payment recorded"); the payment that brings the balance to zero raises invoice.paid only, so a
- * receiver never books the same final payment twice from two events.
- */
-async function applyPayment(
-  tx: Tx,
-  ctx: AppContext,
-  row: InvoicesTable,
-  amountCents: number,
-  method: string | undefined,
-  paidAt: string,
-): Promise<Invoice> {
-  const balance = row.total_cents - row.amount_paid_cents;
-  const now = isoNow(ctx.clock);
-  if (amountCents > 0) {
-    await tx
-      .insertInto('payments')
-      .values({
-        id: newId('pay', ctx.clock.now().getTime()),
-        account_id: row.account_id,
-        invoice_id: row.id,
-        amount_cents: amountCents,
-        method: method ?? null,
-        paid_at: paidAt,
-        created_at: now,
-      })
-      .execute();
-  }
-  const paidInFull = amountCents === balance;
-  await tx
-    .updateTable('invoices')
-    .set({
-      amount_paid_cents: row.amount_paid_cents + amountCents,
-      status: paidInFull ? 'paid' : 'partially_paid',
-      paid_at: paidInFull ? paidAt : null,
-      updated_at: now,
-    })
-    .where('id', '=', row.id)
-    .execute();
-  if (paidInFull) {
-    await cancelWaitingMail(
-      tx,
-      row.id,
-      `Invoice ${row.number} was paid in full before this e-mail went out.`,
-      now,
-    );
-  }
-  const invoice = await reload(tx, ctx, row);
-  await recordEvent(
-    tx,
-    ctx.clock,
-    row.account_id,
-    paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',
-    invoice,
-  );
-  return invoice;
-}
-
-export async function recordPayment(
-  ctx: AppContext,
-  accountId: string,
-  ref: string,
-  payment: PaymentCreate,
-): Promise<Invoice> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await findRow(tx, accountId, ref);
-    refusePayment(row);
-    const amount = toCents(payment.amount);
-    const balance = row.total_cents - row.amount_paid_cents;
-    if (amount > balance) {
-      const { config } = await getAccount(tx, accountId);
-      const money = (cents: number) => formatMoney(cents, row.currency, config.locale);
-      throw validationError(
-        `amount ${money(amount)} is more than the balance of ${row.number}, ${money(balance)}`,
-        'amount',
-      );
-    }
-    return applyPayment(
-      tx,
-      ctx,
-      row,
-      amount,
-      payment.method,
-      await paymentTime(tx, ctx, row, payment.paid_at),
-    );
-  });
-}
-
-/** Records a payment of the whole balance. */
-export async function markPaid(
-  ctx: AppContext,
-  accountId: string,
-  ref: string,
-  options: MarkPaid = {},
-): Promise<Invoice> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await findRow(tx, accountId, ref);
-    refusePayment(row);
-    return applyPayment(
-      tx,
-      ctx,
-      row,
-      row.total_cents - row.amount_paid_cents,
-      options.method,
-      await paymentTime(tx, ctx, row, options.paid_at),
-    );
   });
 }
 

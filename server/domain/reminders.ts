@@ -11,6 +11,7 @@ import { ApiError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { invoiceMailHeldBack, type Outgoing, quoteMailHeldBack } from './document-mail';
 import { formatMoney, todayFor } from './documents';
+import { OPEN_STATUSES } from './invoice-status';
 import { getInvoice } from './invoices';
 import { getJob } from './jobs';
 import { queueMail } from './mail';
@@ -174,7 +175,7 @@ async function overdueOccasions(ctx: AppContext, accountId: string, lastDay: str
       .selectFrom('invoices as i')
       .select('i.id')
       .where('i.account_id', '=', accountId)
-      .where('i.status', 'in', ['sent', 'partially_paid'])
+      .where('i.status', 'in', OPEN_STATUSES)
       .where('i.due_date', '<=', reachedBy)
       .where(notRemindedYet('invoice_overdue', 'i.id', sql`${`overdue+${step}d`}`));
     if (next !== undefined) query = query.where('i.due_date', '>', addDays(lastDay, -next));

@@ -6,6 +6,7 @@ import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { getAccount } from '../accounts';
+import { owingSql } from '../invoice-status';
 import { jobsStartingBetween, NOT_CANCELLED } from '../scheduled-jobs';
 import { addMonths, period, today } from './periods';
 import { sumRanges, total } from './rollups';
@@ -97,8 +98,7 @@ async function receivables(db: Queryable, accountId: string, todayDate: string) 
       ),
     ])
     .where('i.account_id', '=', accountId)
-    .where('i.status', 'in', ['sent', 'partially_paid'])
-    .where(sql<boolean>`i.total_cents > i.amount_paid_cents`)
+    .where(owingSql)
     .executeTakeFirstOrThrow();
   return {
     outstanding: { amount: fromCents(Number(row.outstanding)), count: Number(row.outstanding_count) },

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/schemas/invoice';
 import type { AppContext } from '../../context';
 import { invoicePdfFile } from '../../documents/pdf';
+import * as payments from '../../domain/invoice-payments';
 import * as invoices from '../../domain/invoices';
 import { commonErrors, PortalParams } from '../schemas';
 
@@ -146,7 +147,7 @@ export function portalInvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Invoice, ...commonErrors },
         },
       },
-      (request) => invoices.markPaid(ctx, request.auth.account.id, request.params.number, request.body ?? {}),
+      (request) => payments.markPaid(ctx, request.auth.account.id, request.params.number, request.body ?? {}),
     );
 
     app.post(
@@ -161,7 +162,7 @@ export function portalInvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Invoice, ...commonErrors },
         },
       },
-      (request) => invoices.recordPayment(ctx, request.auth.account.id, request.params.number, request.body),
+      (request) => payments.recordPayment(ctx, request.auth.account.id, request.params.number, request.body),
     );
 
     app.post(

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/schemas/invoice';
 import { V1ClientFilter, V1ListFilters, v1CreateBody } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
+import * as payments from '../../domain/invoice-payments';
 import * as invoices from '../../domain/invoices';
 import { commonErrors } from '../schemas';
 import { optionalWithExample, withExample } from './examples';
@@ -171,7 +172,7 @@ export function v1InvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Invoice, ...commonErrors },
         },
       },
-      (request) => invoices.recordPayment(ctx, request.auth.account.id, request.params.id, request.body),
+      (request) => payments.recordPayment(ctx, request.auth.account.id, request.params.id, request.body),
     );
 
     app.post(
@@ -186,7 +187,7 @@ export function v1InvoiceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Invoice, ...commonErrors },
         },
       },
-      (request) => invoices.markPaid(ctx, request.auth.account.id, request.params.id, request.body ?? {}),
+      (request) => payments.markPaid(ctx, request.auth.account.id, request.params.id, request.body ?? {}),
     );
   };
 }

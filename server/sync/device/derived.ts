@@ -1,4 +1,5 @@
 import { taxAmountCents } from '../../../shared/money';
+import { statusAfterPayments } from '../../domain/invoice-status';
 import type { LocalState } from './local-state';
 
 /**
@@ -43,15 +44,9 @@ function recomputeDocument(local: LocalState, id: string): void {
   const { paid } = local
     .statement('SELECT coalesce(sum(amount_cents), 0) AS paid FROM payments WHERE invoice_id = ?')
     .get(id) as { paid: number };
-  const status = invoiceStatus(doc.status, paid, total);
+  const status = statusAfterPayments(String(doc.status), paid, total);
   local
     .statement(`UPDATE invoices SET subtotal_cents = ?, tax_total_cents = ?, total_cents = ?, amount_paid_cents = ?,
       status = ? WHERE id = ? AND (subtotal_cents, tax_total_cents, total_cents, amount_paid_cents, status) IS NOT (?, ?, ?, ?, ?)`)
     .run(subtotal, taxTotal, total, paid, status, id, subtotal, taxTotal, total, paid, status);
-}
-
-/** Money first: payments decide paid and partially paid, whatever status another device set. */
-export function invoiceStatus(ownerStatus: unknown, paid: number, total: number): string {
-  const owner = ownerStatus === 'paid' || ownerStatus === 'partially_paid' ? 'sent' : String(ownerStatus);
-  return paid > 0 ? (paid >= total ? 'paid' : 'partially_paid') : owner;
 }

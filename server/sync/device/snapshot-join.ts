@@ -1,12 +1,12 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { taxAmountCents } from '../../../shared/money';
 import type { SyncSnapshotResponse } from '../../../shared/schemas/sync';
+import { statusAfterPayments } from '../../domain/invoice-status';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
 import { applyPulledRows, sqlValue } from './apply';
 import { noteForDecisions, type Touched } from './decisions';
-import { invoiceStatus } from './derived';
 import type { LocalState } from './local-state';
 import { type HubTransport, SyncError } from './transport';
 
@@ -280,7 +280,7 @@ class SnapshotLoader {
         row.total_cents = total;
         if (table === 'invoices') {
           row.amount_paid_cents = paid;
-          row.status = invoiceStatus(row.status, paid, total);
+          row.status = statusAfterPayments(String(row.status), paid, total);
         }
         break;
       }

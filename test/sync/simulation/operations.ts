@@ -5,11 +5,10 @@ import {
   deleteCustomer,
   updateCustomer,
 } from '../../../server/domain/customers';
+import { markPaid, recordPayment } from '../../../server/domain/invoice-payments';
 import {
   createInvoice,
   deleteInvoice,
-  markPaid,
-  recordPayment,
   sendInvoice,
   updateInvoice,
   voidInvoice,
