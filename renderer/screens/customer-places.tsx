@@ -124,7 +124,8 @@ export function PlacesCard({ customerId }: { customerId: string }) {
   );
 }
 
-function PlaceDialog({
+/** Adds or edits one place; also opened from a form's place picker, so its submit stays its own. */
+export function PlaceDialog({
   customerId,
   place,
   onClose,
@@ -133,7 +134,7 @@ function PlaceDialog({
   customerId: string;
   place: Property | 'new' | null;
   onClose(): void;
-  onSaved(): void;
+  onSaved(place: Property): void;
 }) {
   const toast = useToast();
   const { draft, setDraft, set } = useDraft(EMPTY);
@@ -146,13 +147,17 @@ function PlaceDialog({
   }, [place, setDraft, setError]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
+    event.stopPropagation();
+    if (!place) return;
     return run(async () => {
       const fields = Object.fromEntries(FIELDS.map((f) => [f, draft[f].trim() || null])) as PropertyUpdate;
-      if (place === 'new')
-        await api.post('/properties', { customer_id: customerId, ...fields, street: draft.street.trim() });
-      else if (place) await api.patch(`/properties/${place.id}`, { ...fields, street: draft.street.trim() });
+      const body = { ...fields, street: draft.street.trim() };
+      const saved =
+        place === 'new'
+          ? await api.post<Property>('/properties', { customer_id: customerId, ...body })
+          : await api.patch<Property>(`/properties/${place.id}`, body);
       toast.show(place === 'new' ? 'Place added' : 'Place saved');
-      onSaved();
+      onSaved(saved);
     });
   };
   return (

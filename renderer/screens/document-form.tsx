@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { z } from 'zod';
-import { computeTotals, fromCents, hasAtMostDecimals, RATE_DECIMALS } from '../../shared/money';
+import { computeTotals, fromCents } from '../../shared/money';
 import type { Config } from '../../shared/schemas/config';
 import { documentCreateFields, LineItemInput } from '../../shared/schemas/document';
 import { DueDays, type Invoice } from '../../shared/schemas/invoice';
@@ -13,6 +12,20 @@ import { useResource } from '../lib/use-resource';
 import { Button, Card, Field, FormAlert, fieldError, Input, Textarea } from '../ui';
 import { Loaded } from './common';
 import { CustomerPicker } from './customer-picker';
+import {
+  blankLine,
+  type LineDraft,
+  LinesCard,
+  newKey,
+  numberProblem,
+  type ParsedLine,
+  parseNumber,
+  percentText,
+  percentToRate,
+  type TaxDraft,
+  TaxesCard,
+} from './document-lines';
+import { NO_PLACE, PlacePicker, placeField } from './place-picker';
 
 /** What a new document starts from: the customer, and the lines, taxes and notes it bills, if known. */
 export interface DocumentStart {
@@ -34,22 +47,9 @@ export function startFrom(query: URLSearchParams): DocumentStart {
   };
 }
 
-interface LineDraft {
-  key: number;
-  description: string;
-  quantity: string;
-  unit_price: string;
-}
-
-interface TaxDraft {
-  key: number;
-  name: string;
-  /** Percent as typed (7 for 7 %); the API takes a fraction. */
-  percent: string;
-}
-
 export interface DocumentBody {
   customer_id?: string;
+  property_id?: string | null;
   customer_name?: string;
   customer_email?: string;
   items: Array<{ description: string; quantity: number; unit_price: number }>;
@@ -64,33 +64,6 @@ export interface DocumentBody {
 
 /** The saved draft an edit starts from. */
 export type EditedDocument = Invoice | Quote;
-
-let nextKey = 1;
-const blankLine = (): LineDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
-const percentText = (rate: number) => String(Number((rate * 100).toFixed(RATE_DECIMALS - 2)));
-
-/** The number typed, or undefined while it is not one; a decimal comma reads as a point. */
-function parseNumber(text: string): number | undefined {
-  const trimmed = text.trim().replace(',', '.');
-  if (!/^\d*\.?\d*$/.test(trimmed) || trimmed === '' || trimmed === '.') return undefined;
-  return Number(trimmed);
-}
-
-/** 7.5 (percent) → 0.075, exact to the 6 decimals a rate may have. */
-function percentToRate(text: string): number | undefined {
-  const percent = parseNumber(text);
-  if (percent === undefined || !hasAtMostDecimals(percent, RATE_DECIMALS - 2) || percent > 100)
-    return undefined;
-  return Number((percent / 100).toFixed(RATE_DECIMALS));
-}
-
-/** A typed number checked by the shared schema's rule: its limits and decimals, as the server has them. */
-function numberProblem(text: string, schema: z.ZodType): Problem | undefined {
-  if (text.trim() === '') return undefined;
-  const value = parseNumber(text);
-  if (value === undefined) return { message: 'Must be a number, such as 12.5', overLimit: false };
-  return problemWith(schema, value);
-}
 
 const ITEM = LineItemInput.shape;
 /** The term a new document takes, in days, by the same schema the server reads it with. */
@@ -162,10 +135,12 @@ function DocumentEditor({
   const [customerId, setCustomerId] = useState(start.customerId ?? '');
   const [name, setName] = useState(start.name);
   const [email, setEmail] = useState(start.email);
+  // A draft shows its own place; a new document the customer's default, once their places are known.
+  const [place, setPlace] = useState(editing ? (editing.property_id ?? NO_PLACE) : '');
   const [lines, setLines] = useState<LineDraft[]>(() =>
     start.items?.length
       ? start.items.map((item) => ({
-          key: nextKey++,
+          key: newKey(),
           description: item.description,
           quantity: String(item.quantity),
           unit_price: String(item.unit_price),
@@ -174,7 +149,7 @@ function DocumentEditor({
   );
   const [taxes, setTaxes] = useState<TaxDraft[]>(() =>
     (start.taxes ?? config.default_taxes).map((t) => ({
-      key: nextKey++,
+      key: newKey(),
       name: t.name,
       percent: percentText(t.rate),
     })),
@@ -187,7 +162,7 @@ function DocumentEditor({
   useLeaveGuard(touched && !busy);
   const [error, setError] = useState<unknown>();
 
-  const parsedLines = lines.map((line) => {
+  const parsedLines = lines.map((line): ParsedLine => {
     const description = line.description.trim();
     const problems = {
       description: description ? problemWith(ITEM.description, description) : undefined,
@@ -220,14 +195,6 @@ function DocumentEditor({
   );
   const money = (cents: number) => (overLimit ? 'Over the limit' : format.money(fromCents(cents)));
 
-  const updateLine = (key: number, patch: Partial<LineDraft>) =>
-    setLines((all) => all.map((l) => (l.key === key ? { ...l, ...patch } : l)));
-  const updateTax = (key: number, patch: Partial<TaxDraft>) =>
-    setTaxes((all) => all.map((t) => (t.key === key ? { ...t, ...patch } : t)));
-
-  const localLineError = (index: number, field: 'description' | 'quantity' | 'unit_price') =>
-    parsedLines[index]!.problems[field]?.message;
-
   const termParam = editing
     ? kind === 'invoice'
       ? 'due_date'
@@ -256,6 +223,7 @@ function DocumentEditor({
           : customerId
             ? { customer_id: customerId }
             : { customer_email: email.trim(), ...(name.trim() && { customer_name: name.trim() }) }),
+        ...placeField(place),
         items: parsedLines.map((l) => ({
           description: l.description,
           quantity: l.quantity ?? Number.NaN,
@@ -276,6 +244,7 @@ function DocumentEditor({
     'customer_id',
     'customer_name',
     'customer_email',
+    'property_id',
     'notes',
     termParam,
     'items',
@@ -304,6 +273,7 @@ function DocumentEditor({
             email={email}
             name={name}
             onChange={(choice) => {
+              if (choice.customer_id !== customerId) setPlace('');
               setCustomerId(choice.customer_id);
               setEmail(choice.customer_email);
               setName(choice.customer_name);
@@ -311,153 +281,18 @@ function DocumentEditor({
             error={error}
             autoFocus={!start.email}
           />
+          <PlacePicker customerId={customerId} value={place} onChange={setPlace} error={error} />
         </div>
       </Card>
-      <Card
-        title="Items"
-        actions={
-          <Button size="sm" onClick={() => setLines((all) => [...all, blankLine()])}>
-            Add line
-          </Button>
-        }
-      >
-        <table className="lines">
-          <thead>
-            <tr>
-              <th>Description</th>
-              <th style={{ width: 110 }}>Quantity</th>
-              <th style={{ width: 140 }}>Unit price</th>
-              <th style={{ width: 120, textAlign: 'right' }}>Amount</th>
-              <th style={{ width: 40 }}>
-                <span className="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line, index) => (
-              <tr key={line.key}>
-                <td data-label="Description">
-                  <Field
-                    label={<span className="sr-only">Description of line {index + 1}</span>}
-                    error={
-                      localLineError(index, 'description') ?? fieldError(error, `items[${index}].description`)
-                    }
-                  >
-                    <Input
-                      value={line.description}
-                      onChange={(e) => updateLine(line.key, { description: e.target.value })}
-                      placeholder="e.g. Deep clean, 3-bedroom house"
-                      name={`items[${index}].description`}
-                    />
-                  </Field>
-                </td>
-                <td data-label="Quantity">
-                  <Field
-                    label={<span className="sr-only">Quantity of line {index + 1}</span>}
-                    error={localLineError(index, 'quantity') ?? fieldError(error, `items[${index}].quantity`)}
-                  >
-                    <Input
-                      inputMode="decimal"
-                      value={line.quantity}
-                      onChange={(e) => updateLine(line.key, { quantity: e.target.value })}
-                      name={`items[${index}].quantity`}
-                    />
-                  </Field>
-                </td>
-                <td data-label="Unit price">
-                  <Field
-                    label={<span className="sr-only">Unit price of line {index + 1}</span>}
-                    error={
-                      localLineError(index, 'unit_price') ?? fieldError(error, `items[${index}].unit_price`)
-                    }
-                  >
-                    <Input
-                      inputMode="decimal"
-                      value={line.unit_price}
-                      onChange={(e) => updateLine(line.key, { unit_price: e.target.value })}
-                      placeholder="0.00"
-                      name={`items[${index}].unit_price`}
-                    />
-                  </Field>
-                </td>
-                <td className="num" data-label="Amount" data-testid={`line-amount-${index}`}>
-                  {parsedLines[index]!.overLimit
-                    ? 'Over the limit'
-                    : format.money(fromCents(totals.lines[index]?.amount_cents ?? 0))}
-                </td>
-                <td className="line-remove">
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Remove line ${index + 1}`}
-                    disabled={lines.length === 1}
-                    onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
-                  >
-                    ×
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {fieldError(error, 'items') && <p className="field-error">{fieldError(error, 'items')}</p>}
-      </Card>
+      <LinesCard
+        lines={lines}
+        setLines={setLines}
+        parsed={parsedLines}
+        amountCents={(index) => totals.lines[index]?.amount_cents ?? 0}
+        error={error}
+      />
       <div className="grid grid-2">
-        <Card
-          title="Taxes"
-          actions={
-            <Button
-              size="sm"
-              onClick={() => setTaxes((all) => [...all, { key: nextKey++, name: '', percent: '' }])}
-              disabled={taxes.length >= 5}
-            >
-              Add tax
-            </Button>
-          }
-        >
-          {taxes.length === 0 && <p className="muted">No taxes. Set defaults under Settings › Business.</p>}
-          <div className="stack">
-            {taxes.map((tax, index) => (
-              <div className="row tax-row" key={tax.key}>
-                <Field
-                  label={`Tax ${index + 1} name`}
-                  error={fieldError(error, `taxes[${index}].name`)}
-                  className="grow"
-                >
-                  <Input
-                    value={tax.name}
-                    onChange={(e) => updateTax(tax.key, { name: e.target.value })}
-                    placeholder="GST"
-                  />
-                </Field>
-                <Field
-                  label="Rate (%)"
-                  error={
-                    (tax.percent.trim() && parsedTaxes[index]!.rate === undefined
-                      ? 'a percentage from 0 to 100'
-                      : undefined) ?? fieldError(error, `taxes[${index}].rate`)
-                  }
-                >
-                  <Input
-                    inputMode="decimal"
-                    value={tax.percent}
-                    onChange={(e) => updateTax(tax.key, { percent: e.target.value })}
-                    placeholder="5"
-                    className="input input-narrow"
-                  />
-                </Field>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Remove tax ${index + 1}`}
-                  onClick={() => setTaxes((all) => all.filter((t) => t.key !== tax.key))}
-                >
-                  Remove
-                </Button>
-              </div>
-            ))}
-          </div>
-        </Card>
+        <TaxesCard taxes={taxes} setTaxes={setTaxes} parsed={parsedTaxes} error={error} />
         <Card title="Totals">
           <dl className="totals" data-testid="form-totals">
             <dt>Subtotal</dt>
