@@ -44,6 +44,7 @@ export function parseCommandLine(argv: string[]) {
         from: { type: 'string' },
         to: { type: 'string' },
         format: { type: 'string' },
+        records: { type: 'string' },
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },

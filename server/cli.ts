@@ -5,6 +5,7 @@ import { Backups } from './backups/backups';
 import { openDatabaseWithBackups } from './backups/open';
 import { afterRestore, keepAcrossRestore, restoreDatabase } from './backups/restore';
 import { parseCommandLine, UsageError } from './cli-args';
+import { IMPORT_EXPORT_HELP, runExportCommand, runImportCommand } from './cli-import-export';
 import { type AppContext, createContext } from './context';
 import { DatabaseKeyError } from './db/cipher';
 import { runningServer } from './db/folder-lock';
@@ -35,6 +36,7 @@ const HELP = `Shopdesk CLI: what Settings does, without the UI.
   sign-in [--url URL]   print a one-time sign-in link for the portal UI, to the server running on
                         this folder (or --url; http://127.0.0.1:4300 when none runs)
 ${SYNC_HELP}
+${IMPORT_EXPORT_HELP}
   backup create         back up now (works while the server runs)
   backup list           the backups, newest first, with their time, size and result
   backup verify ID      open a backup again: integrity_check and row counts
@@ -273,6 +275,25 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
           () => resolveAccountId(ctx, values['client-id']),
           out,
           dataDir,
+        );
+        return;
+      case 'import':
+        await runImportCommand(
+          positionals.slice(1),
+          values,
+          ctx,
+          () => resolveAccountId(ctx, values['client-id']),
+          out,
+          dataDir,
+        );
+        return;
+      case 'export':
+        await runExportCommand(
+          positionals.slice(1),
+          values,
+          ctx,
+          () => resolveAccountId(ctx, values['client-id']),
+          print,
         );
         return;
       default:

@@ -6,6 +6,7 @@ import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, Field, LinkButton, PageHeader, Select, Stat, Table, Toolbar } from '../ui';
+import { AccountingDownloads } from './accounting-downloads';
 import { Loaded, Segmented } from './common';
 
 type Basis = 'accrual' | 'cash';
@@ -120,6 +121,7 @@ export function SalesTax() {
                 : 'Invoices sent or paid, dated in the quarter. Drafts and void invoices are left out.'}{' '}
               Registration numbers are set under Settings › Business.
             </p>
+            <AccountingDownloads from={quarter.from} to={quarter.to} />
           </div>
         )}
       </Loaded>

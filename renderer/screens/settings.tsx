@@ -4,6 +4,7 @@ import { BackupSettings } from './settings/backups';
 import { BusinessSettings } from './settings/business';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
+import { ImportSettings } from './settings/import';
 import { IntegrationSettings } from './settings/integrations';
 import { ReminderSettings } from './settings/reminders';
 import { SyncSettings } from './settings/sync';
@@ -14,6 +15,7 @@ const TABS = [
   { id: 'reminders', label: 'Reminders' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'import', label: 'Import' },
   { id: 'export', label: 'Export' },
   { id: 'sync', label: 'Sync' },
   { id: 'backups', label: 'Backups' },
@@ -36,6 +38,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
       {tab === 'reminders' && <ReminderSettings />}
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
+      {tab === 'import' && <ImportSettings />}
       {tab === 'export' && <ExportSettings />}
       {tab === 'sync' && <SyncSettings />}
       {tab === 'backups' && <BackupSettings />}
