@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,6 +43,10 @@ async function main() {
   const wanted = process.argv.slice(2);
   const log = (text: string) => console.error(text);
   const data = await ensureBenchData(DATA_ROOT, log);
+  // The server serves the UI from dist/renderer, which a fresh clone has not built yet.
+  execFileSync(process.execPath, [path.join(here, '../scripts/build-renderer-if-missing.mjs')], {
+    stdio: 'inherit',
+  });
 
   // Cases write (invoices); they work on a copy so the cached data set stays as generated.
   const workDir = path.join(DATA_ROOT, 'run');

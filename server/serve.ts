@@ -1,5 +1,4 @@
 import path from 'node:path';
-import pg from 'pg';
 import { parseCommandLine, parsePort, parseTls, UsageError } from './cli-args';
 import { DatabaseKeyError } from './db/cipher';
 import { databaseKeyFromEnvironment } from './db/key-source';
@@ -9,24 +8,31 @@ import { createKey } from './domain/api-keys';
 import { createSignInToken } from './domain/sessions';
 import { startServer } from './index';
 import { clockFromEnvironment } from './lib/clock';
-import { migratePgHub } from './sync/hub/pg-schema';
-import { pgHubStorage } from './sync/hub/pg-storage';
 
 const PARENT_CHECK_MS = 500;
 /** Read first thing: a parent that ends during start-up must still be noticed. */
 const parent = process.ppid;
 
+/** This install's hub keeps its state in PostgreSQL, where hosted hub processes serve it too. */
+async function pgHub(url: string) {
+  // Loaded only for such an install: pg takes as long to load as a good part of the server.
+  const [{ default: pg }, { migratePgHub }, { pgHubStorage }] = await Promise.all([
+    import('pg'),
+    import('./sync/hub/pg-schema'),
+    import('./sync/hub/pg-storage'),
+  ]);
+  const pool = new pg.Pool({ connectionString: url, application_name: 'shopdesk-serve' });
+  // An idle connection dropped by the server (a restart, a failover) is replaced on the next query.
+  pool.on('error', (error) => console.warn(`Hub database connection lost: ${error.message}`));
+  await migratePgHub(pool);
+  return { pool, storage: pgHubStorage(pool) };
+}
+
 async function main() {
   const { values } = parseCommandLine(process.argv.slice(2));
   const dataDir = path.resolve(values['data-dir']);
-  // This install's hub keeps its state in PostgreSQL, where hosted hub processes serve it too.
   const hubUrl = values['hub-database-url'];
-  const hubPool = hubUrl
-    ? new pg.Pool({ connectionString: hubUrl, application_name: 'shopdesk-serve' })
-    : undefined;
-  // An idle connection dropped by the server (a restart, a failover) is replaced on the next query.
-  hubPool?.on('error', (error) => console.warn(`Hub database connection lost: ${error.message}`));
-  if (hubPool) await migratePgHub(hubPool);
+  const hub = hubUrl ? await pgHub(hubUrl) : undefined;
   const server = await startServer({
     dataDir,
     host: values.host ?? '127.0.0.1',
@@ -37,7 +43,7 @@ async function main() {
     clock: clockFromEnvironment(process.env),
     tls: parseTls(values),
     allowInsecureHttp: values['insecure-http'],
-    hubStorage: hubPool && pgHubStorage(hubPool),
+    hubStorage: hub?.storage,
   });
   const { ctx } = server;
   let accounts = await listAccounts(ctx.db);
@@ -71,7 +77,7 @@ async function main() {
     stopping = true;
     console.log(`\n${signal}: finishing in-flight requests…`);
     await server.close();
-    await hubPool?.end();
+    await hub?.pool.end();
     console.log('Stopped.');
     process.exit(0);
   };

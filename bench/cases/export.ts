@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { createContext } from '../../server/context';
+import { openDatabase } from '../../server/db/database';
+import { createKey } from '../../server/domain/api-keys';
+import { systemClock } from '../../server/lib/clock';
 import { type BenchCase, fmt, type Row } from '../harness';
 
 const MB = 1024 * 1024;
@@ -16,18 +19,24 @@ function rssOf(pid: number): number {
 
 /**
  * The whole account streamed, in each format: rows per second, and the peak RSS of the server
- * doing it. The export runs against a headless server of its own (`server/serve.ts` in a child
- * process, on the same data), because the bench's own process also holds the load generator's
- * results and the bare floor: its RSS would not be the server's.
+ * doing it. The export runs against a headless server of its own (`npm run serve`'s script in a
+ * child process), because the bench's own process also holds the load generator's results and the
+ * bare floor: its RSS would not be the server's. That server gets a copy of the data set in a folder
+ * of its own: the bench's server holds its folder, and a second server on it is refused.
  */
-const exportCase: BenchCase = async ({ server, account }) => {
+const exportCase: BenchCase = async ({ account, dataFile }) => {
   const rowsInAccount = Object.values(account.counts).reduce((a, b) => a + b, 0);
-  const [main] = (await sql<{ file: string }>`pragma database_list`.execute(server.ctx.db)).rows;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/serve.ts', '--data-dir', path.dirname(main!.file), '--port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const dataDir = mkdtempSync(path.join(path.dirname(path.dirname(dataFile)), 'export-'));
+  copyFileSync(dataFile, path.join(dataDir, 'shopdesk.sqlite'));
+  // The bench's key lives in the bench server's copy; this copy gets one of its own.
+  const database = await openDatabase(dataDir);
+  const portalKey = await createKey(createContext(database.db, systemClock), account.id, { kind: 'portal' })
+    .then((created) => created.key)
+    .finally(() => database.close());
+  const child = spawn(process.execPath, ['scripts/serve.mjs', '--data-dir', dataDir, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -47,7 +56,7 @@ const exportCase: BenchCase = async ({ server, account }) => {
       }, 25);
       const began = performance.now();
       const response = await fetch(`${url}/api/portal/${account.id}/export?format=${format}`, {
-        headers: { authorization: `Bearer ${account.portalKey}` },
+        headers: { authorization: `Bearer ${portalKey}` },
       });
       if (response.status !== 200 || !response.body)
         throw new Error(`export ${format}: HTTP ${response.status}`);
@@ -75,7 +84,11 @@ const exportCase: BenchCase = async ({ server, account }) => {
     return rows;
   } finally {
     child.removeAllListeners('exit');
-    child.kill('SIGTERM');
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 };
 export default exportCase;

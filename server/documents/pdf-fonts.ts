@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Font, openSync } from 'fontkit';
+import type { Font } from 'fontkit';
 import type PDFDocument from 'pdfkit';
 
 /**
@@ -69,7 +69,8 @@ function parsedFont(face: Face, weight: Weight): Font {
   const file = FILES[face][weight];
   let font = parsed.get(file);
   if (!font) {
-    font = openSync(file) as Font;
+    // Required here, not imported: fontkit loads with pdfkit, at the first PDF, not at start-up.
+    font = (require('fontkit') as typeof import('fontkit')).openSync(file) as Font;
     parsed.set(file, font);
   }
   return font;

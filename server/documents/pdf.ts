@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { Invoice } from '../../shared/schemas/invoice';
@@ -21,6 +21,9 @@ import { drawParties, loadParties, type Parties } from './pdf-parties';
  */
 
 type Doc = InstanceType<typeof PDFDocument>;
+
+/** pdfkit and its font parsers take longer to load than the rest of the server: loaded at the first PDF. */
+const loadPdfkit = () => import('pdfkit');
 
 const INK = '#1f2933';
 const MUTED = '#616e7c';
@@ -228,9 +231,10 @@ function drawFooters(doc: Doc, p: Printable): void {
   }
 }
 
-function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Buffer> {
+async function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Buffer> {
   const f = formatters(config, p.document.currency);
-  const doc = new PDFDocument({
+  const { default: PdfDocument } = await loadPdfkit();
+  const doc = new PdfDocument({
     size: paperFor(config.locale),
     margin: MARGIN,
     bufferPages: true,

@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import { writeFileAtomically } from '../lib/durable-files';
 
 /** A certificate the owner provides (PEM text), or 'generate' for a LAN hub's own. */
@@ -39,6 +38,8 @@ async function generatedCertificate(dataDir: string, now: Date): Promise<{ cert:
   const names = localNames();
   const notAfterDate = new Date(now);
   notAfterDate.setUTCFullYear(notAfterDate.getUTCFullYear() + GENERATED_YEARS);
+  // Only a LAN hub's first start needs it, and it is slow to load.
+  const { generate } = await import('selfsigned');
   const generated = await generate([{ name: 'commonName', value: `Shopdesk hub on ${hostname()}` }], {
     keyType: 'ec',
     curve: 'P-256',

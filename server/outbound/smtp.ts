@@ -1,4 +1,4 @@
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 import type { StoredConfig } from '../../shared/schemas/config';
 
 export type SmtpSettings = NonNullable<StoredConfig['smtp']>;
@@ -13,6 +13,8 @@ export interface SmtpError extends Error {
 
 /** Hands one message to the account's mail server and returns the server's reply line. */
 export async function sendThroughSmtp(smtp: SmtpSettings, message: SendMailOptions): Promise<string> {
+  // Loaded when mail goes out, not at every start.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
