@@ -37,26 +37,19 @@ export type CustomerRow = CustomersTable & CustomerFigures;
 
 /**
  * Customers with everything the API shows about them — tags, notes, lifetime value, last job and
- * the win-back period — in one statement: a page of customers is one query, not one per figure.
+ * the win-back period — in one statement. The figures are kept current by triggers in every
+ * writer's transaction (migration 0021), so a page reads one figures row per customer.
  */
 export function selectCustomers(db: Queryable) {
   return db
     .selectFrom('customers as c')
+    .leftJoin('customer_figures as f', 'f.customer_id', 'c.id')
     .selectAll('c')
     .select([
-      sql<string>`(select json_group_array(t.tag order by t.tag) from customer_tags t where t.customer_id = c.id)`.as(
-        'tags_json',
-      ),
-      sql<string>`(select json_group_array(json_object('id', n.id, 'text', n.text, 'created_at', n.created_at) order by n.id desc)
-        from customer_notes n where n.customer_id = c.id)`.as('notes_json'),
-      sql<number>`(select coalesce(sum(i.amount_paid_cents), 0) from invoices i where i.customer_id = c.id)`.as(
-        'paid_cents',
-      ),
-      sql<
-        string | null
-      >`(select max(j.completed_at) from jobs j where j.customer_id = c.id and j.status = 'completed')`.as(
-        'last_job_at',
-      ),
+      sql<string>`coalesce(f.tags_json, '[]')`.as('tags_json'),
+      sql<string>`coalesce(f.notes_json, '[]')`.as('notes_json'),
+      sql<number>`coalesce(f.paid_cents, 0)`.as('paid_cents'),
+      'f.last_job_at',
       sql<number>`(select json_extract(a.config, '$.winback_after_days') from accounts a where a.id = c.account_id)`.as(
         'winback_after_days',
       ),
