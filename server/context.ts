@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from './db/database';
+import type { ReadSnapshot } from './db/read-worker';
 import type { Clock } from './lib/clock';
 import type { HostLookup } from './outbound/webhook-target';
 import type { SyncEngine } from './sync/device/engine';
@@ -31,6 +32,11 @@ export interface AppContext {
    * resolver. Tests stand in for public DNS here, which they cannot reach.
    */
   hostLookup?: HostLookup;
+  /**
+   * Long reports read here: one read transaction off the server's connection and thread, so they
+   * neither wait for nor hold up its writes. Absent (the CLI, domain tests), they read on `db`.
+   */
+  readSnapshot?: ReadSnapshot;
 }
 
 export function createContext(db: Db, clock: Clock): AppContext {
