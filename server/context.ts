@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { SyncWebhookSecrets } from '../shared/schemas/sync';
 import type { Db } from './db/database';
 import type { LeasedBlock } from './domain/number-blocks';
+import type { ReadSnapshot } from './db/read-worker';
 import type { Clock } from './lib/clock';
 import type { HostLookup } from './lib/webhook-target';
 
@@ -44,6 +45,11 @@ export interface AppContext<Sync extends SyncPort = SyncPort> {
    * resolver. Tests stand in for public DNS here, which they cannot reach.
    */
   hostLookup?: HostLookup;
+  /**
+   * Long reports read here: one read transaction off the server's connection and thread, so they
+   * neither wait for nor hold up its writes. Absent (the CLI, domain tests), they read on `db`.
+   */
+  readSnapshot?: ReadSnapshot;
 }
 
 export function createContext<Sync extends SyncPort = SyncPort>(db: Db, clock: Clock): AppContext<Sync> {

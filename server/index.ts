@@ -14,9 +14,10 @@ import {
 import type { RetentionRule } from './backups/retention';
 import { type BackupSchedule, startBackupSchedule } from './backups/schedule';
 import { createContext, setOnline } from './context';
-import type { DatabaseKey } from './db/cipher';
+import { type DatabaseKey, keyPragmas } from './db/cipher';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
+import { ReadWorker } from './db/read-worker';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -124,6 +125,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   });
   const ctx = createContext<SyncEngine>(database.db, clock);
+  // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
+  const reader = new ReadWorker(database.file, keyPragmas(key));
+  ctx.readSnapshot = reader.read;
   await releaseUnfinishedClaims(ctx.db);
   const gate = new RequestGate();
   const startOutbound = () => ({
@@ -164,6 +168,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const running = outbound;
       await Promise.all([running?.webhooks.stop(), running?.mail.stop(), ctx.sync?.stop()]);
       await backups.idle();
+      await reader.stop();
       await database.close();
       try {
         return await completeRestore(backups, prepared);
@@ -252,6 +257,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           reminders.stop(),
           schedule?.stop(),
           backups.idle(),
+          reader.stop(),
         ]);
         await database.close();
         lock.release();

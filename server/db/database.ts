@@ -29,6 +29,7 @@ import * as customersReach from './migrations/0014_customers_reach';
 import * as properties from './migrations/0015_properties';
 import * as recordPlaces from './migrations/0016_record_places';
 import * as customerImports from './migrations/0020_customer_imports';
+import * as customerFigures from './migrations/0021_customer_figures';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0015_properties': properties,
   '0016_record_places': recordPlaces,
   '0020_customer_imports': customerImports,
+  '0021_customer_figures': customerFigures,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

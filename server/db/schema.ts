@@ -452,6 +452,15 @@ export interface OverviewDaysTable {
   invoices: number;
 }
 
+/** What the customer list shows beside each customer, kept by triggers (migration 0021). */
+export interface CustomerFiguresTable {
+  customer_id: string;
+  tags_json: string;
+  notes_json: string;
+  paid_cents: number;
+  last_job_at: string | null;
+}
+
 export interface SyncNodeTable {
   id: string;
   last_hlc: string;
@@ -545,6 +554,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   overview_slots: OverviewSlotsTable;
   overview_days: OverviewDaysTable;
+  customer_figures: CustomerFiguresTable;
   sync_node: SyncNodeTable;
   sync_settings: SyncSettingsTable;
   decisions: DecisionsTable;

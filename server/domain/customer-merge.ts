@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { isoNow } from '../lib/clock';
 import { validationError } from '../lib/errors';
-import { getCustomer, presentCustomer, resolveCustomerId, selectCustomers } from './customers';
+import { getCustomer, presentCustomer, resolveCustomerId, selectCustomers, winbackDays } from './customers';
 
 const DUPLICATES_LIMIT = 10;
 
@@ -39,6 +39,7 @@ export async function findPossibleDuplicates(
   const email = probe.email?.trim().toLowerCase() ?? '';
   const found = new Map<string, PossibleDuplicate>();
   const now = ctx.clock.now();
+  const days = await winbackDays(ctx.db, accountId);
   if (name && phone.length >= 3) {
     const rows = await selectCustomers(ctx.db)
       .where('c.account_id', '=', accountId)
@@ -47,7 +48,7 @@ export async function findPossibleDuplicates(
       .execute();
     for (const row of rows) {
       if (samePhone(digitsOf(row.phone), phone))
-        found.set(row.id, { customer: presentCustomer(row, now), reason: 'same_name_and_phone' });
+        found.set(row.id, { customer: presentCustomer(row, now, days), reason: 'same_name_and_phone' });
     }
   }
   if (email.includes('@')) {
@@ -58,7 +59,7 @@ export async function findPossibleDuplicates(
       .execute();
     for (const row of rows) {
       if (!found.has(row.id) && row.email_lower && oneEditApart(row.email_lower, email))
-        found.set(row.id, { customer: presentCustomer(row, now), reason: 'similar_email' });
+        found.set(row.id, { customer: presentCustomer(row, now, days), reason: 'similar_email' });
     }
   }
   return [...found.values()].slice(0, DUPLICATES_LIMIT);

@@ -32,41 +32,30 @@ type CustomerFigures = {
   notes_json: string;
   paid_cents: number;
   last_job_at: string | null;
-  winback_after_days: number;
 };
 export type CustomerRow = CustomersTable & CustomerFigures;
 
 /**
- * Customers with everything the API shows about them — tags, notes, lifetime value, last job and
- * the win-back period — in one statement: a page of customers is one query, not one per figure.
+ * Customers with everything the API shows about them — tags, notes, lifetime value, last job — in
+ * one statement (the win-back period is the account's, read once by the caller). The figures are kept current by triggers in every
+ * writer's transaction (migration 0021), so a page reads one figures row per customer.
  */
 export function selectCustomers(db: Queryable) {
   return db
     .selectFrom('customers as c')
+    .leftJoin('customer_figures as f', 'f.customer_id', 'c.id')
     .selectAll('c')
     .select([
-      sql<string>`(select json_group_array(t.tag order by t.tag) from customer_tags t where t.customer_id = c.id)`.as(
-        'tags_json',
-      ),
-      sql<string>`(select json_group_array(json_object('id', n.id, 'text', n.text, 'created_at', n.created_at) order by n.id desc)
-        from customer_notes n where n.customer_id = c.id)`.as('notes_json'),
-      sql<number>`(select coalesce(sum(i.amount_paid_cents), 0) from invoices i where i.customer_id = c.id)`.as(
-        'paid_cents',
-      ),
-      sql<
-        string | null
-      >`(select max(j.completed_at) from jobs j where j.customer_id = c.id and j.status = 'completed')`.as(
-        'last_job_at',
-      ),
-      sql<number>`(select json_extract(a.config, '$.winback_after_days') from accounts a where a.id = c.account_id)`.as(
-        'winback_after_days',
-      ),
+      sql<string>`coalesce(f.tags_json, '[]')`.as('tags_json'),
+      sql<string>`coalesce(f.notes_json, '[]')`.as('notes_json'),
+      sql<number>`coalesce(f.paid_cents, 0)`.as('paid_cents'),
+      'f.last_job_at',
     ]);
 }
 
 /** A customer as the API returns it. Lapsed: had a completed job, and none within the win-back period. */
-export function presentCustomer(row: CustomerRow, now: Date): Customer {
-  const cutoff = toIso(new Date(now.getTime() - Number(row.winback_after_days) * DAY_MS));
+export function presentCustomer(row: CustomerRow, now: Date, winbackAfterDays: number): Customer {
+  const cutoff = toIso(new Date(now.getTime() - winbackAfterDays * DAY_MS));
   return {
     id: row.id,
     object: 'customer' as const,
@@ -84,9 +73,9 @@ export function presentCustomer(row: CustomerRow, now: Date): Customer {
   };
 }
 
-async function lapseCutoff(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
-  const { config } = await getAccount(db, accountId);
-  return toIso(new Date(ctx.clock.now().getTime() - config.winback_after_days * DAY_MS));
+/** The account's win-back period, which decides whether each of its customers is lapsed. */
+export async function winbackDays(db: Queryable, accountId: string): Promise<number> {
+  return (await getAccount(db, accountId)).config.winback_after_days;
 }
 
 export async function listCustomers(
@@ -94,7 +83,9 @@ export async function listCustomers(
   accountId: string,
   query: CustomerListQuery & TimeFilters,
 ): Promise<Page<Customer>> {
-  const cutoff = query.lapsed === undefined ? undefined : await lapseCutoff(ctx.db, ctx, accountId);
+  const days = await winbackDays(ctx.db, accountId);
+  const cutoff =
+    query.lapsed === undefined ? undefined : toIso(new Date(ctx.clock.now().getTime() - days * DAY_MS));
   return keysetPage(
     query,
     'cus',
@@ -137,7 +128,7 @@ export async function listCustomers(
       }
       return q.orderBy('c.id', 'desc').limit(limit).execute();
     },
-    (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now())),
+    (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now(), days)),
   );
 }
 
@@ -192,7 +183,7 @@ async function loadCustomer(db: Queryable, accountId: string, column: 'id' | 'em
 export async function getCustomer(ctx: AppContext, accountId: string, id: string, db: Queryable = ctx.db) {
   const row = await loadCustomer(db, accountId, 'id', id);
   if (!row) throw notFound(`No customer ${id}`);
-  return presentCustomer(row, ctx.clock.now());
+  return presentCustomer(row, ctx.clock.now(), await winbackDays(db, accountId));
 }
 
 export async function getCustomerByEmail(
@@ -203,7 +194,7 @@ export async function getCustomerByEmail(
 ) {
   const row = await loadCustomer(db, accountId, 'email_lower', email.trim().toLowerCase());
   if (!row) throw notFound(`No customer with e-mail ${email}`);
-  return presentCustomer(row, ctx.clock.now());
+  return presentCustomer(row, ctx.clock.now(), await winbackDays(db, accountId));
 }
 
 /** Resolves a customer id or e-mail (portal paths use e-mails, v1 paths use ids). */

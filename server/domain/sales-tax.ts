@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
 import { divRoundHalfAway, fromCents } from '../../shared/money';
 import {
   SALES_TAX_MAX_DAYS,
@@ -58,6 +58,16 @@ interface Sums {
   details: SalesTaxDetail[];
 }
 
+interface CashPayment {
+  invoice_id: string;
+  amount_cents: number;
+  paid_at: string;
+  total_cents: number;
+  /** Only when the detail rows are asked for. */
+  number: string;
+  customer_name: string;
+}
+
 interface ChargedTax {
   name: string;
   rate: string;
@@ -65,24 +75,40 @@ interface ChargedTax {
 }
 
 /** The taxes each of some invoices (a query of their ids) charged, in their order on the invoice. */
-async function chargedTaxes<DB, TB extends keyof DB>(
+function chargedTaxesQuery<DB, TB extends keyof DB>(
   db: Queryable,
   invoiceIds: SelectQueryBuilder<DB, TB, Record<string, string>>,
-): Promise<Map<string, ChargedTax[]>> {
-  const taxes = new Map<string, ChargedTax[]>();
-  const rows = await db
+) {
+  return db
     .selectFrom('document_taxes')
     .select(['document_id', 'name', 'rate', 'amount_cents'])
     .where('document_id', 'in', invoiceIds)
     .orderBy('document_id')
     .orderBy('position')
-    .execute();
+    .compile();
+}
+
+function byInvoice(rows: Array<ChargedTax & { document_id: string }>): Map<string, ChargedTax[]> {
+  const taxes = new Map<string, ChargedTax[]>();
   for (const row of rows) {
     const list = taxes.get(row.document_id) ?? [];
     list.push(row);
     taxes.set(row.document_id, list);
   }
   return taxes;
+}
+
+/**
+ * Runs compiled queries in one read transaction (so payments recorded meanwhile cannot split the
+ * figures): on the server's read worker where there is one, else on its connection.
+ */
+async function readTogether(ctx: AppContext, queries: CompiledQuery[]): Promise<unknown[][]> {
+  if (ctx.readSnapshot) return ctx.readSnapshot(queries.map(({ sql, parameters }) => ({ sql, parameters })));
+  return ctx.db.transaction().execute(async (tx) => {
+    const rows: unknown[][] = [];
+    for (const query of queries) rows.push((await tx.executeQuery(query)).rows);
+    return rows;
+  });
 }
 
 function issuedInvoices(db: Queryable, accountId: string, from: string, to: string) {
@@ -96,33 +122,53 @@ function issuedInvoices(db: Queryable, accountId: string, from: string, to: stri
 
 /** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
 async function accrualSums(
-  db: Queryable,
+  ctx: AppContext,
   accountId: string,
   from: string,
   to: string,
   withDetails: boolean,
 ): Promise<Sums> {
+  const db = ctx.db;
   const issued = issuedInvoices(db, accountId, from, to);
-  const lines = await issued
-    .innerJoin('document_taxes as t', 't.document_id', 'i.id')
-    .select([
-      't.name',
-      't.rate',
-      sql<number>`sum(i.subtotal_cents)`.as('taxable'),
-      sql<number>`sum(t.amount_cents)`.as('tax'),
-      sql<number>`count(DISTINCT i.id)`.as('invoices'),
-    ])
-    .groupBy(['t.name', 't.rate'])
-    .execute();
-  const totals = await issued
-    .select([
-      sql<number>`coalesce(sum(i.subtotal_cents), 0)`.as('sales'),
-      sql<number>`count(*)`.as('invoices'),
-      sql<number>`coalesce(sum(CASE WHEN NOT EXISTS (SELECT 1 FROM document_taxes x WHERE x.document_id = i.id) THEN i.subtotal_cents ELSE 0 END), 0)`.as(
-        'untaxed',
-      ),
-    ])
-    .executeTakeFirstOrThrow();
+  const queries = [
+    issued
+      .innerJoin('document_taxes as t', 't.document_id', 'i.id')
+      .select([
+        't.name',
+        't.rate',
+        sql<number>`sum(i.subtotal_cents)`.as('taxable'),
+        sql<number>`sum(t.amount_cents)`.as('tax'),
+        sql<number>`count(DISTINCT i.id)`.as('invoices'),
+      ])
+      .groupBy(['t.name', 't.rate'])
+      .compile(),
+    issued
+      .select([
+        sql<number>`coalesce(sum(i.subtotal_cents), 0)`.as('sales'),
+        sql<number>`count(*)`.as('invoices'),
+        sql<number>`coalesce(sum(CASE WHEN NOT EXISTS (SELECT 1 FROM document_taxes x WHERE x.document_id = i.id) THEN i.subtotal_cents ELSE 0 END), 0)`.as(
+          'untaxed',
+        ),
+      ])
+      .compile(),
+  ];
+  if (withDetails) {
+    queries.push(
+      issued
+        .innerJoin('customers as c', 'c.id', 'i.customer_id')
+        .select(['i.id', 'i.number', 'i.issue_date', 'c.name', 'i.subtotal_cents', 'i.total_cents'])
+        .orderBy('i.issue_date')
+        .orderBy('i.number')
+        .compile(),
+      chargedTaxesQuery(db, issued.select('i.id')),
+    );
+  }
+  const [lines, [totals], invoices, charged] = (await readTogether(ctx, queries)) as [
+    Array<{ name: string; rate: string; taxable: number; tax: number; invoices: number }>,
+    Array<{ sales: number; invoices: number; untaxed: number }>,
+    DetailInvoice[] | undefined,
+    Array<ChargedTax & { document_id: string }> | undefined,
+  ];
   return {
     lines: lines.map((line) => ({
       ...line,
@@ -130,29 +176,26 @@ async function accrualSums(
       tax: Number(line.tax),
       invoices: Number(line.invoices),
     })),
-    sales: Number(totals.sales),
-    untaxed: Number(totals.untaxed),
+    sales: Number(totals!.sales),
+    untaxed: Number(totals!.untaxed),
     tax: lines.reduce((sum, line) => sum + Number(line.tax), 0),
-    invoices: Number(totals.invoices),
+    invoices: Number(totals!.invoices),
     payments: 0,
-    details: withDetails ? await accrualDetails(db, accountId, from, to) : [],
+    details: invoices ? accrualDetails(invoices, byInvoice(charged ?? [])) : [],
   };
 }
 
+interface DetailInvoice {
+  id: string;
+  number: string;
+  issue_date: string;
+  name: string;
+  subtotal_cents: number;
+  total_cents: number;
+}
+
 /** Each issued invoice as charged: its subtotal, each tax and its total, by issue date. */
-async function accrualDetails(
-  db: Queryable,
-  accountId: string,
-  from: string,
-  to: string,
-): Promise<SalesTaxDetail[]> {
-  const invoices = await issuedInvoices(db, accountId, from, to)
-    .innerJoin('customers as c', 'c.id', 'i.customer_id')
-    .select(['i.id', 'i.number', 'i.issue_date', 'c.name', 'i.subtotal_cents', 'i.total_cents'])
-    .orderBy('i.issue_date')
-    .orderBy('i.number')
-    .execute();
-  const charged = await chargedTaxes(db, issuedInvoices(db, accountId, from, to).select('i.id'));
+function accrualDetails(invoices: DetailInvoice[], charged: Map<string, ChargedTax[]>): SalesTaxDetail[] {
   return invoices.map((invoice) => ({
     invoice: invoice.number,
     date: invoice.issue_date,
@@ -178,40 +221,39 @@ function shareOf(whole: number, paidSoFar: number, total: number): number {
  * Money paid beyond the invoice's total (two devices recording one payment) carries nothing.
  */
 async function cashSums(
-  db: Queryable,
+  ctx: AppContext,
   accountId: string,
   range: { start: string; end: string },
   timeZone: string,
   withDetails: boolean,
 ): Promise<Sums> {
   const { start, end } = range;
-  const inPeriod = db
+  const inPeriod = ctx.db
     .selectFrom('payments')
     .select('invoice_id')
     .where('account_id', '=', accountId)
     .where('paid_at', '>=', start)
     .where('paid_at', '<', end);
+  // The invoice's number and customer only for the CSV's detail rows: two lookups a payment less.
+  const detailColumns = withDetails ? sql`, i.number, c.name AS customer_name` : sql``;
+  const detailJoin = withDetails ? sql` JOIN customers c ON c.id = i.customer_id` : sql``;
   // Every payment of those invoices up to the period's end: earlier ones decide the shares of later
   // ones. CROSS JOIN keeps SQLite to this order (the period's invoices, then each one's payments by
   // payments_invoice) rather than scanning every payment of the account before the end.
-  const { rows: payments } = await sql<{
-    invoice_id: string;
-    amount_cents: number;
-    paid_at: string;
-    total_cents: number;
-    number: string;
-    customer_name: string;
-  }>`
+  const paymentsQuery = sql<CashPayment>`
     WITH touched AS (
       SELECT DISTINCT invoice_id FROM payments
       WHERE account_id = ${accountId} AND paid_at >= ${start} AND paid_at < ${end}
     )
-    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents, i.number, c.name AS customer_name
-    FROM touched t CROSS JOIN invoices i CROSS JOIN payments p
-    JOIN customers c ON c.id = i.customer_id
+    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents${detailColumns}
+    FROM touched t CROSS JOIN invoices i CROSS JOIN payments p${detailJoin}
     WHERE i.id = t.invoice_id AND p.invoice_id = t.invoice_id AND p.paid_at < ${end} AND i.total_cents > 0
-    ORDER BY p.invoice_id, p.paid_at, p.id`.execute(db);
-  const taxes = await chargedTaxes(db, inPeriod);
+    ORDER BY p.invoice_id, p.paid_at, p.id`.compile(ctx.db);
+  const [payments, charged] = (await readTogether(ctx, [
+    paymentsQuery,
+    chargedTaxesQuery(ctx.db, inPeriod),
+  ])) as [CashPayment[], Array<ChargedTax & { document_id: string }>];
+  const taxes = byInvoice(charged);
   const lines = new Map<string, LineSums & { ids: Set<string> }>();
   const invoices = new Set<string>();
   const sums = { sales: 0, untaxed: 0, tax: 0, payments: 0 };
@@ -296,14 +338,10 @@ export async function salesTaxFigures(
   const to = query.to ?? (query.from ? quarterOf(from).to : quarter.to);
   checkRange(from, to, SALES_TAX_MAX_DAYS);
   const range = period(from, to, config.timezone);
-  // One read transaction, so payments recorded meanwhile cannot split the figures.
-  const sums = await ctx.db
-    .transaction()
-    .execute((tx) =>
-      query.basis === 'cash'
-        ? cashSums(tx, accountId, range, config.timezone, withDetails)
-        : accrualSums(tx, accountId, from, to, withDetails),
-    );
+  const sums =
+    query.basis === 'cash'
+      ? await cashSums(ctx, accountId, range, config.timezone, withDetails)
+      : await accrualSums(ctx, accountId, from, to, withDetails);
   const registrations = new Map(config.tax_registrations.map((r) => [r.tax_name.toLowerCase(), r.number]));
   const taxes: SalesTaxLine[] = [...sums.lines]
     .sort((a, b) => a.name.localeCompare(b.name) || Number(a.rate) - Number(b.rate))

@@ -473,6 +473,7 @@ export const DEVICE_LOCAL_TABLES = [
   'webhook_attempts',
   'overview_slots',
   'overview_days',
+  'customer_figures',
   'number_blocks',
   'sync_node',
   'sync_settings',

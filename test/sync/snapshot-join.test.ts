@@ -36,6 +36,7 @@ async function stateOf(replica: Replica, accountId: string) {
     deliveries: all('SELECT endpoint_id, event_id FROM webhook_deliveries ORDER BY endpoint_id, event_id'),
     slots: all('SELECT * FROM overview_slots ORDER BY account_id, slot'),
     days: all('SELECT * FROM overview_days ORDER BY account_id, day'),
+    figures: all('SELECT * FROM customer_figures ORDER BY customer_id'),
     cursor: all('SELECT cursor FROM sync_settings WHERE account_id = ?', accountId),
     // The load drops and recreates indexes and capture triggers: every one must be back.
     schema: all(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name`),

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { taxAmountCents } from '../../../shared/money';
 import type { SyncSnapshotResponse } from '../../../shared/schemas/sync';
 import { statusAfterPayments } from '../../domain/invoice-status';
+import { CUSTOMER_FIGURES_TRIGGERS, rebuildCustomerFigures } from '../../db/customer-figures';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
@@ -86,6 +87,7 @@ export async function loadSnapshot(
       page = next && (await next);
     }
     for (const index of deferred) sqlite.exec(index);
+    rebuildCustomerFigures(sqlite, accountId);
     capture.applying(() => loader.finish(upTo, now));
     sqlite.exec('COMMIT');
     return { cursor: upTo, rows };
@@ -103,8 +105,9 @@ export async function loadSnapshot(
 /**
  * Drops what the load does without, returning what recreates it: the business tables' indexes
  * that no constraint needs (one sort per index at the end costs a fraction of keeping eleven
- * B-trees of invoices in order a row at a time) and the capture triggers (off while applying
- * anyway; asking them costs a call per row). Inside the load's transaction, so a failed load
+ * B-trees of invoices in order a row at a time), the capture triggers (off while applying
+ * anyway; asking them costs a call per row) and the customer figures' triggers (rebuilt for the
+ * whole business at the end, db/customer-figures.ts). Inside the load's transaction, so a failed load
  * leaves them as they were.
  */
 function dropForLoad(sqlite: SQLite.Database): string[] {
@@ -113,9 +116,13 @@ function dropForLoad(sqlite: SQLite.Database): string[] {
     .prepare(
       `SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')})
        AND ((type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%')
-         OR (type = 'trigger' AND substr(name, 1, 13) = 'sync_capture_'))`,
+         OR (type = 'trigger' AND (substr(name, 1, 13) = 'sync_capture_' OR substr(name, 1, ?) = ?)))`,
     )
-    .all(...tables) as Array<{ type: 'index' | 'trigger'; name: string; sql: string }>;
+    .all(...tables, CUSTOMER_FIGURES_TRIGGERS.length, CUSTOMER_FIGURES_TRIGGERS) as Array<{
+    type: 'index' | 'trigger';
+    name: string;
+    sql: string;
+  }>;
   for (const object of objects) sqlite.exec(`DROP ${object.type.toUpperCase()} ${object.name}`);
   return objects.map((object) => object.sql);
 }
