@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { SyncWebhookSecrets } from '../shared/schemas/sync';
 import type { Db } from './db/database';
-import type { LeasedBlock } from './domain/number-blocks';
 import type { ReadSnapshot } from './db/read-worker';
+import type { LeasedBlock } from './domain/number-blocks';
 import type { Clock } from './lib/clock';
 import type { HostLookup } from './lib/webhook-target';
 

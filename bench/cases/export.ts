@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../../server/context';
-import { openDatabase } from '../../server/db/database';
 import { createKey } from '../../server/domain/api-keys';
 import { systemClock } from '../../server/lib/clock';
+import { openDatabase } from '../../server/sync/open';
 import { type BenchCase, fmt, type Row } from '../harness';
 
 const MB = 1024 * 1024;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type OpenedDatabase, openDatabase } from '../sync/open';
 import { keyPragmas, parseDatabaseKey } from './cipher';
-import { type OpenedDatabase, openDatabase } from './database';
 import { ReadWorker } from './read-worker';
 
 const KEY = parseDatabaseKey('correct horse battery staple');

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppContext, createContext } from '../context';
-import { type OpenedDatabase, openDatabase } from '../db/database';
 import { up as createFigures } from '../db/migrations/0021_customer_figures';
 import { manualClock } from '../lib/clock';
+import { type OpenedDatabase, openDatabase } from '../sync/open';
+import { customerReferences } from '../sync/tables';
 import { createAccount } from './accounts';
 import { mergeCustomers } from './customer-merge';
 import { addNote, addTags, createCustomer, listCustomers, removeTag } from './customers';
@@ -176,7 +177,7 @@ describe('customer figures', () => {
     }
 
     const [into, from] = [customers[0]!, customers[1]!];
-    await mergeCustomers(ctx, accountId, into, from);
+    await mergeCustomers(ctx, accountId, into, from, customerReferences());
     expectFiguresCurrent('merged');
 
     // The migration's own backfill, from the rows as they now stand, agrees with the triggers.

@@ -10,7 +10,7 @@ import type {
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/database';
 import { invalidState } from '../../lib/errors';
-import { presentCustomer, selectCustomers } from '../customers';
+import { presentCustomer, selectCustomers, winbackDays } from '../customers';
 import { recordEvent } from '../events';
 import { type BatchContext, type Outcome, type PendingRow, writeBatch } from './batch';
 import { type CsvShape, readRecords } from './csv-file';
@@ -131,8 +131,9 @@ export async function importRows(
     }
     if (!choices.sendEvents || !added.length) return;
     const rows = await selectCustomers(tx).where('c.id', 'in', added).orderBy('c.id').execute();
+    const days = await winbackDays(tx, file.accountId);
     for (const row of rows) {
-      await recordEvent(tx, ctx.clock, file.accountId, 'customer.created', presentCustomer(row, now));
+      await recordEvent(tx, ctx.clock, file.accountId, 'customer.created', presentCustomer(row, now, days));
       summary.events_sent += 1;
     }
   };

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { taxAmountCents } from '../../../shared/money';
 import type { SyncSnapshotResponse } from '../../../shared/schemas/sync';
-import { statusAfterPayments } from '../../domain/invoice-status';
 import { CUSTOMER_FIGURES_TRIGGERS, rebuildCustomerFigures } from '../../db/customer-figures';
+import { statusAfterPayments } from '../../domain/invoice-status';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
