@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Db } from './db/database';
+import type { Db, Tx } from './db/database';
 import type { Clock } from './lib/clock';
 import type { HostLookup } from './outbound/webhook-target';
 import type { SyncEngine } from './sync/device/engine';
@@ -7,6 +7,15 @@ import type { SyncEngine } from './sync/device/engine';
 /** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
 export interface Connectivity {
   online: boolean;
+}
+
+/**
+ * Makes the personal links customers' e-mails carry (the client hub). Called inside the
+ * transaction that queues the e-mail, so a link and its message commit together.
+ */
+export interface ClientLinkMaker {
+  /** The link a completed visit's review request e-mail carries. */
+  reviewLink(tx: Tx, request: { accountId: string; customerId: string; reviewRequestId: string }): Promise<string>;
 }
 
 /**
@@ -31,6 +40,8 @@ export interface AppContext {
    * resolver. Tests stand in for public DNS here, which they cannot reach.
    */
   hostLookup?: HostLookup;
+  /** The client hub's link maker; absent where no client hub is served (review requests then wait unsent). */
+  clientLinks?: ClientLinkMaker;
 }
 
 export function createContext(db: Db, clock: Clock): AppContext {

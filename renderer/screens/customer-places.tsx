@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Property, PropertyUpdate } from '../../shared/schemas/property';
+import { placeLine, type Property, type PropertyUpdate } from '../../shared/schemas/property';
 import { api, type ListPage } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
@@ -40,11 +40,7 @@ const EMPTY: PlaceDraft = {
   access_notes: '',
 };
 
-/** One line of a place's address, as the crew reads it. */
-export function placeLine(p: Pick<Property, 'street' | 'unit' | 'city' | 'region' | 'postal_code'>): string {
-  const street = p.unit ? `${p.unit} – ${p.street}` : p.street;
-  return [street, p.city, [p.region, p.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-}
+export { placeLine };
 
 const toDraft = (p: Property): PlaceDraft =>
   Object.fromEntries(FIELDS.map((f) => [f, p[f] ?? ''])) as PlaceDraft;

@@ -28,6 +28,7 @@ import * as eventArrivals from './migrations/0012_event_arrivals';
 import * as decisionsHistory from './migrations/0013_decisions_history';
 import * as customersReach from './migrations/0014_customers_reach';
 import * as properties from './migrations/0015_properties';
+import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0013_decisions_history': decisionsHistory,
   '0014_customers_reach': customersReach,
   '0015_properties': properties,
+  '0023_booking_requests_reviews': bookingRequestsReviews,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

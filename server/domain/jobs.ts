@@ -21,6 +21,7 @@ import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
+import { askForReview } from './review-requests';
 import { billCompletedVisit } from './service-plans';
 import { ensureMembers } from './team';
 
@@ -311,6 +312,7 @@ export async function applyJobAction(
     await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
     // A visit of a plan billed per visit gets its invoice now (recurring-work.md).
     if (row.plan_id) await billCompletedVisit(tx, ctx, accountId, next);
+    await askForReview(tx, ctx, accountId, next);
   }
   return job;
 }

@@ -23,7 +23,9 @@ export type IdPrefix =
   | 'req'
   | 'dev'
   | 'plan'
-  | 'prop';
+  | 'prop'
+  | 'pho'
+  | 'rrq';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);
