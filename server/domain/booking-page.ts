@@ -34,7 +34,7 @@ export async function updateBookingPage(
     const known = new Set(account.config.booking_page.services.map((s) => s.id));
     const services: BookableService[] = update.services.map((service, i) => {
       if (service.id && !known.has(service.id)) {
-        throw validationError(`No service ${service.id} on this booking page`, `services.${i}.id`);
+        throw validationError(`No service ${service.id} on this booking page`, `services[${i}].id`);
       }
       return {
         id: service.id ?? `svc_${randomBase62(12)}`,
@@ -83,7 +83,7 @@ export function preferredInstants(
   return preferred.map((choice, i) => {
     const start = zonedToUtc(choice.date, choice.time, timeZone);
     if (start.getTime() <= now) {
-      throw validationError(`${choice.date} ${choice.time} has passed: pick a time ahead`, `preferred.${i}`);
+      throw validationError(`${choice.date} ${choice.time} has passed: pick a time ahead`, `preferred[${i}]`);
     }
     if (page.hours.length) {
       const weekday = isoWeekday(choice.date);
@@ -95,7 +95,7 @@ export function preferredInstants(
       if (!fits) {
         throw validationError(
           `${choice.date} ${choice.time} is outside the hours offered (${durationMinutes} minutes from the start must fit)`,
-          `preferred.${i}`,
+          `preferred[${i}]`,
         );
       }
     }

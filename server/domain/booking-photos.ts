@@ -15,7 +15,7 @@ const SIGNATURES: Record<PhotoType, (b: Buffer) => boolean> = {
 };
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const megabytes = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
 
 export interface CheckedPhoto {
   content_type: PhotoType;
@@ -25,20 +25,20 @@ export interface CheckedPhoto {
 /** Decodes and checks every photo before anything is written: each within the size limit, each the image it claims. */
 export function checkPhotos(photos: PhotoUpload[]): CheckedPhoto[] {
   return photos.map((photo, i) => {
-    const param = `photos.${i}`;
+    const param = `photos[${i}]`;
     const data = photo.data.replace(/\s/g, '');
     if (!BASE64.test(data)) throw validationError(`Photo ${i + 1} is not base64-encoded`, param);
     // Refuse by the encoded length first, so an enormous upload is never decoded.
     if (Math.floor((data.length * 3) / 4) > MAX_PHOTO_BYTES + 2) {
       throw validationError(
-        `Photo ${i + 1} is about ${megabytes((data.length * 3) / 4)}; each photo may be at most ${megabytes(MAX_PHOTO_BYTES)}`,
+        `Photo ${i + 1} is too large (about ${megabytes((data.length * 3) / 4)}); each photo may be at most ${megabytes(MAX_PHOTO_BYTES)}`,
         param,
       );
     }
     const bytes = Buffer.from(data, 'base64');
     if (bytes.length > MAX_PHOTO_BYTES) {
       throw validationError(
-        `Photo ${i + 1} is ${megabytes(bytes.length)}; each photo may be at most ${megabytes(MAX_PHOTO_BYTES)}`,
+        `Photo ${i + 1} is too large (${megabytes(bytes.length)}); each photo may be at most ${megabytes(MAX_PHOTO_BYTES)}`,
         param,
       );
     }

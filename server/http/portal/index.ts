@@ -6,6 +6,7 @@ import { reminderSettingsRoutes } from '../reminder-routes';
 import { salesTaxRoutes } from '../sales-tax-routes';
 import { PortalParams } from '../schemas';
 import { type DataSafety, portalBackupRoutes } from './backups';
+import { portalBookingRequestRoutes } from './booking-requests';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
@@ -42,6 +43,7 @@ export async function portalApi(app: FastifyInstance, ctx: AppContext, dataSafet
   await app.register(portalJobRoutes(ctx));
   await app.register(portalServicePlanRoutes(ctx));
   await app.register(portalBookingRoutes(ctx));
+  await app.register(portalBookingRequestRoutes(ctx));
   await app.register(portalTeamRoutes(ctx));
   await app.register(portalReviewRoutes(ctx));
   await app.register(portalCalendarRoutes(ctx));
