@@ -15,7 +15,10 @@ export interface Connectivity {
  */
 export interface ClientLinkMaker {
   /** The link a completed visit's review request e-mail carries. */
-  reviewLink(tx: Tx, request: { accountId: string; customerId: string; reviewRequestId: string }): Promise<string>;
+  reviewLink(
+    tx: Tx,
+    request: { accountId: string; customerId: string; reviewRequestId: string },
+  ): Promise<string>;
 }
 
 /**

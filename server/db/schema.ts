@@ -1,7 +1,12 @@
 /** Row types of every table (see migrations/). Kysely checks every query against these. */
 
 import type { Generated } from 'kysely';
-import type { BookingPhotosTable, BookingRequestsTable, MailPurpose, ReviewRequestsTable } from './schema-requests';
+import type {
+  BookingPhotosTable,
+  BookingRequestsTable,
+  MailPurpose,
+  ReviewRequestsTable,
+} from './schema-requests';
 
 export interface AccountsTable {
   id: string;

@@ -18,7 +18,11 @@ export function senderAddress(config: StoredConfig): string | null {
 
 type WaitingReason = OutboxMessage['waiting_reason'];
 
-const PURPOSES: readonly string[] = ['review_request', 'owner_alert', 'booking_reply'] satisfies MailPurpose[];
+const PURPOSES: readonly string[] = [
+  'review_request',
+  'owner_alert',
+  'booking_reply',
+] satisfies MailPurpose[];
 const isPurpose = (kind: string): kind is MailPurpose => PURPOSES.includes(kind);
 
 async function waitingReasonFor(ctx: AppContext, accountId: string): Promise<WaitingReason> {

@@ -80,10 +80,12 @@ const configFields = {
       'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
   }),
   ask_for_reviews: z.boolean().meta({
-    description: 'After a visit is completed, e-mail its customer once asking for a star rating and a comment.',
+    description:
+      'After a visit is completed, e-mail its customer once asking for a star rating and a comment.',
   }),
   owner_alerts: z.boolean().meta({
-    description: 'E-mail business_email when a customer acts (a booking request, a review, an answer to a quote).',
+    description:
+      'E-mail business_email when a customer acts (a booking request, a review, an answer to a quote).',
   }),
   booking_page: BookingPageSettings,
 };
