@@ -31,18 +31,18 @@ describe('booking requests, the owner’s side', () => {
     await form.getByRole('button', { name: 'Weekdays 8:00–17:00' }).click();
     await form.getByRole('button', { name: 'Add a service' }).click();
     const first = form.getByRole('group', { name: 'Service 1' });
-    await first.getByLabel('Service').fill('Gutter cleaning');
+    await first.getByLabel('Service', { exact: true }).fill('Gutter cleaning');
     await first.getByLabel('Minutes').fill('120');
     await first.getByLabel('Price (CAD)').fill('180');
     await form.getByRole('button', { name: 'Add a service' }).click();
     const second = form.getByRole('group', { name: 'Service 2' });
-    await second.getByLabel('Service').fill('');
+    await second.getByLabel('Service', { exact: true }).fill('');
     await form.getByLabel('Take booking requests on my public page').check();
     await form.getByLabel(/E-mail me when a customer acts/).check();
     await form.getByRole('button', { name: 'Save booking page' }).click();
-    await second.getByText('must be at least 1 character', { exact: false }).waitFor();
+    await second.getByText(/is required/i).waitFor();
     await screenshot(page, 'booking-page-settings-error');
-    await second.getByLabel('Service').fill('Window washing');
+    await second.getByLabel('Service', { exact: true }).fill('Window washing');
     await second.getByLabel('Minutes').fill('90');
     await form.getByRole('button', { name: 'Save booking page' }).click();
     await page.getByText('Booking page settings saved').waitFor();
@@ -120,7 +120,7 @@ describe('booking requests, the owner’s side', () => {
 
     await card.getByRole('button', { name: 'Decline: Window washing, Priya Patel' }).click();
     await dialog.getByRole('button', { name: 'Decline' }).click();
-    await dialog.getByText(/must be at least 1 character/).waitFor();
+    await dialog.getByText(/is required/i).waitFor();
     await dialog.getByLabel('Message to Priya Patel').fill('Sorry, we do not clean skylights.');
     await screenshot(page, 'booking-request-decline');
     await dialog.getByRole('button', { name: 'Decline' }).click();
