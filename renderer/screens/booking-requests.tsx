@@ -133,7 +133,7 @@ function RequestItem({
         {r.preferred.length > 1 &&
           ` (or ${r.preferred
             .slice(1)
-            .map((p) => `${p.date} ${p.time}`)
+            .map((p) => `${format.date(p.date)} ${p.time}`)
             .join(', ')})`}
       </p>
       {r.property && <p>{placeLine(r.property)}</p>}

@@ -7,10 +7,11 @@ import { portalCall, portalOk } from './context';
 import { startPortalSession } from './portal-session';
 
 const ui = startPortalSession();
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from('not decoded by the test, only shown'),
-]);
+// A real 8×8 teal PNG, so the browser shows it as the owner would see a customer's photo.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGPgL8vDihiGlgQApWE8wfekj3cAAAAASUVORK5CYII=',
+  'base64',
+);
 
 /** The n-th weekday (Monday to Friday) after today in Toronto, the business's zone. */
 function weekdayAhead(n: number): string {
@@ -93,7 +94,7 @@ describe('booking requests, the owner’s side', () => {
     const card = page.locator('.booking-requests');
     await card.getByRole('heading', { name: 'Requests waiting (4)' }).waitFor();
     const photo = card.getByRole('img', { name: /Sent with Gutter cleaning, Maya Chen/ });
-    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
     await screenshot(page, 'booking-requests-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'booking-requests-phone');
@@ -139,7 +140,7 @@ describe('booking requests, the owner’s side', () => {
       subtotal: 180,
     });
     await page.goto(`${server.url}/#/bookings`);
-    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
     await expect.poll(() => page.locator('.booking-requests').count()).toBe(0);
   });
 });
