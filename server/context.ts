@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { SyncWebhookSecrets } from '../shared/schemas/sync';
-import type { Db } from './db/database';
+import type { Db, Tx } from './db/database';
 import type { ReadSnapshot } from './db/read-worker';
 import type { LeasedBlock } from './domain/number-blocks';
 import type { Clock } from './lib/clock';
@@ -21,6 +21,18 @@ export interface SyncPort {
   };
   /** Gives the business's hub an endpoint's signing secrets, so the hub delivers it. */
   handOverWebhook(accountId: string, endpointId: string, secrets: SyncWebhookSecrets): Promise<void>;
+}
+
+/**
+ * Makes the personal links customers' e-mails carry (the client hub). Called inside the
+ * transaction that queues the e-mail, so a link and its message commit together.
+ */
+export interface ClientLinkMaker {
+  /** The link a completed visit's review request e-mail carries. */
+  reviewLink(
+    tx: Tx,
+    request: { accountId: string; customerId: string; reviewRequestId: string },
+  ): Promise<string>;
 }
 
 /**
@@ -50,6 +62,8 @@ export interface AppContext<Sync extends SyncPort = SyncPort> {
    * neither wait for nor hold up its writes. Absent (the CLI, domain tests), they read on `db`.
    */
   readSnapshot?: ReadSnapshot;
+  /** The client hub's link maker; absent where no client hub is served (review requests then wait unsent). */
+  clientLinks?: ClientLinkMaker;
 }
 
 export function createContext<Sync extends SyncPort = SyncPort>(db: Db, clock: Clock): AppContext<Sync> {

@@ -6,6 +6,7 @@ import { useFormat } from '../lib/session';
 import { useCursorList } from '../lib/use-cursor-list';
 import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
 import { ConfirmBookingDialog, NewBookingDialog } from './booking-dialogs';
+import { BookingRequests } from './booking-requests';
 import { Segmented } from './common';
 import { PagedTable } from './paged-table';
 import { useBusyAction } from './use-busy-action';
@@ -54,6 +55,7 @@ export function Bookings() {
           </Button>
         }
       />
+      <BookingRequests onAnswered={list.reload} />
       <Toolbar>
         <Segmented label="Status" value={status} onChange={setStatus} options={FILTERS} />
       </Toolbar>
@@ -64,8 +66,8 @@ export function Bookings() {
         noun={['booking', 'bookings']}
         empty={
           <EmptyState title={status === 'pending' ? 'No bookings waiting' : 'No bookings here'} icon="◷">
-            Bookings arrive through the v1 API (your website or booking widget), or add one taken by phone
-            with New booking.
+            Bookings arrive from your booking page, your customers’ client hub and the v1 API (your website or
+            booking widget), or add one taken by phone with New booking.
           </EmptyState>
         }
         columns={[

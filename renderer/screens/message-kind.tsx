@@ -8,6 +8,9 @@ const LABELS: Record<MessageKind, string> = {
   quote: 'Quote',
   winback: 'Win-back',
   reminder: 'Reminder',
+  review_request: 'Review request',
+  owner_alert: 'Alert to you',
+  booking_reply: 'Booking reply',
 };
 
 /** What an e-mail is about; win-back notes stand out because the owner chose to send them. */

@@ -1,6 +1,7 @@
 import { href } from '../lib/router';
 import { PageHeader } from '../ui';
 import { BackupSettings } from './settings/backups';
+import { BookingPageSettingsScreen } from './settings/booking-page';
 import { BusinessSettings } from './settings/business';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
@@ -13,6 +14,7 @@ import { WebhookSettings } from './settings/webhooks';
 const TABS = [
   { id: 'business', label: 'Business' },
   { id: 'reminders', label: 'Reminders' },
+  { id: 'booking-page', label: 'Booking page' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'import', label: 'Import' },
@@ -36,6 +38,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
       </nav>
       {tab === 'business' && <BusinessSettings />}
       {tab === 'reminders' && <ReminderSettings />}
+      {tab === 'booking-page' && <BookingPageSettingsScreen />}
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
       {tab === 'import' && <ImportSettings />}

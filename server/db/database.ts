@@ -30,6 +30,7 @@ import * as properties from './migrations/0015_properties';
 import * as recordPlaces from './migrations/0016_record_places';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
+import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0016_record_places': recordPlaces,
   '0020_customer_imports': customerImports,
   '0021_customer_figures': customerFigures,
+  '0023_booking_requests_reviews': bookingRequestsReviews,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

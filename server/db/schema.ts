@@ -2,6 +2,12 @@
 
 import type { Generated } from 'kysely';
 import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
+import type {
+  BookingPhotosTable,
+  BookingRequestsTable,
+  MailPurpose,
+  ReviewRequestsTable,
+} from './schema-requests';
 
 export interface AccountsTable {
   id: string;
@@ -327,6 +333,8 @@ export interface MailMessagesTable {
   cancelled_at: string | null;
   /** Which automatic reminder this is (migration 0009); null for every other message. */
   reminder?: ReminderKind | null;
+  /** What a plain message is when not a win-back (migration 0023). */
+  purpose?: MailPurpose | null;
 }
 
 export type ReminderKind = 'invoice_overdue' | 'appointment' | 'quote_follow_up';
@@ -544,6 +552,9 @@ export interface Database {
   document_taxes: DocumentTaxesTable;
   payments: PaymentsTable;
   reviews: ReviewsTable;
+  booking_requests: BookingRequestsTable;
+  booking_photos: BookingPhotosTable;
+  review_requests: ReviewRequestsTable;
   mail_messages: MailMessagesTable;
   reminder_sends: ReminderSendsTable;
   events: EventsTable;

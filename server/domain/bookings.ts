@@ -87,7 +87,7 @@ async function presentBooking(db: Queryable, row: BookingsTable): Promise<Bookin
   return booking!;
 }
 
-async function getRow(db: Queryable, accountId: string, id: string): Promise<BookingsTable> {
+export async function getBookingRow(db: Queryable, accountId: string, id: string): Promise<BookingsTable> {
   const row = await db
     .selectFrom('bookings')
     .selectAll()
@@ -99,7 +99,7 @@ async function getRow(db: Queryable, accountId: string, id: string): Promise<Boo
 }
 
 export async function getBooking(ctx: AppContext, accountId: string, id: string): Promise<Booking> {
-  return presentBooking(ctx.db, await getRow(ctx.db, accountId, id));
+  return presentBooking(ctx.db, await getBookingRow(ctx.db, accountId, id));
 }
 
 export type BookingListFilters = BookingListQuery & OwnerFilters & TimeFilters;
@@ -177,7 +177,7 @@ export async function updateBooking(
   patch: BookingUpdate,
 ): Promise<Booking> {
   return ctx.db.transaction().execute(async (tx) => {
-    const row = await getRow(tx, accountId, id);
+    const row = await getBookingRow(tx, accountId, id);
     if (row.status !== 'pending' && row.status !== 'confirmed') {
       throw invalidState(`This booking is ${row.status} and can no longer be changed`, {
         status: row.status,
@@ -242,54 +242,78 @@ export async function confirmBooking(
   input: BookingConfirm = {},
 ): Promise<Booking> {
   const options = BookingConfirm.parse(input);
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await getRow(tx, accountId, id);
-    nextBookingStatus(row.status, 'confirm');
-    let jobId: string | null = row.job_id;
-    if (options.create_job && !jobId) {
-      const customer = await tx
-        .selectFrom('customers')
-        .select(['email', 'name', 'address'])
-        .where('id', '=', row.customer_id)
-        .executeTakeFirstOrThrow();
-      const job = await insertJob(
-        tx,
-        ctx,
-        accountId,
-        {
-          customer_id: row.customer_id,
-          title: row.service,
-          scheduled_start: row.start,
-          scheduled_end: row.end,
-          assignees: options.assignees ?? [],
-          // An address given on confirming is where this job is; otherwise it is the booking's place.
-          ...(options.address === undefined
-            ? { property_id: row.property_id ?? null, address: customer.address }
-            : { address: options.address }),
-          notes: row.notes,
-        },
-        { bookingId: row.id },
-      );
-      jobId = job.id;
-    }
-    return applyAction(tx, ctx, row, 'confirm', jobId);
-  });
+  return ctx.db
+    .transaction()
+    .execute(async (tx) =>
+      confirmBookingRow(tx, ctx, accountId, await getBookingRow(tx, accountId, id), options),
+    );
+}
+
+/** Confirms a pending booking inside the caller's transaction (a booking request's decision uses it). */
+export async function confirmBookingRow(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  row: BookingsTable,
+  options: BookingConfirm,
+): Promise<Booking> {
+  nextBookingStatus(row.status, 'confirm');
+  let jobId: string | null = row.job_id;
+  if (options.create_job && !jobId) {
+    const customer = await tx
+      .selectFrom('customers')
+      .select(['email', 'name', 'address'])
+      .where('id', '=', row.customer_id)
+      .executeTakeFirstOrThrow();
+    const job = await insertJob(
+      tx,
+      ctx,
+      accountId,
+      {
+        customer_id: row.customer_id,
+        title: row.service,
+        scheduled_start: row.start,
+        scheduled_end: row.end,
+        assignees: options.assignees ?? [],
+        // An address given on confirming is where this job is; otherwise it is the booking's place.
+        ...(options.address === undefined
+          ? { property_id: row.property_id ?? null, address: customer.address }
+          : { address: options.address }),
+        notes: row.notes,
+      },
+      { bookingId: row.id },
+    );
+    jobId = job.id;
+  }
+  return applyAction(tx, ctx, row, 'confirm', jobId);
 }
 
 /** Ends a booking; the job it created, if not yet finished, is completed or cancelled with it. */
 function finish(ctx: AppContext, accountId: string, id: string, action: Exclude<BookingAction, 'confirm'>) {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await getRow(tx, accountId, id);
-    const booking = await applyAction(tx, ctx, row, action);
-    const jobAction = jobActionFor[action];
-    if (row.job_id && jobAction) {
-      const job = await tx.selectFrom('jobs').selectAll().where('id', '=', row.job_id).executeTakeFirst();
-      if (job && job.status !== 'completed' && job.status !== 'cancelled') {
-        await applyJobAction(tx, ctx, accountId, job, jobAction);
-      }
+  return ctx.db
+    .transaction()
+    .execute(async (tx) =>
+      finishBookingRow(tx, ctx, accountId, await getBookingRow(tx, accountId, id), action),
+    );
+}
+
+/** Ends a booking inside the caller's transaction. */
+export async function finishBookingRow(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  row: BookingsTable,
+  action: Exclude<BookingAction, 'confirm'>,
+): Promise<Booking> {
+  const booking = await applyAction(tx, ctx, row, action);
+  const jobAction = jobActionFor[action];
+  if (row.job_id && jobAction) {
+    const job = await tx.selectFrom('jobs').selectAll().where('id', '=', row.job_id).executeTakeFirst();
+    if (job && job.status !== 'completed' && job.status !== 'cancelled') {
+      await applyJobAction(tx, ctx, accountId, job, jobAction);
     }
-    return booking;
-  });
+  }
+  return booking;
 }
 
 export const cancelBooking = (ctx: AppContext, accountId: string, id: string) =>
@@ -306,12 +330,14 @@ export async function deleteBooking(
   id: string,
 ): Promise<{ id: string; object: 'booking'; deleted: true }> {
   return ctx.db.transaction().execute(async (tx) => {
-    const row = await getRow(tx, accountId, id);
+    const row = await getBookingRow(tx, accountId, id);
     if (row.status !== 'pending') {
       throw invalidState(`This booking is ${row.status}; cancel it instead of deleting it`, {
         status: row.status,
       });
     }
+    await tx.deleteFrom('booking_photos').where('booking_id', '=', row.id).execute();
+    await tx.deleteFrom('booking_requests').where('booking_id', '=', row.id).execute();
     await tx.deleteFrom('bookings').where('id', '=', row.id).execute();
     return { id: row.id, object: 'booking' as const, deleted: true as const };
   });

@@ -237,6 +237,7 @@ async function insertCustomer(
   ctx: AppContext,
   accountId: string,
   input: CustomerCreate,
+  id: string = newId('cus', ctx.clock.now().getTime()),
 ): Promise<Customer> {
   const email = input.email?.trim() || null;
   if (email && (await findRowByEmail(tx, accountId, email))) {
@@ -244,7 +245,7 @@ async function insertCustomer(
   }
   const now = isoNow(ctx.clock);
   const row: CustomersTable = {
-    id: newId('cus', ctx.clock.now().getTime()),
+    id,
     account_id: accountId,
     name: input.name,
     email,
@@ -292,6 +293,8 @@ export async function findOrCreateCustomer(
     name?: string | null | undefined;
     phone?: string | null;
     address?: string | null;
+    /** The id a new customer gets, when the caller derives it (an action applied on any install). */
+    newId?: string;
   },
 ): Promise<{ id: string; name: string; email: string | null; address: string | null; created: boolean }> {
   if (input.customer_id !== undefined) {
@@ -322,12 +325,13 @@ export async function findOrCreateCustomer(
     };
   }
   const name = input.name?.trim() || input.email.split('@')[0]!;
-  const customer = await insertCustomer(tx, ctx, accountId, {
-    name,
-    email: input.email,
-    phone: input.phone ?? null,
-    address: input.address ?? null,
-  });
+  const customer = await insertCustomer(
+    tx,
+    ctx,
+    accountId,
+    { name, email: input.email, phone: input.phone ?? null, address: input.address ?? null },
+    input.newId,
+  );
   return {
     id: customer.id,
     name: customer.name,

@@ -23,6 +23,7 @@ import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilter
 import { keysetPage, type Page } from './pagination';
 import { billCompletedVisit } from './plan-billing';
 import { changedWorkPlace, newWorkPlace } from './properties';
+import { askForReview } from './review-requests';
 import { ensureMembers } from './team';
 
 export type { JobCreate } from '../../shared/schemas/job';
@@ -314,6 +315,7 @@ export async function applyJobAction(
     await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
     // A visit of a plan billed per visit gets its invoice now (recurring-work.md).
     if (row.plan_id) await billCompletedVisit(tx, ctx, accountId, next);
+    await askForReview(tx, ctx, accountId, next);
   }
   return job;
 }

@@ -3,6 +3,7 @@ import type { MessageListQuery, OutboxMessage } from '../../shared/schemas/mail-
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { MailMessagesTable } from '../db/schema';
+import type { MailPurpose } from '../db/schema-requests';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound } from '../lib/errors';
 import { getAccount } from './accounts';
@@ -16,6 +17,13 @@ export function senderAddress(config: StoredConfig): string | null {
 }
 
 type WaitingReason = OutboxMessage['waiting_reason'];
+
+const PURPOSES: readonly string[] = [
+  'review_request',
+  'owner_alert',
+  'booking_reply',
+] satisfies MailPurpose[];
+const isPurpose = (kind: string): kind is MailPurpose => PURPOSES.includes(kind);
 
 async function waitingReasonFor(ctx: AppContext, accountId: string): Promise<WaitingReason> {
   if (!ctx.connectivity.online) return 'offline';
@@ -63,7 +71,10 @@ export async function listMessages(
       if (beforeId) q = q.where('id', '<', beforeId);
       if (query.document_id) q = q.where('document_id', '=', query.document_id);
       if (query.kind === 'reminder') q = q.where('reminder', 'is not', null);
-      else if (query.kind) q = q.where('kind', '=', query.kind).where('reminder', 'is', null);
+      else if (query.kind && isPurpose(query.kind)) q = q.where('purpose', '=', query.kind);
+      else if (query.kind) {
+        q = q.where('kind', '=', query.kind).where('reminder', 'is', null).where('purpose', 'is', null);
+      }
       if (query.status === 'cancelled') q = q.where('cancelled_at', 'is not', null);
       else if (query.status) q = q.where('status', '=', query.status).where('cancelled_at', 'is', null);
       return q.orderBy('id', 'desc').limit(limit).execute();

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import { thisNode } from '../db/node';
 import type { MailMessagesTable, ReminderKind } from '../db/schema';
+import type { MailPurpose } from '../db/schema-requests';
 import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -18,6 +19,10 @@ export interface QueuedMail {
   reminder?: ReminderKind;
   /** Recorded as never going out, for this reason (an automatic reminder to a customer without e-mail). */
   notSent?: string;
+  /** What a plain message is (kind 'winback' in storage), when it is not a win-back. */
+  purpose?: MailPurpose;
+  /** An id every install computes alike for the same occasion, so sync keeps one message. */
+  id?: string;
 }
 
 /**
@@ -37,7 +42,7 @@ export async function queueMail(
     );
   const now = isoNow(ctx.clock);
   const row: MailMessagesTable = {
-    id: newId('msg', ctx.clock.now().getTime()),
+    id: mail.id ?? newId('msg', ctx.clock.now().getTime()),
     account_id: accountId,
     kind: mail.kind,
     customer_id: mail.customerId,
@@ -54,6 +59,7 @@ export async function queueMail(
     sent_at: null,
     cancelled_at: mail.notSent ? now : null,
     reminder: mail.reminder ?? null,
+    purpose: mail.purpose ?? null,
   };
   await tx
     .insertInto('mail_messages')
@@ -71,7 +77,7 @@ export function presentMail(row: MailMessagesTable): MailMessage {
   return {
     id: row.id,
     object: 'mail_message',
-    kind: row.reminder ? 'reminder' : row.kind,
+    kind: row.reminder ? 'reminder' : (row.purpose ?? row.kind),
     reminder: row.reminder ?? null,
     to: row.to_address,
     subject: row.subject,

@@ -165,43 +165,51 @@ export async function listQuotes(
 
 /** Taxes default to the config's default_taxes only when the field is absent, as for invoices. */
 export async function createQuote(ctx: AppContext, accountId: string, input: QuoteCreate): Promise<Quote> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const { config } = await getAccount(tx, accountId);
-    const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-      customer_id: input.customer_id,
-      email: input.customer_email,
-      name: input.customer_name,
-    });
-    const place = await placeFor(tx, accountId, customer.id, input.property_id);
-    const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-    const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
-    const now = isoNow(ctx.clock);
-    const row: QuotesTable = {
-      id: newId('quo', ctx.clock.now().getTime()),
-      account_id: accountId,
-      number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
-      customer_id: customer.id,
-      property_id: place?.id ?? null,
-      status: 'draft',
-      currency: config.currency,
-      issue_date: issueDate,
-      valid_until: addDays(issueDate, input.valid_days ?? config.default_valid_days),
-      subtotal_cents: totals.subtotal_cents,
-      tax_total_cents: totals.tax_total_cents,
-      total_cents: totals.total_cents,
-      notes: input.notes || null,
-      sent_at: null,
-      accepted_at: null,
-      declined_at: null,
-      converted_at: null,
-      job_id: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await tx.insertInto('quotes').values(row).execute();
-    await saveDocumentBody(tx, row.id, totals);
-    return presentOne(tx, ctx, row);
+  return ctx.db.transaction().execute((tx) => insertQuote(tx, ctx, accountId, input));
+}
+
+/** Creates a draft quote inside the caller's transaction (a booking request turned into a quote). */
+export async function insertQuote(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: QuoteCreate,
+): Promise<Quote> {
+  const { config } = await getAccount(tx, accountId);
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    customer_id: input.customer_id,
+    email: input.customer_email,
+    name: input.customer_name,
   });
+  const place = await placeFor(tx, accountId, customer.id, input.property_id);
+  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
+  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const now = isoNow(ctx.clock);
+  const row: QuotesTable = {
+    id: newId('quo', ctx.clock.now().getTime()),
+    account_id: accountId,
+    number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
+    customer_id: customer.id,
+    property_id: place?.id ?? null,
+    status: 'draft',
+    currency: config.currency,
+    issue_date: issueDate,
+    valid_until: addDays(issueDate, input.valid_days ?? config.default_valid_days),
+    subtotal_cents: totals.subtotal_cents,
+    tax_total_cents: totals.tax_total_cents,
+    total_cents: totals.total_cents,
+    notes: input.notes || null,
+    sent_at: null,
+    accepted_at: null,
+    declined_at: null,
+    converted_at: null,
+    job_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto('quotes').values(row).execute();
+  await saveDocumentBody(tx, row.id, totals);
+  return presentOne(tx, ctx, row);
 }
 
 /** Only a draft changes: a sent quote is what the customer is answering, so it is replaced by a new one. */

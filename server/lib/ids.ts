@@ -24,7 +24,9 @@ export type IdPrefix =
   | 'dev'
   | 'plan'
   | 'prop'
-  | 'imp';
+  | 'imp'
+  | 'pho'
+  | 'rrq';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

@@ -4,6 +4,8 @@
  * holds new migrations to that.
  */
 
+import { REQUEST_TABLES } from './tables-requests';
+
 /** The pseudo-column that carries a row's deletion; a later re-insert of the same key clears it. */
 export const DELETED = '_deleted';
 
@@ -391,9 +393,11 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'sending_node',
       'cancelled_at',
       'reminder',
+      'purpose',
     ],
     parents: { customer_id: ['customers'], document_id: DOCUMENTS },
   },
+  ...REQUEST_TABLES,
   {
     name: 'events',
     pk: ['id'],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isKnownCurrency } from '../currencies';
 import { hasAtMostDecimals, RATE_DECIMALS } from '../money';
 import { isKnownTimeZone } from '../zone-database';
+import { BookingPageSettings, defaultBookingPage } from './booking-page';
 import { Email, text } from './common';
 import {
   defaultReminderSettings,
@@ -78,15 +79,25 @@ const configFields = {
     description:
       'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
   }),
+  ask_for_reviews: z.boolean().meta({
+    description:
+      'After a visit is completed, e-mail its customer once asking for a star rating and a comment.',
+  }),
+  owner_alerts: z.boolean().meta({
+    description:
+      'E-mail business_email when a customer acts (a booking request, a review, an answer to a quote).',
+  }),
+  booking_page: BookingPageSettings,
 };
 
 /** The stored configuration of an account. */
 export const StoredConfig = z.object(configFields);
 export type StoredConfig = z.infer<typeof StoredConfig>;
 
-/** PUT /config: any subset; an unknown field is refused. */
+/** PUT /config: any subset; an unknown field is refused. The booking page has its own route (PUT /booking-page). */
+const { booking_page: _bookingPage, ...updatableFields } = configFields;
 export const ConfigUpdate = z
-  .strictObject({ ...configFields, reminders: ReminderSettingsInput })
+  .strictObject({ ...updatableFields, reminders: ReminderSettingsInput })
   .partial()
   .meta({ id: 'ConfigUpdate' });
 export type ConfigUpdate = z.infer<typeof ConfigUpdate>;
@@ -126,6 +137,9 @@ export function defaultConfig(businessName: string): StoredConfig {
     reminders: defaultReminderSettings(),
     tax_registrations: [],
     allow_local_webhooks: false,
+    ask_for_reviews: false,
+    owner_alerts: false,
+    booking_page: defaultBookingPage(),
   };
 }
 

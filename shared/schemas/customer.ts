@@ -124,11 +124,22 @@ export const WinbackBody = z
   })
   .meta({ id: 'WinbackBody' });
 
+/** What an e-mail is: a document, a win-back, a reminder, or one of the messages customers' actions bring. */
+export const MAIL_KINDS = [
+  'invoice',
+  'quote',
+  'winback',
+  'reminder',
+  'review_request',
+  'owner_alert',
+  'booking_reply',
+] as const;
+
 export const MailMessage = z
   .object({
     id: z.string(),
     object: z.literal('mail_message'),
-    kind: z.enum(['invoice', 'quote', 'winback', 'reminder']),
+    kind: z.enum(MAIL_KINDS),
     reminder: z
       .enum(['invoice_overdue', 'appointment', 'quote_follow_up'])
       .nullable()

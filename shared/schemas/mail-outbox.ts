@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ListQuery, Timestamp } from './common';
-import { MailMessage } from './customer';
+import { MAIL_KINDS, MailMessage } from './customer';
 
 export const MailStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'cancelled']);
 
@@ -24,7 +24,7 @@ export const MessageListQuery = ListQuery.extend({
   status: MailStatus.optional(),
   document_id: z.string().optional().meta({ description: 'Only the e-mails of one invoice or quote.' }),
   kind: z
-    .enum(['invoice', 'quote', 'winback', 'reminder'])
+    .enum(MAIL_KINDS)
     .optional()
     .meta({ description: 'Only e-mails of this kind (reminder: the automatic reminders).' }),
 });

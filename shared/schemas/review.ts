@@ -124,3 +124,13 @@ export const ReviewVelocity = z
   })
   .meta({ id: 'ReviewVelocity' });
 export type ReviewVelocity = z.infer<typeof ReviewVelocity>;
+
+/** A customer answers the review request a completed visit sent them (the client hub). */
+export const CustomerReviewInput = z
+  .strictObject({
+    review_request_id: z.string().min(1),
+    rating: Rating,
+    comment: text({ multiline: true }).max(5000).nullish(),
+  })
+  .meta({ id: 'CustomerReviewInput' });
+export type CustomerReviewInput = z.input<typeof CustomerReviewInput>;

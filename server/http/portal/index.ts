@@ -8,6 +8,7 @@ import { salesTaxRoutes } from '../sales-tax-routes';
 import { PortalParams } from '../schemas';
 import { portalAccountingExportRoutes } from './accounting-export';
 import { type DataSafety, portalBackupRoutes } from './backups';
+import { portalBookingRequestRoutes } from './booking-requests';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
@@ -51,6 +52,7 @@ export async function portalApi(
   await app.register(portalJobRoutes(ctx));
   await app.register(portalServicePlanRoutes(ctx));
   await app.register(portalBookingRoutes(ctx));
+  await app.register(portalBookingRequestRoutes(ctx));
   await app.register(portalTeamRoutes(ctx));
   await app.register(portalReviewRoutes(ctx));
   await app.register(portalCalendarRoutes(ctx));
