@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { BookingRequest } from '../../shared/schemas/booking-request';
-import { placeLine } from '../../shared/schemas/property';
+import { placeLine } from '../../shared/place';
 import { api, portalUrl } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { href, navigate } from '../lib/router';

@@ -25,12 +25,6 @@ export const Property = z
   .meta({ id: 'Property' });
 export type Property = z.infer<typeof Property>;
 
-/** One line of a place's address, as the crew reads it. */
-export function placeLine(p: Pick<Property, 'street' | 'unit' | 'city' | 'region' | 'postal_code'>): string {
-  const street = p.unit ? `${p.unit} – ${p.street}` : p.street;
-  return [street, p.city, [p.region, p.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-}
-
 const propertyFields = {
   label: text().max(100).nullish(),
   street: text().min(1).max(300),
