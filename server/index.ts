@@ -17,6 +17,7 @@ import type { DatabaseKey } from './db/cipher';
 import { type OpenedDatabase, openDatabase } from './db/database';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
+import { applyPendingActions } from './domain/client-actions';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -134,6 +135,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       signals: ctx.signals,
       log: app.log,
       hubStorage: options.hubStorage,
+      clientActions: (accountId) => applyPendingActions(ctx, accountId),
     });
     engine.serverUrl = url;
     engine.tlsFingerprint = tls?.fingerprint ?? null;

@@ -28,6 +28,8 @@ import * as eventArrivals from './migrations/0012_event_arrivals';
 import * as decisionsHistory from './migrations/0013_decisions_history';
 import * as customersReach from './migrations/0014_customers_reach';
 import * as properties from './migrations/0015_properties';
+import * as clientLinks from './migrations/0018_client_links';
+import * as clientActions from './migrations/0019_client_actions';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -58,6 +60,8 @@ const migrations: Record<string, Migration> = {
   '0013_decisions_history': decisionsHistory,
   '0014_customers_reach': customersReach,
   '0015_properties': properties,
+  '0018_client_links': clientLinks,
+  '0019_client_actions': clientActions,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -9,7 +9,7 @@ import type {
   QuoteStatus,
   QuoteUpdate,
 } from '../../shared/schemas/quote';
-import { addDays } from '../../shared/time-zone';
+import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
@@ -34,7 +34,7 @@ import {
   todayFor,
   whereDocumentSearch,
 } from './documents';
-import { recordEvent } from './events';
+import { type EventOrigin, recordEvent } from './events';
 import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
@@ -295,48 +295,54 @@ export async function markQuoteSent(ctx: AppContext, accountId: string, ref: str
 /**
  * The customer's answer, on a quote still open: sent, or a draft the owner has not sent because the
  * customer answered on the phone or on site (as a draft invoice may take a payment). A draft's
- * e-mail still waiting is held back: the quote is no longer on offer.
+ * e-mail still waiting is held back: the quote is no longer on offer. `origin` fixes the answer's
+ * time and its event's id, for an answer applied from the client hub (client-actions.ts).
  */
-async function answer(
+export async function answerQuote(
+  tx: Tx,
   ctx: AppContext,
   accountId: string,
   ref: string,
   decision: 'accepted' | 'declined',
+  origin?: EventOrigin,
 ): Promise<Quote> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await findRow(tx, accountId, ref);
-    const { config } = await getAccount(tx, accountId);
-    const verb = decision === 'accepted' ? 'accepted' : 'declined';
-    if (row.status !== 'sent' && row.status !== 'draft') {
-      throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
-    }
-    // Declining an expired quote is still recorded (the customer's no is worth knowing);
-    // accepting one is refused because its price and terms no longer hold.
-    if (decision === 'accepted' && row.valid_until < todayFor(ctx, config.timezone)) {
-      const fix = row.status === 'draft' ? 'change its valid-until date first' : 'create a new quote';
-      throw invalidState(`Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; ${fix}.`);
-    }
-    const now = isoNow(ctx.clock);
-    await tx
-      .updateTable('quotes')
-      .set({
-        status: decision,
-        ...(decision === 'accepted' ? { accepted_at: now } : { declined_at: now }),
-        updated_at: now,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await cancelWaitingMail(tx, row.id, `Quote ${row.number} was ${verb} before this e-mail went out.`, now);
-    const quote = await reload(tx, ctx, row);
-    await recordEvent(
-      tx,
-      ctx.clock,
-      accountId,
-      decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
-      quote,
-    );
-    return quote;
-  });
+  const row = await findRow(tx, accountId, ref);
+  const { config } = await getAccount(tx, accountId);
+  const verb = decision === 'accepted' ? 'accepted' : 'declined';
+  if (row.status !== 'sent' && row.status !== 'draft') {
+    throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
+  }
+  const now = origin?.at ?? isoNow(ctx.clock);
+  // Declining an expired quote is still recorded (the customer's no is worth knowing);
+  // accepting one is refused because its price and terms no longer hold.
+  if (decision === 'accepted' && row.valid_until < dateInZone(new Date(now), config.timezone)) {
+    const fix = row.status === 'draft' ? 'change its valid-until date first' : 'create a new quote';
+    throw invalidState(`Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; ${fix}.`);
+  }
+  await tx
+    .updateTable('quotes')
+    .set({
+      status: decision,
+      ...(decision === 'accepted' ? { accepted_at: now } : { declined_at: now }),
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await cancelWaitingMail(tx, row.id, `Quote ${row.number} was ${verb} before this e-mail went out.`, now);
+  const quote = await reload(tx, ctx, row);
+  await recordEvent(
+    tx,
+    ctx.clock,
+    accountId,
+    decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
+    quote,
+    origin,
+  );
+  return quote;
+}
+
+function answer(ctx: AppContext, accountId: string, ref: string, decision: 'accepted' | 'declined') {
+  return ctx.db.transaction().execute((tx) => answerQuote(tx, ctx, accountId, ref, decision));
 }
 
 export const acceptQuote = (ctx: AppContext, accountId: string, ref: string) =>

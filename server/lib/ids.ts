@@ -23,7 +23,9 @@ export type IdPrefix =
   | 'req'
   | 'dev'
   | 'plan'
-  | 'prop';
+  | 'prop'
+  | 'lnk'
+  | 'act';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

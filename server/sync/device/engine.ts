@@ -48,6 +48,11 @@ export interface SyncEngineDeps {
   remote?: RemoteHub;
   /** Where this install keeps the hub's state when it is a hub; its own SQLite unless given. */
   hubStorage?: HubStorage;
+  /**
+   * Applies the client hub actions pulled so far (domain/client-actions.ts), returning how many it
+   * settled; their effects go out in the same round.
+   */
+  clientActions?: (accountId: string) => Promise<number>;
 }
 
 export interface RemoteHub {
@@ -528,6 +533,7 @@ export class SyncEngine {
       }
       // Caught up: the records the pull touched are checked on the whole state, and what that
       // decided goes out in this round, so a round leaves every machine's list as the hub has it.
+      if (await this.deps.clientActions?.(accountId)) pushed += await this.pushAll(accountId, transport);
       if (await this.checkDecisions(accountId)) pushed += await this.pushAll(accountId, transport);
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);
