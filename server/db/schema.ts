@@ -97,7 +97,7 @@ export interface ClientLinksTable {
   revoked_at: string | null;
 }
 
-export type ClientActionKind = 'quote.approve' | 'quote.decline' | 'quote.changes';
+export type ClientActionKind = 'quote.approve' | 'quote.decline' | 'quote.changes' | 'link.renew';
 export type ClientActionStatus = 'pending' | 'refused' | 'applied';
 
 /** What a customer did on the client hub (migration 0019), applied once by an install. */

@@ -74,6 +74,10 @@ export function actionOrigin(action: Pick<ClientActionsTable, 'id' | 'created_at
 
 async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Promise<string> {
   const payload = JSON.parse(action.payload) as Record<string, string>;
+  if (action.kind === 'link.renew') {
+    await addNote(tx, action, `Asked for a new client hub link (gave ${payload.contact}).`);
+    return 'Passed on.';
+  }
   const quote = await tx
     .selectFrom('quotes')
     .select(['id', 'number', 'customer_id'])

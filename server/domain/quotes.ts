@@ -17,6 +17,7 @@ import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer, requireEmail } from './customers';
 import {
@@ -229,8 +230,11 @@ export async function updateQuote(
   });
 }
 
-/** The e-mail of a quote as it stands. */
-export function quoteMail(quote: Quote, config: StoredConfig) {
+/**
+ * The e-mail of a quote as it stands. With a client hub link the customer answers there
+ * (docs/client-hub.md); without one (no client hub address set), by replying.
+ */
+export function quoteMail(quote: Quote, config: StoredConfig, hubLink?: string | null) {
   const totalCents = toCents(quote.total);
   return {
     subject: `Quote ${quote.number} from ${config.business_name}`,
@@ -238,7 +242,9 @@ export function quoteMail(quote: Quote, config: StoredConfig) {
       `Hi ${quote.customer.name},`,
       `Please find attached quote ${quote.number} for ${formatMoney(totalCents, quote.currency, config.locale)}, valid until ${quote.valid_until}.`,
       quote.notes,
-      `Reply to this e-mail to accept it or ask us anything.\n${mailSignature(config)}`,
+      hubLink
+        ? `See it, approve it or ask for changes here: ${hubLink}\n\nReply to this e-mail to ask us anything.\n${mailSignature(config)}`
+        : `Reply to this e-mail to accept it or ask us anything.\n${mailSignature(config)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),
@@ -271,12 +277,14 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
       );
     }
     const quote = await reload(tx, ctx, row);
+    const to = requireEmail(quote.customer, `quote ${row.number}`);
+    const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
     await queueMail(tx, ctx, accountId, {
       kind: 'quote',
       customerId: row.customer_id,
       documentId: row.id,
-      to: requireEmail(quote.customer, `quote ${row.number}`),
-      ...quoteMail(quote, config),
+      to,
+      ...quoteMail(quote, config, link && clientHubUrl(config.client_hub_url, link.token)),
     });
     return quote;
   });
