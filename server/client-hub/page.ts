@@ -1,4 +1,4 @@
-import { computeTotals } from '../../shared/money';
+import { computeTotals, toCents } from '../../shared/money';
 import { dateInZone } from '../../shared/time-zone';
 import type { ClientActionsTable } from '../db/schema';
 import { formatMoney } from '../domain/documents';
@@ -60,6 +60,15 @@ function waitingAnswer(quoteId: string, actions: ClientActionsTable[]) {
   return actions.find(
     (a) => a.subject_id === quoteId && a.status === 'pending' && a.kind !== 'quote.changes',
   );
+}
+
+/** Quantities and rates printed as the PDF prints them (documents/pdf.ts). */
+function quantity(value: number, business: BusinessView): string {
+  return new Intl.NumberFormat(business.locale, { maximumFractionDigits: 4 }).format(value);
+}
+
+function percent(rate: number, business: BusinessView): string {
+  return new Intl.NumberFormat(business.locale, { style: 'percent', maximumFractionDigits: 4 }).format(rate);
 }
 
 function money(cents: number, quote: QuoteView, business: BusinessView) {
@@ -137,7 +146,7 @@ export function quotePage(
   const taxes = totals.taxes
     .map(
       (t) =>
-        `<tr><td>${escapeHtml(t.name)} (${escapeHtml(t.rate)}%)</td><td class="num">${money(t.amount_cents, quote, page.business)}</td></tr>`,
+        `<tr><td>${escapeHtml(t.name)} (${escapeHtml(percent(t.rate, page.business))})</td><td class="num">${money(t.amount_cents, quote, page.business)}</td></tr>`,
     )
     .join('');
   const refused = actions.find((a) => a.subject_id === quote.id && a.status === 'refused');

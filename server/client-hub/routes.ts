@@ -48,7 +48,9 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     app.addHook('onRequest', async (request, reply) => {
       reply.header('Content-Security-Policy', CSP);
       reply.header('X-Content-Type-Options', 'nosniff');
-      reply.header('Referrer-Policy', 'no-referrer');
+      // Never the page's address (its token) to another site; 'no-referrer' would also make the
+      // browser send `Origin: null` on the page's own forms, which the Origin check refuses.
+      reply.header('Referrer-Policy', 'same-origin');
       reply.header('Cache-Control', 'no-store');
       const token = (request.params as { token?: string } | undefined)?.token ?? request.url.split('/')[2];
       const decision = limiter.take(
