@@ -24,9 +24,10 @@ header.business p { margin: .25rem 0 0; color: var(--hub-muted); font-size: .95r
 h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 .card { background: var(--hub-card); border: 1px solid var(--hub-line); border-radius: .75rem;
   padding: 1rem; margin: 0 0 .75rem; }
+.card a.open .num { text-align: right; flex-shrink: 0; }
 .card a.open { display: flex; justify-content: space-between; gap: .5rem; color: inherit; text-decoration: none; }
 .muted { color: var(--hub-muted); font-size: .9rem; }
-.badge { display: inline-block; padding: .1rem .55rem; border-radius: 1rem; font-size: .85rem;
+.badge { white-space: nowrap; display: inline-block; padding: .1rem .55rem; border-radius: 1rem; font-size: .85rem;
   border: 1px solid currentColor; }
 .badge.open { color: var(--hub-accent); }
 .badge.good { color: var(--hub-good); }
