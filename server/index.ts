@@ -18,6 +18,7 @@ import { type DatabaseKey, keyPragmas } from './db/cipher';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { ReadWorker } from './db/read-worker';
+import { applyPendingActions } from './domain/client-actions';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -144,6 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       signals: ctx.signals,
       log: app.log,
       hubStorage: options.hubStorage,
+      clientActions: (accountId) => applyPendingActions(ctx, accountId),
     });
     engine.serverUrl = url;
     engine.tlsFingerprint = tls?.fingerprint ?? null;

@@ -31,6 +31,8 @@ import * as recordPlaces from './migrations/0016_record_places';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
+import * as clientLinks from './migrations/0018_client_links';
+import * as clientActions from './migrations/0019_client_actions';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -65,6 +67,8 @@ const migrations: Record<string, Migration> = {
   '0020_customer_imports': customerImports,
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
+  '0018_client_links': clientLinks,
+  '0019_client_actions': clientActions,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

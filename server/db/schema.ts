@@ -93,6 +93,38 @@ export interface PropertiesTable {
   updated_at: string;
 }
 
+/** A client hub link (migration 0018): only the hash of the URL's secret is kept. */
+export interface ClientLinksTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export type ClientActionKind = 'quote.approve' | 'quote.decline' | 'quote.changes' | 'link.renew';
+export type ClientActionStatus = 'pending' | 'refused' | 'applied';
+
+/** What a customer did on the client hub (migration 0019), applied once by an install. */
+export interface ClientActionsTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  link_id: string;
+  kind: ClientActionKind;
+  subject_id: string;
+  /** JSON: what the form carried (name, reason, message). */
+  payload: string;
+  ip: string | null;
+  created_at: string;
+  status: ClientActionStatus;
+  /** What applying it did, in words the customer and the owner read (a refusal's reason). */
+  outcome: string | null;
+  applied_at: string | null;
+}
+
 /** An owner's merge of one customer into another, kept so every synced device makes the same one. */
 export interface CustomerMergesTable {
   from_id: string;
@@ -541,6 +573,8 @@ export interface Database {
   customer_notes: CustomerNotesTable;
   customer_merges: CustomerMergesTable;
   properties: PropertiesTable;
+  client_links: ClientLinksTable;
+  client_actions: ClientActionsTable;
   team_members: TeamMembersTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;

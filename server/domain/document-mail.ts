@@ -47,7 +47,15 @@ export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTabl
   const heldBack = quoteMailHeldBack(quote);
   if (heldBack) return { cancel: heldBack };
   if (!quote.customer.email) return { cancel: noEmail(quote.customer.name) };
-  return { to: quote.customer.email, ...quoteMail(quote, config) };
+  return { to: quote.customer.email, ...quoteMail(quote, config, queuedHubLink(row.body)) };
+}
+
+/**
+ * The client hub link issued when the quote's e-mail was queued (quotes.ts#sendQuote): the e-mail
+ * written afresh as it leaves keeps it, so a retried send never issues another.
+ */
+function queuedHubLink(body: string): string | null {
+  return /https?:\/\/\S+\/c\/lnk_[0-9a-z]{26}\.[A-Za-z0-9_-]{43}/.exec(body)?.[0] ?? null;
 }
 
 /** The e-mail was removed from the customer while the message waited. */

@@ -27,10 +27,20 @@ export async function recordEvent(
   accountId: string,
   type: EventType,
   object: unknown,
+  origin?: EventOrigin,
 ): Promise<EventBody> {
-  const event = await insertEvent(tx, clock, accountId, type, object);
+  const event = await insertEvent(tx, clock, accountId, type, object, origin);
   await fanOutEvent(tx, clock, event);
   return event;
+}
+
+/**
+ * An event's id and time when they must be the same wherever it is raised: a customer's action
+ * applied on two devices while apart raises one event (docs/client-hub.md, "Applying an action").
+ */
+export interface EventOrigin {
+  id: string;
+  at: string;
 }
 
 /** Writes an event into the outbox without delivering it anywhere (webhook.test picks its one endpoint). */
@@ -40,11 +50,12 @@ export async function insertEvent(
   accountId: string,
   type: EventType,
   object: unknown,
+  origin?: EventOrigin,
 ): Promise<EventBody> {
   const event: EventBody = {
-    id: newId('evt', clock.now().getTime()),
+    id: origin?.id ?? newId('evt', clock.now().getTime()),
     type,
-    created_at: isoNow(clock),
+    created_at: origin?.at ?? isoNow(clock),
     account_id: accountId,
     data: { object },
   };

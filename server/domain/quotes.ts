@@ -9,7 +9,7 @@ import type {
   QuoteStatus,
   QuoteUpdate,
 } from '../../shared/schemas/quote';
-import { addDays } from '../../shared/time-zone';
+import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
@@ -17,6 +17,7 @@ import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer, requireEmail } from './customers';
 import {
@@ -34,7 +35,7 @@ import {
   todayFor,
   whereDocumentSearch,
 } from './documents';
-import { recordEvent } from './events';
+import { type EventOrigin, recordEvent } from './events';
 import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
@@ -241,8 +242,11 @@ export async function updateQuote(
   });
 }
 
-/** The e-mail of a quote as it stands. */
-export function quoteMail(quote: Quote, config: StoredConfig) {
+/**
+ * The e-mail of a quote as it stands. With a client hub link the customer answers there
+ * (docs/client-hub.md); without one (no client hub address set), by replying.
+ */
+export function quoteMail(quote: Quote, config: StoredConfig, hubLink?: string | null) {
   const totalCents = toCents(quote.total);
   return {
     subject: `Quote ${quote.number} from ${config.business_name}`,
@@ -250,7 +254,9 @@ export function quoteMail(quote: Quote, config: StoredConfig) {
       `Hi ${quote.customer.name},`,
       `Please find attached quote ${quote.number} for ${formatMoney(totalCents, quote.currency, config.locale)}, valid until ${quote.valid_until}.`,
       quote.notes,
-      `Reply to this e-mail to accept it or ask us anything.\n${mailSignature(config)}`,
+      hubLink
+        ? `See it, approve it or ask for changes here: ${hubLink}\n\nReply to this e-mail to ask us anything.\n${mailSignature(config)}`
+        : `Reply to this e-mail to accept it or ask us anything.\n${mailSignature(config)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),
@@ -283,12 +289,14 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
       );
     }
     const quote = await reload(tx, ctx, row);
+    const to = requireEmail(quote.customer, `quote ${row.number}`);
+    const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
     await queueMail(tx, ctx, accountId, {
       kind: 'quote',
       customerId: row.customer_id,
       documentId: row.id,
-      to: requireEmail(quote.customer, `quote ${row.number}`),
-      ...quoteMail(quote, config),
+      to,
+      ...quoteMail(quote, config, link && clientHubUrl(config.client_hub_url, link.token)),
     });
     return quote;
   });
@@ -307,48 +315,54 @@ export async function markQuoteSent(ctx: AppContext, accountId: string, ref: str
 /**
  * The customer's answer, on a quote still open: sent, or a draft the owner has not sent because the
  * customer answered on the phone or on site (as a draft invoice may take a payment). A draft's
- * e-mail still waiting is held back: the quote is no longer on offer.
+ * e-mail still waiting is held back: the quote is no longer on offer. `origin` fixes the answer's
+ * time and its event's id, for an answer applied from the client hub (client-actions.ts).
  */
-async function answer(
+export async function answerQuote(
+  tx: Tx,
   ctx: AppContext,
   accountId: string,
   ref: string,
   decision: 'accepted' | 'declined',
+  origin?: EventOrigin,
 ): Promise<Quote> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await findRow(tx, accountId, ref);
-    const { config } = await getAccount(tx, accountId);
-    const verb = decision === 'accepted' ? 'accepted' : 'declined';
-    if (row.status !== 'sent' && row.status !== 'draft') {
-      throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
-    }
-    // Declining an expired quote is still recorded (the customer's no is worth knowing);
-    // accepting one is refused because its price and terms no longer hold.
-    if (decision === 'accepted' && row.valid_until < todayFor(ctx, config.timezone)) {
-      const fix = row.status === 'draft' ? 'change its valid-until date first' : 'create a new quote';
-      throw invalidState(`Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; ${fix}.`);
-    }
-    const now = isoNow(ctx.clock);
-    await tx
-      .updateTable('quotes')
-      .set({
-        status: decision,
-        ...(decision === 'accepted' ? { accepted_at: now } : { declined_at: now }),
-        updated_at: now,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await cancelWaitingMail(tx, row.id, `Quote ${row.number} was ${verb} before this e-mail went out.`, now);
-    const quote = await reload(tx, ctx, row);
-    await recordEvent(
-      tx,
-      ctx.clock,
-      accountId,
-      decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
-      quote,
-    );
-    return quote;
-  });
+  const row = await findRow(tx, accountId, ref);
+  const { config } = await getAccount(tx, accountId);
+  const verb = decision === 'accepted' ? 'accepted' : 'declined';
+  if (row.status !== 'sent' && row.status !== 'draft') {
+    throw invalidState(`Quote ${row.number} is already ${row.status} and cannot be ${verb}.`);
+  }
+  const now = origin?.at ?? isoNow(ctx.clock);
+  // Declining an expired quote is still recorded (the customer's no is worth knowing);
+  // accepting one is refused because its price and terms no longer hold.
+  if (decision === 'accepted' && row.valid_until < dateInZone(new Date(now), config.timezone)) {
+    const fix = row.status === 'draft' ? 'change its valid-until date first' : 'create a new quote';
+    throw invalidState(`Quote ${row.number} expired on ${row.valid_until} and cannot be accepted; ${fix}.`);
+  }
+  await tx
+    .updateTable('quotes')
+    .set({
+      status: decision,
+      ...(decision === 'accepted' ? { accepted_at: now } : { declined_at: now }),
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await cancelWaitingMail(tx, row.id, `Quote ${row.number} was ${verb} before this e-mail went out.`, now);
+  const quote = await reload(tx, ctx, row);
+  await recordEvent(
+    tx,
+    ctx.clock,
+    accountId,
+    decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
+    quote,
+    origin,
+  );
+  return quote;
+}
+
+function answer(ctx: AppContext, accountId: string, ref: string, decision: 'accepted' | 'declined') {
+  return ctx.db.transaction().execute((tx) => answerQuote(tx, ctx, accountId, ref, decision));
 }
 
 export const acceptQuote = (ctx: AppContext, accountId: string, ref: string) =>

@@ -29,10 +29,11 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
       : validate;
   });
   // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
-  // preflight); anything else is 415 before it reaches a route.
+  // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/)
+  // parse their own, behind a per-page token and an Origin check (client-hub/routes.ts).
   app.removeAllContentTypeParsers();
   app.addHook('onRequest', async (request) => {
-    if (!isWrite(request.method)) return;
+    if (!isWrite(request.method) || request.url.startsWith('/c/')) return;
     const type = request.headers['content-type'];
     const csv =
       request.routeOptions.config.csvUpload && type !== undefined && /^text\/csv\s*(;|$)/i.test(type);

@@ -26,8 +26,8 @@ export const DOCS_CONTENT_SECURITY_POLICY = contentSecurityPolicy(
   "'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
 );
 
-/** The one policy both pages share; only where styles may come from differs. */
-function contentSecurityPolicy(styleSrc: string): string {
+/** The one policy every page shares (the UI, /docs, the client hub); only where styles may come from differs. */
+export function contentSecurityPolicy(styleSrc: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -26,7 +26,9 @@ export type IdPrefix =
   | 'prop'
   | 'imp'
   | 'pho'
-  | 'rrq';
+  | 'rrq'
+  | 'lnk'
+  | 'act';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

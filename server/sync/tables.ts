@@ -433,6 +433,39 @@ export const SYNCED_TABLES: SyncedTable[] = [
       'resolved_at',
     ],
   },
+  // Client hub (docs/client-hub.md): links are checked by the hosted hub from its rows; actions are
+  // written by whatever served the page (the hub itself, or an install) and applied by any install.
+  {
+    name: 'client_links',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    writable: ['id', 'account_id', 'customer_id', 'token_hash', 'created_at', 'expires_at', 'revoked_at'],
+    parents: { customer_id: ['customers'] },
+  },
+  {
+    name: 'client_actions',
+    pk: ['id'],
+    account: own,
+    refs: { customer_id: 'customers' },
+    // Applied beats refused beats pending: two installs applying it while apart end on one answer.
+    ranks: { status: { pending: 0, refused: 1, applied: 2 } },
+    writable: [
+      'id',
+      'account_id',
+      'customer_id',
+      'link_id',
+      'kind',
+      'subject_id',
+      'payload',
+      'ip',
+      'created_at',
+      'status',
+      'outcome',
+      'applied_at',
+    ],
+    parents: { customer_id: ['customers'], link_id: ['client_links'] },
+  },
   {
     name: 'webhook_endpoints',
     pk: ['id'],

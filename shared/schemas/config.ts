@@ -75,6 +75,16 @@ const configFields = {
   smtp: SmtpSettings.nullable(),
   reminders: ReminderSettings,
   tax_registrations: TaxRegistrations,
+  client_hub_url: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an address such as https://hub.example.com')
+    .max(300)
+    .nullable()
+    .default(null)
+    .meta({
+      description:
+        "Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.",
+    }),
   allow_local_webhooks: z.boolean().meta({
     description:
       'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
@@ -136,6 +146,7 @@ export function defaultConfig(businessName: string): StoredConfig {
     smtp: null,
     reminders: defaultReminderSettings(),
     tax_registrations: [],
+    client_hub_url: null,
     allow_local_webhooks: false,
     ask_for_reviews: false,
     owner_alerts: false,

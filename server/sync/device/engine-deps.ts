@@ -21,6 +21,11 @@ export interface EngineDeps {
   remote?: RemoteHub;
   /** Where this install keeps the hub's state when it is a hub; its own SQLite unless given. */
   hubStorage?: HubStorage;
+  /**
+   * Applies the client hub actions pulled so far (domain/client-actions.ts), returning how many it
+   * settled; their effects go out in the same round.
+   */
+  clientActions?: (accountId: string) => Promise<number>;
 }
 
 export interface RemoteHub {

@@ -111,6 +111,7 @@ export class SyncRounds {
       }
       // Caught up: the records the pull touched are checked on the whole state, and what that
       // decided goes out in this round, so a round leaves every machine's list as the hub has it.
+      if (await this.deps.clientActions?.(accountId)) pushed += await this.pushAll(accountId, transport);
       if (await this.checkDecisions(accountId)) pushed += await this.pushAll(accountId, transport);
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);

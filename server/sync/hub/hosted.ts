@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ClientConfig, Pool } from 'pg';
+import { hubClientData } from '../../client-hub/hub-data';
+import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
 import { registerErrorHandling } from '../../http/errors';
@@ -72,6 +74,13 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   await app.register(
     hubApiRoutes(clock, () => hub, { behindTlsProxy: true }),
     { prefix: '/api/sync/v1' },
+  );
+  // The client hub (docs/client-hub.md): customers' pages served from the rows the hub holds.
+  await app.register(
+    clientHubRoutes(
+      hubClientData(hub.storage, () => clock.now().getTime()),
+      clock,
+    ),
   );
   if (options.adminToken)
     await app.register(onboardingRoutes(clock, hub, options.adminToken), { prefix: '/api/sync/v1' });

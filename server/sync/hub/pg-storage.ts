@@ -1,6 +1,6 @@
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { RowState } from '../merge';
-import { SYNCED_TABLES, syncedTable } from '../tables';
+import { DELETED, SYNCED_TABLES, syncedTable } from '../tables';
 import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { authorizeChange } from './push-authorization';
@@ -123,6 +123,40 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
         if (accepted > 0) await client.query('SELECT pg_notify($1, $2)', [PUSHED_CHANNEL, accountId]);
         return { acknowledged, accepted, last_seq: seq };
       }),
+    writeRow: (accountId, table, pk, state) =>
+      inTransaction(pool, async (client) => {
+        const business = (
+          await client.query<{ last_seq: string }>(
+            'SELECT last_seq FROM hub_businesses WHERE account_id = $1 FOR UPDATE',
+            [accountId],
+          )
+        ).rows[0];
+        if (!business) throw new Error(`The hub holds no business ${accountId}`);
+        let seq = Number(business.last_seq);
+        const change = { local_seq: 0, table, pk, state };
+        const store = await rowStore(client, accountId, [change], () => ++seq);
+        const changed = await mergePushedChange(store, change);
+        await store.flush();
+        await client.query('UPDATE hub_businesses SET last_seq = $2 WHERE account_id = $1', [accountId, seq]);
+        if (changed > 0) await client.query('SELECT pg_notify($1, $2)', [PUSHED_CHANNEL, accountId]);
+        return changed;
+      }),
+    readRow: async (table, pk) => {
+      const row = await one<{ account_id: string; vals: string }>(
+        'SELECT account_id, vals FROM hub_rows WHERE tbl = $1 AND pk = $2',
+        [table, pk],
+      );
+      const v = row && (JSON.parse(row.vals) as Record<string, unknown>);
+      return v && v[DELETED] !== 1 ? { account_id: row.account_id, v } : undefined;
+    },
+    readRows: async (accountId, table, column, values) =>
+      (
+        await pool.query<{ vals: string }>(
+          `SELECT vals FROM hub_rows WHERE account_id = $1 AND tbl = $2
+           AND (vals::jsonb ->> $3) = ANY($4::text[]) AND coalesce(vals::jsonb ->> '${DELETED}', '0') <> '1'`,
+          [accountId, table, column, values],
+        )
+      ).rows.map((r) => JSON.parse(r.vals) as Record<string, unknown>),
     pull: async (accountId, cursor, limit) => {
       const [page, business] = await Promise.all([
         pool.query<{ seq: string; tbl: string; pk: string; vals: string; clocks: string }>(

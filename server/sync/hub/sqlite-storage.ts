@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
 import { localOwner } from '../owner';
+import { DELETED } from '../tables';
 import { authorizeChange } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
@@ -157,6 +158,52 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           throw error;
         }
       }),
+    writeRow: (accountId, table, pk, state) =>
+      exclusive({ db, sqlite }, async () => {
+        sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const business = sqlite
+            .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
+            .get(accountId) as { last_seq: number } | undefined;
+          if (!business) throw new Error(`The hub holds no business ${accountId}`);
+          let seq = business.last_seq;
+          const changed = await mergePushedChange(
+            rowStore(accountId, () => ++seq),
+            {
+              local_seq: 0,
+              table,
+              pk,
+              state,
+            },
+          );
+          sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
+          sqlite.exec('COMMIT');
+          return changed;
+        } catch (error) {
+          sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    readRow: (table, pk) =>
+      run(() => {
+        const row = sqlite
+          .prepare('SELECT account_id, vals FROM hub_rows WHERE tbl = ? AND pk = ?')
+          .get(table, pk) as { account_id: string; vals: string } | undefined;
+        const v = row && (JSON.parse(row.vals) as Record<string, unknown>);
+        return v && v[DELETED] !== 1 ? { account_id: row.account_id, v } : undefined;
+      }),
+    readRows: (accountId, table, column, values) =>
+      run(() =>
+        (
+          sqlite
+            .prepare(
+              `SELECT vals FROM hub_rows WHERE account_id = ? AND tbl = ?
+               AND json_extract(vals, '$.' || ?) IN (SELECT value FROM json_each(?))
+               AND coalesce(json_extract(vals, '$.${DELETED}'), 0) <> 1`,
+            )
+            .all(accountId, table, column, JSON.stringify(values)) as Array<{ vals: string }>
+        ).map((r) => JSON.parse(r.vals) as Record<string, unknown>),
+      ),
     pull: (accountId, cursor, limit) =>
       run(() => {
         const rows = (

@@ -119,6 +119,21 @@ export interface HubStorage {
    * store; returns the unsubscribe. Absent where only one process serves the store.
    */
   watchPushes?(listener: (accountId: string) => void): () => void;
+  /**
+   * A change the hub itself originates (a customer's action on the client hub, docs/client-hub.md):
+   * merged like a pushed change, in one transaction holding the business's counter, so it takes the
+   * next sequence number and devices pull it in hub order. Returns the rows it changed.
+   */
+  writeRow(accountId: string, table: string, pk: string, state: RowState): Promise<number>;
+  /** A live row by key, whichever business holds it, with that business (client hub links). */
+  readRow(table: string, pk: string): Promise<{ account_id: string; v: Record<string, unknown> } | undefined>;
+  /** The business's live rows of a table whose `column` holds one of `values`. */
+  readRows(
+    accountId: string,
+    table: string,
+    column: string,
+    values: string[],
+  ): Promise<Array<Record<string, unknown>>>;
   /** Rows changed after `cursor`, in hub order. */
   pull(accountId: string, cursor: number, limit: number): Promise<{ rows: StoredRow[]; last_seq: number }>;
   /** A page of the business as it stood at a sequence number, for a first sync (hub/snapshot.ts). */

@@ -1,0 +1,117 @@
+import type { AppContext } from '../context';
+import type { Tx } from '../db/database';
+import type { ClientActionsTable } from '../db/schema';
+import { isoNow } from '../lib/clock';
+import { ApiError } from '../lib/errors';
+import { derivedId, idTime } from '../lib/ids';
+import type { EventOrigin } from './events';
+import { answerQuote } from './quotes';
+
+/**
+ * Applies what customers did on the client hub (docs/client-hub.md, "Applying an action"): one
+ * transaction per action, through the ordinary domain functions, marking it applied or refused.
+ * Every effect's id and time derive from the action, so installs applying the same action while
+ * apart write the same rows and sync merges them into one (docs/sync.md, invariant 12b).
+ */
+export async function applyPendingActions(ctx: AppContext, accountId: string): Promise<number> {
+  const pending = await ctx.db
+    .selectFrom('client_actions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'pending')
+    .orderBy('id')
+    .execute();
+  for (const action of pending) await applyAction(ctx, action);
+  return pending.length;
+}
+
+async function applyAction(ctx: AppContext, action: ClientActionsTable): Promise<void> {
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      if (!(await stillPending(tx, action.id))) return;
+      const outcome = await dispatch(tx, ctx, action);
+      await settle(tx, ctx, action.id, 'applied', outcome);
+    });
+  } catch (error) {
+    // A refusal (the quote is no longer open) is the action's answer; anything else is a fault.
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    await ctx.db.transaction().execute(async (tx) => {
+      if (await stillPending(tx, action.id)) await settle(tx, ctx, action.id, 'refused', error.message);
+    });
+  }
+}
+
+async function stillPending(tx: Tx, id: string): Promise<boolean> {
+  const row = await tx.selectFrom('client_actions').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status === 'pending';
+}
+
+async function settle(
+  tx: Tx,
+  ctx: AppContext,
+  id: string,
+  status: 'applied' | 'refused',
+  outcome: string,
+): Promise<void> {
+  await tx
+    .updateTable('client_actions')
+    .set({ status, outcome, applied_at: isoNow(ctx.clock) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The time of the action, in ms, for ids derived from it. */
+function actionTime(action: ClientActionsTable): number {
+  return idTime(action.id) ?? Date.parse(action.created_at);
+}
+
+export function actionOrigin(action: Pick<ClientActionsTable, 'id' | 'created_at'>): EventOrigin {
+  return {
+    id: derivedId('evt', idTime(action.id) ?? Date.parse(action.created_at), action.id),
+    at: action.created_at,
+  };
+}
+
+async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Promise<string> {
+  const payload = JSON.parse(action.payload) as Record<string, string>;
+  if (action.kind === 'link.renew') {
+    await addNote(tx, action, `Asked for a new client hub link (gave ${payload.contact}).`);
+    return 'Passed on.';
+  }
+  const quote = await tx
+    .selectFrom('quotes')
+    .select(['id', 'number', 'customer_id'])
+    .where('id', '=', action.subject_id)
+    .where('account_id', '=', action.account_id)
+    .executeTakeFirst();
+  // A link shows one customer's quotes: an action naming another's is refused like a missing one.
+  if (!quote || quote.customer_id !== action.customer_id) {
+    throw new ApiError(404, 'not_found', 'This quote is no longer available.');
+  }
+  switch (action.kind) {
+    case 'quote.approve':
+      await answerQuote(tx, ctx, action.account_id, quote.id, 'accepted', actionOrigin(action));
+      return `Approved by ${payload.name}.`;
+    case 'quote.decline':
+      await answerQuote(tx, ctx, action.account_id, quote.id, 'declined', actionOrigin(action));
+      if (payload.reason) await addNote(tx, action, `Declined quote ${quote.number}: ${payload.reason}`);
+      return 'Declined.';
+    case 'quote.changes':
+      await addNote(tx, action, `Asked for changes to quote ${quote.number}: ${payload.message}`);
+      return 'Your message was passed on.';
+  }
+}
+
+/** A note on the customer, with the id every install applying the action gives it. */
+async function addNote(tx: Tx, action: ClientActionsTable, text: string): Promise<void> {
+  await tx
+    .insertInto('customer_notes')
+    .values({
+      id: derivedId('note', actionTime(action), action.id),
+      customer_id: action.customer_id,
+      text: `From the client hub: ${text}`,
+      created_at: action.created_at,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}

@@ -1,0 +1,209 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueClientLink, revokeClientLink } from '../../server/domain/client-links';
+import { contentSecurityPolicy } from '../../server/http/ui';
+import { formToken } from '../../server/lib/client-token';
+import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { migratePgHub } from '../../server/sync/hub/pg-schema';
+import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { startPostgresForSuite } from '../helpers/postgres';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+
+/**
+ * Who may call the client hub's routes (docs/client-hub.md, "Serving"), on a hosted hub on
+ * PostgreSQL holding two businesses: only the holder of a valid link, for that one customer.
+ */
+const databaseUrl = startPostgresForSuite();
+const pools: pg.Pool[] = [];
+let office: TestServer;
+let hosted: HostedHub;
+
+interface Holder {
+  account: TestAccount;
+  token: string;
+  linkId: string;
+  quoteId: string;
+  quoteNumber: string;
+  name: string;
+}
+
+beforeAll(async () => {
+  const officePool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
+  const hubPool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
+  pools.push(officePool, hubPool);
+  await migratePgHub(officePool);
+  office = await startTestServer({ hubStorage: pgHubStorage(officePool) });
+  hosted = await startHostedHub({ pool: hubPool, port: 0 });
+}, 120_000);
+
+afterAll(async () => {
+  await hosted?.close();
+  await office?.stop();
+  await Promise.all(pools.map((p) => p.end()));
+});
+
+async function holder(account: TestAccount, name: string, email: string): Promise<Holder> {
+  const customer = await account.portal('POST', '/customers', { body: { name, email } });
+  const quote = await account.portal('POST', '/quotes/create', {
+    body: {
+      customer_id: customer.body.id,
+      items: [{ description: `Work for ${name}`, quantity: 1, unit_price: 100 }],
+    },
+  });
+  await account.portal('POST', `/quotes/${quote.body.number}/mark-sent`);
+  const link = await office.ctx.db
+    .transaction()
+    .execute((tx) => issueClientLink(tx, office.ctx, account.clientId, customer.body.id));
+  return {
+    account,
+    token: link.token,
+    linkId: link.id,
+    quoteId: quote.body.id,
+    quoteNumber: quote.body.number,
+    name,
+  };
+}
+
+async function page(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${hosted.url}${path}`, { redirect: 'manual', ...init });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+function post(path: string, fields: Record<string, string>, origin: string | null = hosted.url) {
+  return page(path, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(origin ? { origin } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+async function actionCount(accountId: string): Promise<number> {
+  return (await hosted.hub.storage.readRows(accountId, 'client_actions', 'account_id', [accountId])).length;
+}
+
+describe('client hub: who may see and post what', () => {
+  let maya: Holder;
+  let omar: Holder;
+  let other: Holder;
+
+  beforeAll(async () => {
+    const sparkle = await office.createAccount({ business: 'Sparkle Cleaning' });
+    const shine = await office.createAccount({ business: 'Shine Windows' });
+    for (const account of [sparkle, shine])
+      expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
+    maya = await holder(sparkle, 'Maya Chen', 'maya@example.com');
+    omar = await holder(sparkle, 'Omar Haddad', 'omar@example.com');
+    other = await holder(shine, 'Lena Park', 'lena@example.com');
+    for (const account of [sparkle, shine]) await office.ctx.sync!.syncNow(account.clientId);
+  }, 120_000);
+
+  it("shows a link's own customer only, with the strict CSP", async () => {
+    const own = await page(`/c/${maya.token}`);
+    expect(own.status).toBe(200);
+    expect(own.text).toContain(maya.quoteNumber);
+    expect(own.text).toContain('Maya Chen');
+    expect(own.text).not.toContain('Omar');
+    expect(own.text).not.toContain('Lena');
+    expect(own.text).not.toContain('<script');
+    expect(own.headers.get('content-security-policy')).toBe(contentSecurityPolicy("'self'"));
+    expect(own.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(own.headers.get('cache-control')).toBe('no-store');
+    // Another customer's quote, of this business or another, is not on this link.
+    expect((await page(`/c/${maya.token}/quotes/${omar.quoteId}`)).status).toBe(404);
+    expect((await page(`/c/${maya.token}/quotes/${other.quoteId}`)).status).toBe(404);
+    const token = formToken(maya.linkId, await hashOf(maya));
+    const stolen = await post(`/c/${maya.token}/quotes/${omar.quoteId}/approve`, {
+      form_token: token,
+      name: 'X',
+    });
+    expect(stolen.status).toBe(404);
+    expect(await actionCount(maya.account.clientId)).toBe(0);
+  });
+
+  it('answers a wrong secret, an unknown link and a malformed one alike', async () => {
+    const wrong = `${maya.linkId}.${'A'.repeat(43)}`;
+    const pages = await Promise.all([
+      page(`/c/${wrong}`),
+      page(`/c/lnk_01kdz8y0000000000000000000.${'B'.repeat(43)}`),
+      page('/c/nonsense'),
+    ]);
+    for (const p of pages) {
+      expect(p.status).toBe(404);
+      expect(p.text).toContain('This link no longer works');
+      expect(p.text).not.toContain('Sparkle');
+    }
+  });
+
+  it('refuses a form without its page token or from another origin (CSRF)', async () => {
+    const quote = `/c/${maya.token}/quotes/${maya.quoteId}/approve`;
+    const token = formToken(maya.linkId, await hashOf(maya));
+    expect((await post(quote, { form_token: token, name: 'Maya' }, null)).status).toBe(403);
+    expect((await post(quote, { form_token: token, name: 'Maya' }, 'https://evil.example')).status).toBe(403);
+    expect((await post(quote, { form_token: 'forged', name: 'Maya' })).status).toBe(403);
+    // A page token of another link (another business's) does not open this one.
+    const foreign = formToken(other.linkId, await hashOf(other));
+    expect((await post(quote, { form_token: foreign, name: 'Maya' })).status).toBe(403);
+    expect(await actionCount(maya.account.clientId)).toBe(0);
+    const empty = await post(quote, { form_token: token, name: '' });
+    expect(empty.status).toBe(400);
+    expect(await actionCount(maya.account.clientId)).toBe(0);
+    const sent = await post(quote, { form_token: token, name: 'Maya Chen' });
+    expect(sent.status).toBe(303);
+    expect(await actionCount(maya.account.clientId)).toBe(1);
+    // A second click records nothing more.
+    expect((await post(quote, { form_token: token, name: 'Maya Chen' })).status).toBe(303);
+    expect(await actionCount(maya.account.clientId)).toBe(1);
+  });
+
+  it('closes revoked and expired links; an expired one may ask for a new link, answered alike', async () => {
+    await revokeClientLink(office.ctx, omar.account.clientId, omar.linkId);
+    await office.ctx.db
+      .updateTable('client_links')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', other.linkId)
+      .execute();
+    await office.ctx.sync!.syncNow(omar.account.clientId);
+    await office.ctx.sync!.syncNow(other.account.clientId);
+    expect((await page(`/c/${omar.token}`)).status).toBe(404);
+    const expired = await page(`/c/${other.token}`);
+    expect(expired.status).toBe(404);
+    expect(expired.text).toContain('Send me a new link');
+
+    const renewed = await post(`/c/${other.token}/renew`, { contact: 'lena@example.com' });
+    const unknown = await post(`/c/lnk_01kdz8y0000000000000000000.${'B'.repeat(43)}/renew`, {
+      contact: 'lena@example.com',
+    });
+    expect(renewed.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(renewed.text).toBe(unknown.text.replace(/lnk_01kdz8y0+\.B+/g, other.token));
+    const held = await hosted.hub.storage.readRows(other.account.clientId, 'client_actions', 'kind', [
+      'link.renew',
+    ]);
+    expect(held).toHaveLength(1);
+    expect(await actionCount(omar.account.clientId)).toBe(1);
+  });
+
+  it('limits requests per link', async () => {
+    let last = 0;
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 61; i++) {
+      const response = await page(`/c/${omar.token}`);
+      last = response.status;
+      retryAfter = response.headers.get('retry-after');
+    }
+    expect(last).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+});
+
+async function hashOf(h: Holder): Promise<string> {
+  const row = await office.ctx.db
+    .selectFrom('client_links')
+    .select('token_hash')
+    .where('id', '=', h.linkId)
+    .executeTakeFirstOrThrow();
+  return row.token_hash;
+}
