@@ -28,11 +28,11 @@ import * as decisionsHistory from './migrations/0013_decisions_history';
 import * as customersReach from './migrations/0014_customers_reach';
 import * as properties from './migrations/0015_properties';
 import * as recordPlaces from './migrations/0016_record_places';
+import * as clientLinks from './migrations/0018_client_links';
+import * as clientActions from './migrations/0019_client_actions';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
-import * as clientLinks from './migrations/0018_client_links';
-import * as clientActions from './migrations/0019_client_actions';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {

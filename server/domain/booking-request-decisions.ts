@@ -1,5 +1,5 @@
-import { type BookingRequest, RequestDecline, RequestSchedule } from '../../shared/schemas/booking-request';
 import { placeLine } from '../../shared/place';
+import { type BookingRequest, RequestDecline, RequestSchedule } from '../../shared/schemas/booking-request';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { BookingsTable } from '../db/schema';

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database';
 import { manualClock } from '../../server/lib/clock';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { Hub } from '../../server/sync/hub/service';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubStorage, PushedChange } from '../../server/sync/hub/storage';
+import { openDatabase } from '../../server/sync/open';
 import { startPostgresForSuite } from '../helpers/postgres';
 
 /**
