@@ -18,6 +18,7 @@ const ROOTS = new Set([
   'server/hub.ts',
   'server/cli.ts',
   'server/cli-args.ts',
+  'server/cli-import-export.ts',
   'server/sync/cli.ts',
   'server/sync/hub/hosted.ts',
 ]);
@@ -42,6 +43,7 @@ function layerOf(file: string): Layer | null {
     case 'sync':
     case 'backups':
     case 'maintenance':
+    case 'client-hub':
       return 'services';
     case 'http':
       return 'http';
