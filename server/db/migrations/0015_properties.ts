@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { newId } from '../../lib/ids';
+import { derivedId } from '../../lib/ids';
 
 /**
  * Places (docs/decisions.md, "Customers and their places"): a customer's service addresses.
@@ -32,9 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const addressed = await sql<{ id: string; account_id: string; address: string; created_at: string }>`
     SELECT id, account_id, address, created_at FROM customers
     WHERE address IS NOT NULL AND trim(address) <> '' ORDER BY created_at, id`.execute(db);
+  // Every synced install migrates its own copy of the business: a place id derived from the customer
+  // makes them all create the same row, which sync merges, instead of one place per install.
   for (const customer of addressed.rows) {
     await sql`INSERT INTO properties (id, account_id, customer_id, street, is_default, created_at, updated_at)
-      VALUES (${newId('prop', Date.parse(customer.created_at) || Date.now())}, ${customer.account_id},
+      VALUES (${derivedId('prop', Date.parse(customer.created_at) || 0, `default-place:${customer.id}`)}, ${customer.account_id},
         ${customer.id}, ${customer.address.trim()}, 1, ${customer.created_at}, ${customer.created_at})`.execute(
       db,
     );
