@@ -21,9 +21,9 @@ export const Invoices = screen(async () => (await import('./screens/invoices')).
 export const JobDetail = screen(async () => (await import('./screens/job-detail')).JobDetail);
 export const Jobs = screen(async () => (await import('./screens/jobs')).Jobs);
 export const Messages = screen(async () => (await import('./screens/messages')).Messages);
-export const PlanDetail = screen(async () => (await import('./screens/plans')).PlanDetail);
-export const PlanForm = screen(async () => (await import('./screens/plans')).PlanForm);
-export const Plans = screen(async () => (await import('./screens/plans')).Plans);
+export const PlanDetail = screen(async () => (await import('./screens/plan-detail')).PlanDetail);
+export const PlanForm = screen(async () => (await import('./screens/plan-form')).PlanForm);
+export const Plans = screen(async () => (await import('./screens/plan-list')).Plans);
 export const QuoteDetail = screen(async () => (await import('./screens/quote-detail')).QuoteDetail);
 export const QuoteNew = screen(async () => (await import('./screens/quote-new')).QuoteNew);
 export const Quotes = screen(async () => (await import('./screens/quotes')).Quotes);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Booking } from '../../shared/schemas/booking';
 import { api } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
@@ -9,6 +9,7 @@ import { Checkbox, Dialog, Field, FormActions, FormAlert, fieldError, Input, Tex
 import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 import { parseNames, ScheduleFields, TeamPicker } from './job-fields';
+import { PlacePicker, placeField } from './place-picker';
 
 interface BookingDraft {
   customer_id: string;
@@ -19,6 +20,7 @@ interface BookingDraft {
   end: string;
   notes: string;
   source: string;
+  place: string;
 }
 
 const EMPTY: BookingDraft = {
@@ -30,9 +32,19 @@ const EMPTY: BookingDraft = {
   end: '',
   notes: '',
   source: 'phone',
+  place: '',
 };
 
-const BOOKING_PARAMS = ['customer_email', 'customer_name', 'service', 'start', 'end', 'notes', 'source'];
+const BOOKING_PARAMS = [
+  'customer_email',
+  'customer_name',
+  'property_id',
+  'service',
+  'start',
+  'end',
+  'notes',
+  'source',
+];
 
 /** A booking taken by hand (a phone call, a walk-in): it starts pending, like one from the website. */
 export function NewBookingDialog({
@@ -47,12 +59,14 @@ export function NewBookingDialog({
   const { session } = useSession();
   const { draft, setDraft, set } = useDraft(EMPTY);
   const { busy, error, run } = useSubmit();
+  const setPlace = useCallback((place: string) => setDraft((d) => ({ ...d, place })), [setDraft]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
       const booking = await api.post<Booking>('/bookings', {
         ...customerReference(draft),
+        ...placeField(draft.place),
         service: draft.service,
         // Empty times go as empty strings so the server names the missing field.
         start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
@@ -74,10 +88,17 @@ export function NewBookingDialog({
             customerId={draft.customer_id}
             email={draft.customer_email}
             name={draft.customer_name}
-            onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
+            onChange={(choice) =>
+              setDraft((d) => ({
+                ...d,
+                ...choice,
+                place: choice.customer_id === d.customer_id ? d.place : '',
+              }))
+            }
             error={error}
             autoFocus
           />
+          <PlacePicker customerId={draft.customer_id} value={draft.place} onChange={setPlace} error={error} />
           <Field label="Service" error={fieldError(error, 'service')} className="span-2">
             <Input
               value={draft.service}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { Job, JobUpdate } from '../../shared/schemas/job';
 import { api } from '../lib/api';
 import { isoToZonedLocal, zonedLocalToIso } from '../lib/format';
@@ -7,14 +7,17 @@ import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Dialog, Field, FormActions, FormAlert, fieldError, Input } from '../ui';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
+import { NO_PLACE, PlacePicker, workPlaceFields } from './place-picker';
 
 interface Draft extends JobPlanDraft {
   title: string;
+  place: string;
 }
 
 function toDraft(job: Job, timeZone: string): Draft {
   return {
     title: job.title,
+    place: job.property_id ?? NO_PLACE,
     start: job.scheduled_start ? isoToZonedLocal(job.scheduled_start, timeZone) : '',
     end: job.scheduled_end ? isoToZonedLocal(job.scheduled_end, timeZone) : '',
     assignees: job.assignees.join(', '),
@@ -32,13 +35,22 @@ function toUpdate(draft: Draft, timeZone: string): JobUpdate {
     scheduled_start: draft.start ? zonedLocalToIso(draft.start, timeZone) : null,
     scheduled_end: draft.end ? zonedLocalToIso(draft.end, timeZone) : null,
     assignees: parseNames(draft.assignees),
-    address: draft.address.trim() || null,
+    ...workPlaceFields(draft.place, draft.address, true),
     price: price === '' ? null : Number(price),
     notes: draft.notes.trim() || null,
   };
 }
 
-const PARAMS = ['title', 'scheduled_start', 'scheduled_end', 'assignees', 'address', 'price', 'notes'];
+const PARAMS = [
+  'title',
+  'scheduled_start',
+  'scheduled_end',
+  'assignees',
+  'property_id',
+  'address',
+  'price',
+  'notes',
+];
 
 /** Reschedule, reassign or retitle an open job. */
 export function JobEditDialog({
@@ -57,6 +69,7 @@ export function JobEditDialog({
   const { session } = useSession();
   const { draft, setDraft, set } = useDraft(() => toDraft(job, session.timezone));
   const { busy, error, setError, run } = useSubmit();
+  const setPlace = useCallback((place: string) => setDraft((d) => ({ ...d, place })), [setDraft]);
 
   useEffect(() => {
     if (open) {
@@ -78,6 +91,7 @@ export function JobEditDialog({
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} autoFocus />
           </Field>
+          <PlacePicker customerId={job.customer.id} value={draft.place} onChange={setPlace} error={error} />
           <JobPlanFields
             draft={draft}
             set={set}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
 import { api, errorMessage, type ListPage } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
@@ -29,6 +29,7 @@ import { customerReference } from './customer-fields';
 import { CustomerPicker } from './customer-picker';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 import { PagedTable } from './paged-table';
+import { PlacePicker, workPlaceFields } from './place-picker';
 import { movedSchedule } from './week-move';
 
 type View = 'week' | 'list';
@@ -260,9 +261,11 @@ interface JobDraft extends JobPlanDraft {
   customer_email: string;
   customer_name: string;
   title: string;
+  place: string;
 }
 
 const EMPTY_JOB: JobDraft = {
+  place: '',
   customer_id: '',
   customer_email: '',
   customer_name: '',
@@ -280,6 +283,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const toast = useToast();
   const { draft, setDraft, set } = useDraft(EMPTY_JOB);
   const { busy, error, run } = useSubmit();
+  const setPlace = useCallback((place: string) => setDraft((d) => ({ ...d, place })), [setDraft]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -290,7 +294,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
         ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
         ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
         assignees: parseNames(draft.assignees),
-        ...(draft.address.trim() && { address: draft.address.trim() }),
+        ...workPlaceFields(draft.place, draft.address, false),
         ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
         ...(draft.notes.trim() && { notes: draft.notes.trim() }),
       });
@@ -307,6 +311,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
     'scheduled_start',
     'scheduled_end',
     'assignees',
+    'property_id',
     'address',
     'price',
     'notes',
@@ -320,10 +325,17 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
             customerId={draft.customer_id}
             email={draft.customer_email}
             name={draft.customer_name}
-            onChange={(choice) => setDraft((d) => ({ ...d, ...choice }))}
+            onChange={(choice) =>
+              setDraft((d) => ({
+                ...d,
+                ...choice,
+                place: choice.customer_id === d.customer_id ? d.place : '',
+              }))
+            }
             error={error}
             autoFocus
           />
+          <PlacePicker customerId={draft.customer_id} value={draft.place} onChange={setPlace} error={error} />
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} placeholder="e.g. Spring clean-up" />
           </Field>
@@ -333,7 +345,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
             setAssignees={(assignees) => setDraft((d) => ({ ...d, assignees }))}
             error={error}
             startHint={session.timezone}
-            addressHint="Leave empty for the customer's address"
+            addressHint="Without a place: leave empty for the customer's address"
             notesRows={2}
           />
         </div>

@@ -18,6 +18,20 @@ export function placeField(value: string): { property_id?: string | null } {
 }
 
 /**
+ * Where a job is, as a body: at a place, the place (its address comes with it); otherwise the
+ * address typed, which an edit may clear.
+ */
+export function workPlaceFields(
+  place: string,
+  address: string,
+  clearing: boolean,
+): { property_id?: string | null; address?: string | null } {
+  if (place && place !== NO_PLACE) return { property_id: place };
+  const typed = address.trim();
+  return { ...placeField(place), ...(typed || clearing ? { address: typed || null } : {}) };
+}
+
+/**
  * Where the work is: one of the customer's active places, their default picked at first, with the
  * crew's access notes under it. A place missing from the list is added without leaving the form.
  */
@@ -40,7 +54,11 @@ export function PlacePicker({
   const places = useResource(
     () =>
       customerId
-        ? api.get<ListPage<Property>>('/properties', { customer_id: customerId, status: 'active', limit: 100 })
+        ? api.get<ListPage<Property>>('/properties', {
+            customer_id: customerId,
+            status: 'active',
+            limit: 100,
+          })
         : Promise.resolve(null),
     `places:${customerId}`,
   );

@@ -1,0 +1,4 @@
+import { placeFlows } from './place-flows';
+import { startPortalSession } from './portal-session';
+
+placeFlows(startPortalSession());
