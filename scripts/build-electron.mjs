@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { bundleOptions, root, serverExternals } from './server-bundle.mjs';
 
 const outdir = path.join(root, 'dist/electron');
+const externals = serverExternals();
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
@@ -15,7 +16,7 @@ await Promise.all([
     ...bundleOptions,
     entryPoints: { main: 'electron/main.ts', 'utility-server': 'electron/utility-server.ts' },
     outdir,
-    external: ['electron', ...serverExternals],
+    external: ['electron', ...externals],
   }),
   build({
     ...bundleOptions,
@@ -28,4 +29,4 @@ await Promise.all([
 for (const icon of ['icon.png', 'tray-icon.png'])
   copyFileSync(path.join(root, 'build', icon), path.join(outdir, icon));
 
-console.log(`Built dist/electron (kept in node_modules: ${serverExternals.join(', ')})`);
+console.log(`Built dist/electron (kept in node_modules: ${externals.join(', ')})`);

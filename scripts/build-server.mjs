@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleOptions, root, serverExternals } from './server-bundle.mjs';
 import { isStale } from './staleness.mjs';
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverBundle = path.join(root, 'dist/server/serve.cjs');
 const sources = ['server', 'shared', 'package.json', 'scripts/server-bundle.mjs'].map((source) =>
   path.join(root, source),
@@ -16,11 +16,12 @@ const sources = ['server', 'shared', 'package.json', 'scripts/server-bundle.mjs'
 
 export async function buildServer() {
   const { build } = await import('esbuild');
+  const { bundleOptions, serverExternals } = await import('./server-bundle.mjs');
   await build({
     ...bundleOptions,
     entryPoints: { serve: 'server/serve.ts' },
     outdir: path.dirname(serverBundle),
-    external: serverExternals,
+    external: serverExternals(),
   });
 }
 

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const requireFromRoot = createRequire(path.join(root, 'package.json'));
 
 function nearestPackageType(file) {
@@ -35,12 +34,15 @@ function loadsAsCommonJs(name) {
 }
 
 /** The production dependencies the bundles load from node_modules rather than carry. */
-export const serverExternals = [
-  'better-sqlite3-multiple-ciphers',
-  ...Object.keys(packageJson.dependencies ?? {}).filter(
-    (name) => name !== 'better-sqlite3-multiple-ciphers' && loadsAsCommonJs(name),
-  ),
-];
+export function serverExternals() {
+  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return [
+    'better-sqlite3-multiple-ciphers',
+    ...Object.keys(packageJson.dependencies ?? {}).filter(
+      (name) => name !== 'better-sqlite3-multiple-ciphers' && loadsAsCommonJs(name),
+    ),
+  ];
+}
 
 /**
  * The server finds files next to its sources through import.meta.url (the built UI, for one), which a
