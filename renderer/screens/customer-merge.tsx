@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Customer, PossibleDuplicate } from '../../shared/schemas/customer';
-import { api, type ListPage } from '../lib/api';
+import { api, type ListPage, portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import { Button, Dialog, Field, FormAlert, Input, Notice, useToast } from '../ui';
@@ -80,7 +80,7 @@ export function MergeCustomerDialog({
   const found = useResource(
     () =>
       wanted.length >= 2
-        ? api.get<ListPage<Customer>>('/customers', { q: wanted, limit: 8 })
+        ? portal.get('/customers', { params: { query: { q: wanted, limit: 8 } } })
         : Promise.resolve(null),
     `merge-find:${wanted}`,
   );

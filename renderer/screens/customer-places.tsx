@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Property, PropertyUpdate } from '../../shared/schemas/property';
-import { api, type ListPage } from '../lib/api';
+import { api, type ListPage, portal } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
@@ -55,7 +55,7 @@ export function PlacesCard({ customerId }: { customerId: string }) {
   const key = `/properties?customer_id=${customerId}`;
   const places = useResource(
     () =>
-      api.get<ListPage<Property>>('/properties', { customer_id: customerId, status: 'active', limit: 100 }),
+      portal.get('/properties', { params: { query: { customer_id: customerId, status: 'active', limit: 100 } } }),
     key,
   );
   const [editing, setEditing] = useState<Property | 'new' | null>(null);

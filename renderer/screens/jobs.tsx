@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { api, errorMessage, type ListPage } from '../lib/api';
+import { api, errorMessage, type ListPage, portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
@@ -72,11 +72,11 @@ function WeekView() {
   const week = useWeek(today);
   const { monday, sunday } = week;
   const jobs = useResource(
-    () => api.get<ListPage<Job>>('/jobs', { from: monday, to: sunday, limit: 100 }),
+    () => portal.get('/jobs', { params: { query: { from: monday, to: sunday, limit: 100 } } }),
     `week:${monday}`,
   );
   const unscheduled = useResource(
-    () => api.get<ListPage<Job>>('/jobs', { status: 'unscheduled', limit: 100 }),
+    () => portal.get('/jobs', { params: { query: { status: 'unscheduled', limit: 100 } } }),
     'unscheduled',
   );
   const toast = useToast();

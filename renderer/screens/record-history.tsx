@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../../shared/schemas/history';
-import { api } from '../lib/api';
+import { api, portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Badge, Button, Card, EmptyState } from '../ui';
@@ -45,7 +45,7 @@ export function RecordHistoryCard({
   const format = useFormat();
   const key = `${record}:${version ?? ''}`;
   const history = useResource(
-    () => api.get<{ data: HistoryEntry[] }>('/history', { record }).then((r) => r.data),
+    () => portal.get('/history', { params: { query: { record } } }).then((r) => r.data),
     key,
   );
   const { busy, perform } = useBusyAction<string>();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TeamMember } from '../../shared/schemas/team';
-import { api, errorMessage } from '../lib/api';
+import { api, errorMessage, portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -28,7 +28,7 @@ export function TeamMembers() {
   const format = useFormat();
   const toast = useToast();
   const { canWrite } = useSession();
-  const members = useResource(() => api.get<{ data: TeamMember[] }>('/team'), 'team-members');
+  const members = useResource(() => portal.get('/team'), 'team-members');
   const [name, setName] = useState('');
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<unknown>();

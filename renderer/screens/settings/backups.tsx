@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { Backup, BackupOverview, BackupStatus, RestoreResult } from '../../../shared/schemas/backup';
-import { api } from '../../lib/api';
+import { api, portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -51,7 +51,7 @@ export function BackupHealthBadge({ health }: { health: BackupStatus['health'] }
 
 /** Settings > Backups: how the backups are doing, where they go, and the way back to any of them. */
 export function BackupSettings() {
-  const overview = useResource(() => api.get<BackupOverview>('/backups'), 'backups');
+  const overview = useResource(() => portal.get('/backups'), 'backups');
   const { busy, perform } = useBusyAction<string>();
   const toast = useToast();
   const format = useFormat();
@@ -59,7 +59,7 @@ export function BackupSettings() {
 
   const backUpNow = () =>
     perform('create', async () => {
-      await api.post<Backup>('/backups');
+      await portal.post('/backups');
       toast.show('Backed up and verified.', 'success');
       overview.reload();
     });

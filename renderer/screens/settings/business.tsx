@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { currencyCodes } from '../../../shared/currencies';
 import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
 import { timeZoneNames } from '../../../shared/time-zone';
-import { api } from '../../lib/api';
+import { api, portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import { Button, Card, Field, FormAlert, fieldError, Input, Select, Textarea, useToast } from '../../ui';
@@ -10,7 +10,7 @@ import { Loaded } from '../common';
 import { SmtpSettings } from './smtp';
 
 export function BusinessSettings() {
-  const config = useResource(() => api.get<Config>('/config'), 'config');
+  const config = useResource(() => portal.get('/config'), 'config');
   return (
     <Loaded resource={config}>
       {(c) => (

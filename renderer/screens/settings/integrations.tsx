@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ApiKey, ApiKeyWithSecret, Scope } from '../../../shared/schemas/api-key';
-import { api, portalUrl } from '../../lib/api';
+import { api, portal, portalUrl } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -31,7 +31,7 @@ export function IntegrationSettings() {
   const { session } = useSession();
   const format = useFormat();
   const toast = useToast();
-  const integrations = useResource(() => api.get<Integrations>('/integrations'), 'integrations');
+  const integrations = useResource(() => portal.get('/integrations'), 'integrations');
   const [revealed, setRevealed] = useState<{ title: string; key: ApiKeyWithSecret }>();
   const [creating, setCreating] = useState(false);
   const [confirmRevoke, setConfirmRevoke] = useState<ApiKey>();
@@ -75,7 +75,7 @@ export function IntegrationSettings() {
                 onClick={() =>
                   run(
                     'portal',
-                    () => api.post<ApiKeyWithSecret>('/integrations/portal-key'),
+                    () => portal.post('/integrations/portal-key'),
                     'New portal key',
                   )
                 }
@@ -213,7 +213,7 @@ export function IntegrationSettings() {
                 onClick={() =>
                   run(
                     'feed',
-                    () => api.post<ApiKeyWithSecret>('/integrations/feed-token'),
+                    () => portal.post('/integrations/feed-token'),
                     'Calendar feed link',
                   )
                 }

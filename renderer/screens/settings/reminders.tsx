@@ -6,7 +6,7 @@ import {
   type ReminderKind,
 } from '../../../shared/reminder-templates';
 import type { ReminderSettings as Settings } from '../../../shared/schemas/reminders';
-import { api } from '../../lib/api';
+import { api, portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -24,7 +24,7 @@ import {
 import { Loaded } from '../common';
 
 export function ReminderSettings() {
-  const settings = useResource(() => api.get<Settings>('/reminders/settings'), 'reminder-settings');
+  const settings = useResource(() => portal.get('/reminders/settings'), 'reminder-settings');
   return <Loaded resource={settings}>{(s) => <ReminderForm settings={s} onSaved={settings.set} />}</Loaded>;
 }
 

@@ -1,5 +1,5 @@
 import type { SyncConflict } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { api, portal } from '../../lib/api';
 import { href } from '../../lib/router';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
@@ -21,7 +21,7 @@ const RECORD_SCREENS: Record<SyncConflict['record_type'], string> = {
 export function SyncConflicts({ count }: { count: number }) {
   const format = useFormat();
   const conflicts = useResource(
-    () => api.get<{ data: SyncConflict[] }>('/sync/conflicts'),
+    () => portal.get('/sync/conflicts'),
     `sync-conflicts:${count}`,
   );
   const { busy, perform } = useBusyAction<string>();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Config } from '../../../shared/schemas/config';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
-import { api, type ListPage } from '../../lib/api';
+import { api, type ListPage, portal } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useSyncStatus } from '../../lib/use-sync-status';
@@ -25,7 +25,7 @@ import { EndpointDetail } from './webhook-endpoint';
 
 export function WebhookSettings({ selected }: { selected?: string }) {
   const endpoints = useResource(
-    () => api.get<ListPage<WebhookEndpoint>>('/webhooks', { limit: 100 }),
+    () => portal.get('/webhooks', { params: { query: { limit: 100 } } }),
     'webhooks',
   );
   const [creating, setCreating] = useState(false);
@@ -127,7 +127,7 @@ export function WebhookSettings({ selected }: { selected?: string }) {
 
 /** The owner's permission for endpoints on this machine or the local network (SSRF: see docs/webhooks.md). */
 function LocalTargets() {
-  const config = useResource(() => api.get<Config>('/config'), 'config');
+  const config = useResource(() => portal.get('/config'), 'config');
   const [error, setError] = useState<unknown>();
   const change = async (allow: boolean) => {
     setError(undefined);
