@@ -84,6 +84,10 @@ function referencedSchemas(root: unknown, schemas: Record<string, unknown>): Set
 
 /** The text of renderer/lib/api-types.ts as the server's routes define it today. */
 export async function generateApiTypes(): Promise<string> {
-  const ast = await openapiTS(portalOnly(await servedDocument()) as never, { alphabetize: true });
+  const ast = await openapiTS(portalOnly(await servedDocument()) as never, {
+    alphabetize: true,
+    // A field with a default may be left out of a request body: the server fills it in.
+    defaultNonNullable: false,
+  });
   return HEADER + astToString(ast);
 }

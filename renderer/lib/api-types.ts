@@ -1999,7 +1999,7 @@ export interface components {
              * @default live
              * @enum {string}
              */
-            mode: "live" | "test";
+            mode?: "live" | "test";
             name?: string;
             /**
              * @default [
@@ -2007,7 +2007,7 @@ export interface components {
              *       "write"
              *     ]
              */
-            scopes: ("read" | "write")[];
+            scopes?: ("read" | "write")[];
         };
         ApiKeyWithSecret: {
             /**
@@ -2196,7 +2196,7 @@ export interface components {
              * @description Create a scheduled job for it (default true).
              * @default true
              */
-            create_job: boolean;
+            create_job?: boolean;
         };
         BookingCreateInput: {
             /**
@@ -2333,7 +2333,7 @@ export interface components {
                 password?: string;
                 port: number;
                 /** @default false */
-                secure: boolean;
+                secure?: boolean;
                 user?: string;
             } | null;
             /** @description Registration numbers per tax, printed on invoices that charge that tax. */
@@ -3354,7 +3354,7 @@ export interface components {
              * @default manual
              * @example google
              */
-            source: string;
+            source?: string;
         };
         ReviewDashboard: {
             /** @description Average rating, 2 decimals; null without reviews. */
@@ -3550,14 +3550,14 @@ export interface components {
              * @description Team member names; new names join the team.
              * @default []
              */
-            assignees: string[];
+            assignees?: string[];
             /** @default none */
-            billing: components["schemas"]["ServicePlanBillingInput"];
+            billing?: components["schemas"]["ServicePlanBillingInput"];
             /**
              * @description Number of occurrences of the rule, counted from start_date (skipped holidays count).
              * @default null
              */
-            count: number | null;
+            count?: number | null;
             /**
              * Format: email
              * @description The customer by e-mail, created if new; or name it by customer_id.
@@ -3578,29 +3578,29 @@ export interface components {
              * @default skip
              * @enum {string}
              */
-            holiday_rule: "skip" | "move";
+            holiday_rule?: "skip" | "move";
             /**
              * @description Dates with no visit.
              * @default []
              */
-            holidays: string[];
+            holidays?: string[];
             /**
              * @description How far ahead visits exist as jobs; the schedule extends it daily.
              * @default 8
              */
-            horizon_weeks: number;
+            horizon_weeks?: number;
             /**
              * @description Every N days, weeks or months.
              * @default 1
              */
-            interval: number;
+            interval?: number;
             /** @default draft */
-            invoice_delivery: components["schemas"]["ServicePlanInvoiceDeliveryInput"];
+            invoice_delivery?: components["schemas"]["ServicePlanInvoiceDeliveryInput"];
             /**
              * @description Monthly plans: the day of the month, or -1 for the last day. As in RFC 5545, months without that day are skipped (the 31st skips 30-day months). Default: the start date's day.
              * @default null
              */
-            month_day: number | null;
+            month_day?: number | null;
             notes?: string | null;
             /** @description Price of one visit. */
             price?: number | null;
@@ -3620,12 +3620,12 @@ export interface components {
              * @description Last day a visit may fall on (inclusive).
              * @default null
              */
-            until: string | null;
+            until?: string | null;
             /**
              * @description Daily and weekly plans: the weekdays (weekly default: the start date's).
              * @default []
              */
-            weekdays: components["schemas"]["WeekdayInput"][];
+            weekdays?: components["schemas"]["WeekdayInput"][];
         };
         ServicePlanEndInput: {
             reason?: string;
@@ -3666,7 +3666,7 @@ export interface components {
              * @description Number of occurrences of the rule, counted from start_date (skipped holidays count).
              * @default null
              */
-            count: number | null;
+            count?: number | null;
             /**
              * @description Visit end, same day.
              * @example 11:00
@@ -3678,27 +3678,27 @@ export interface components {
              * @default skip
              * @enum {string}
              */
-            holiday_rule: "skip" | "move";
+            holiday_rule?: "skip" | "move";
             /**
              * @description Dates with no visit.
              * @default []
              */
-            holidays: string[];
+            holidays?: string[];
             /**
              * @description How far ahead visits exist as jobs; the schedule extends it daily.
              * @default 8
              */
-            horizon_weeks: number;
+            horizon_weeks?: number;
             /**
              * @description Every N days, weeks or months.
              * @default 1
              */
-            interval: number;
+            interval?: number;
             /**
              * @description Monthly plans: the day of the month, or -1 for the last day. As in RFC 5545, months without that day are skipped (the 31st skips 30-day months). Default: the start date's day.
              * @default null
              */
-            month_day: number | null;
+            month_day?: number | null;
             /**
              * Format: date
              * @description The first day the rule may fall on (DTSTART).
@@ -3714,17 +3714,17 @@ export interface components {
              * @description Last day a visit may fall on (inclusive).
              * @default null
              */
-            until: string | null;
+            until?: string | null;
             /**
              * @description How many visits to show.
              * @default 10
              */
-            visits: number;
+            visits?: number;
             /**
              * @description Daily and weekly plans: the weekdays (weekly default: the start date's).
              * @default []
              */
-            weekdays: components["schemas"]["WeekdayInput"][];
+            weekdays?: components["schemas"]["WeekdayInput"][];
         };
         /** @enum {string} */
         ServicePlanStatus: "active" | "ended";
@@ -4056,7 +4056,7 @@ export interface components {
             delivered_by?: "node" | "hub";
             description?: string | null;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @description "*" (every event) or some of: booking.created, job.completed, invoice.paid, invoice.payment_recorded, review.received, customer.created, property.created, property.updated, property.archived, quote.accepted, quote.declined, service_plan.created, service_plan.updated, service_plan.ended, service_plan.deleted, reminder.sent, webhook.test.
              * @default [
@@ -4066,7 +4066,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events: string[];
+            events?: string[];
             /**
              * Format: uri
              * @description http or https; http is allowed because receivers of a local install often run on localhost.

@@ -27,11 +27,11 @@ export function PossibleDuplicates({ name, email, phone }: { name: string; email
   const found = useResource(
     () =>
       worth
-        ? api.get<{ data: PossibleDuplicate[] }>('/customers/possible-duplicates', {
+        ? portal.get('/customers/possible-duplicates', { params: { query: {
             ...(probe.name && { name: probe.name }),
             ...(probe.email && { email: probe.email }),
             ...(probe.phone && { phone: probe.phone }),
-          })
+          } } })
         : Promise.resolve({ data: [] }),
     `duplicates:${key}`,
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Customer, CustomerCreate } from '../../shared/schemas/customer';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useCursorList } from '../lib/use-cursor-list';
@@ -169,7 +169,7 @@ export function NewCustomerDialog({
         ...(form.phone.trim() ? { phone: form.phone } : {}),
         ...(form.address.trim() ? { address: form.address } : {}),
       };
-      const customer = await api.post<Customer>('/customers', body);
+      const customer = await portal.post('/customers', { body });
       toast.show(`${customer.name} added`);
       setForm(EMPTY);
       onClose();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { api, errorMessage, type ListPage, portal } from '../lib/api';
+import { errorMessage, type ListPage, portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
@@ -88,7 +88,7 @@ function WeekView() {
     const job = all.find((j) => j.id === jobId);
     if (!job) return;
     try {
-      const moved = await api.patch<Job>(`/jobs/${job.id}`, movedSchedule(job, day, session.timezone));
+      const moved = await portal.patch('/jobs/{number}', { params: { path: { number: job.id } }, body: movedSchedule(job, day, session.timezone) });
       toast.show(
         `${moved.job_number} moved to ${format.weekday(day)}, ${format.time(moved.scheduled_start!)}`,
       );
@@ -283,7 +283,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const job = await api.post<Job>('/jobs/create', {
+      const job = await portal.post('/jobs/create', { body: {
         ...customerReference(draft),
         title: draft.title,
         ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
@@ -292,7 +292,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
         ...(draft.address.trim() && { address: draft.address.trim() }),
         ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
         ...(draft.notes.trim() && { notes: draft.notes.trim() }),
-      });
+      } });
       toast.show(`Job ${job.job_number} created`);
       setDraft(EMPTY_JOB);
       onClose();

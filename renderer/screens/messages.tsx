@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { useCursorList } from '../lib/use-cursor-list';
 import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
@@ -32,7 +32,7 @@ export function Messages() {
 
   const retry = (message: OutboxMessage) =>
     perform(message.id, async () => {
-      await api.post<OutboxMessage>(`/messages/${encodeURIComponent(message.id)}/retry`);
+      await portal.post('/messages/{id}/retry', { params: { path: { id: message.id } } });
       toast.show(`“${message.subject}” is queued again`);
       list.reload();
     });

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../../shared/schemas/history';
-import { api, portal } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Badge, Button, Card, EmptyState } from '../ui';
@@ -90,7 +90,7 @@ export function RecordHistoryCard({
                   busy={busy === entry.id}
                   onClick={() =>
                     perform(entry.id, async () => {
-                      await api.post(`/history/${entry.id}/restore`);
+                      await portal.post('/history/{entry_id}/restore', { params: { path: { entry_id: entry.id } } });
                       history.reload();
                       onRestored();
                     })

@@ -36,7 +36,7 @@ export function TeamMembers() {
   const [renaming, setRenaming] = useState<TeamMember>();
   const bringBack = async (member: TeamMember) => {
     try {
-      await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: true });
+      await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { active: true } });
       toast.show(`${member.name} is back on the team`);
       members.reload();
     } catch (failure) {
@@ -49,7 +49,7 @@ export function TeamMembers() {
     setAdding(true);
     setAddError(undefined);
     try {
-      const member = await api.post<TeamMember>('/team', { name });
+      const member = await portal.post('/team', { body: { name } });
       toast.show(`${member.name} joined the team`);
       setName('');
       members.reload();
@@ -220,7 +220,7 @@ function LeaveDialog({
           `/team/${encodeURIComponent(member.id)}${reassign ? `?reassign_to=${reassign}` : ''}`,
         );
       } else {
-        await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: false, reassign_to: reassign });
+        await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { active: false, reassign_to: reassign } });
       }
       const to = others.find((m) => m.id === reassign)?.name;
       setHeir('');
@@ -299,7 +299,7 @@ function RenameDialog({
     event.preventDefault();
     return run(async () => {
       if (!member) return;
-      onDone(await api.patch<TeamMember>(`/team/${encodeURIComponent(member.id)}`, { name }));
+      onDone(await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { name } }));
     });
   };
   return (

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { Backup, BackupOverview, BackupStatus, RestoreResult } from '../../../shared/schemas/backup';
-import { api, portal } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -65,7 +65,7 @@ export function BackupSettings() {
     });
   const verify = (backup: Backup) =>
     perform(`verify:${backup.id}`, async () => {
-      const checked = await api.post<Backup>(`/backups/${backup.id}/verify`);
+      const checked = await portal.post('/backups/{backup_id}/verify', { params: { path: { backup_id: backup.id } } });
       toast.show(
         checked.result === 'verified' ? 'The backup is intact.' : `Problem: ${checked.error}`,
         checked.result === 'verified' ? 'success' : 'error',
@@ -74,7 +74,7 @@ export function BackupSettings() {
     });
   const restore = (backup: Backup) =>
     perform('restore', async () => {
-      const result = await api.post<RestoreResult>(`/backups/${backup.id}/restore`);
+      const result = await portal.post('/backups/{backup_id}/restore', { params: { path: { backup_id: backup.id } } });
       setRestoring(undefined);
       toast.show(
         `Restored the backup of ${format.dateTime(result.restored.created_at)}; the data it replaced is kept as a backup.`,
@@ -196,7 +196,7 @@ function BackupFolder({ status, onChanged }: { status: BackupStatus; onChanged()
     setSaving(true);
     setError(undefined);
     try {
-      await api.put<BackupStatus>('/backups/folder', { folder });
+      await portal.put('/backups/folder', { body: { folder } });
       toast.show('Backups go to the new folder from now on.', 'success');
       onChanged();
     } catch (failure) {

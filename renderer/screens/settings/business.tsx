@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { currencyCodes } from '../../../shared/currencies';
 import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
 import { timeZoneNames } from '../../../shared/time-zone';
-import { api, portal } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import { Button, Card, Field, FormAlert, fieldError, Input, Select, Textarea, useToast } from '../../ui';
@@ -143,7 +143,7 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
     setBusy(true);
     setError(undefined);
     try {
-      const saved = await api.put<Config>('/config', toUpdate(draft));
+      const saved = await portal.put('/config', { body: toUpdate(draft) });
       onSaved(saved);
       setDraft(toDraft(saved));
       refresh();

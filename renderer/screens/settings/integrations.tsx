@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ApiKey, ApiKeyWithSecret, Scope } from '../../../shared/schemas/api-key';
-import { api, portal, portalUrl } from '../../lib/api';
+import { portal, portalUrl } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -153,7 +153,7 @@ export function IntegrationSettings() {
                             onClick={() =>
                               run(
                                 `rotate:${k.id}`,
-                                () => api.post<ApiKeyWithSecret>(`/keys/${encodeURIComponent(k.id)}/rotate`),
+                                () => portal.post('/keys/{key_id}/rotate', { params: { path: { key_id: k.id } } }),
                                 'Rotated key',
                               )
                             }
@@ -256,7 +256,7 @@ export function IntegrationSettings() {
             busy={busy === 'revoke'}
             onConfirm={async () => {
               const key = confirmRevoke!;
-              await run('revoke', () => api.delete<ApiKey>(`/keys/${encodeURIComponent(key.id)}`));
+              await run('revoke', () => portal.delete('/keys/{key_id}', { params: { path: { key_id: key.id } } }));
               setConfirmRevoke(undefined);
               toast.show('Key revoked');
             }}
@@ -293,11 +293,11 @@ function NewKeyDialog({
     setBusy(true);
     setError(undefined);
     try {
-      const key = await api.post<ApiKeyWithSecret>('/keys', {
+      const key = await portal.post('/keys', { body: {
         mode,
         scopes,
         ...(name.trim() && { name: name.trim() }),
-      });
+      } });
       setName('');
       onCreated(key);
     } catch (failure) {

@@ -6,7 +6,7 @@ import {
   type ReminderKind,
 } from '../../../shared/reminder-templates';
 import type { ReminderSettings as Settings } from '../../../shared/schemas/reminders';
-import { api, portal } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import {
@@ -65,10 +65,10 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
       .filter(Boolean)
       .map((day) => (/^\d+$/.test(day) ? Number(day) : Number.NaN));
     try {
-      const saved = await api.put<Settings>('/reminders/settings', {
+      const saved = await portal.put('/reminders/settings', { body: {
         ...draft,
         invoice_overdue: { ...draft.invoice_overdue, days_after_due: days },
-      });
+      } });
       onSaved(saved);
       setDraft(saved);
       setSteps(saved.invoice_overdue.days_after_due.join(', '));

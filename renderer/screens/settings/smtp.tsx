@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Config, ConfigUpdate, SmtpTestResult } from '../../../shared/schemas/config';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import {
   Badge,
@@ -57,7 +57,7 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
     setError(undefined);
     setTested(undefined);
     try {
-      const saved = await api.put<Config>('/config', update);
+      const saved = await portal.put('/config', { body: update });
       onSaved(saved);
       setDraft(toDraft(saved.smtp));
       setReplacingPassword(!saved.smtp?.password_set);
@@ -74,7 +74,7 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
     setError(undefined);
     setTested(undefined);
     try {
-      setTested(await api.post<SmtpTestResult>('/config/smtp/test', {}));
+      setTested(await portal.post('/config/smtp/test', { body: {} }));
     } catch (failure) {
       setError(failure);
     } finally {

@@ -1,5 +1,5 @@
 import type { SyncConflict } from '../../../shared/schemas/sync';
-import { api, portal } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { href } from '../../lib/router';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
@@ -27,7 +27,7 @@ export function SyncConflicts({ count }: { count: number }) {
   const { busy, perform } = useBusyAction<string>();
   const resolve = (conflict: SyncConflict) =>
     perform(conflict.id, async () => {
-      await api.post(`/sync/conflicts/${encodeURIComponent(conflict.id)}/resolve`);
+      await portal.post('/sync/conflicts/{conflict_id}/resolve', { params: { path: { conflict_id: conflict.id } } });
       conflicts.set({ data: (conflicts.data?.data ?? []).filter((c) => c.id !== conflict.id) });
       await refreshSyncStatus();
     });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Config } from '../../../shared/schemas/config';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
-import { api, type ListPage, portal } from '../../lib/api';
+import { type ListPage, portal } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useSyncStatus } from '../../lib/use-sync-status';
@@ -132,7 +132,7 @@ function LocalTargets() {
   const change = async (allow: boolean) => {
     setError(undefined);
     try {
-      config.set(await api.put<Config>('/config', { allow_local_webhooks: allow }));
+      config.set(await portal.put('/config', { body: { allow_local_webhooks: allow } }));
     } catch (failure) {
       setError(failure);
     }
@@ -201,11 +201,11 @@ function NewEndpointDialog({
     setBusy(true);
     setError(undefined);
     try {
-      const endpoint = await api.post<WebhookEndpointWithSecret>('/webhooks', {
+      const endpoint = await portal.post('/webhooks', { body: {
         url: url.trim(),
         ...(description.trim() && { description: description.trim() }),
         ...(syncs && byHub && { delivered_by: 'hub' }),
-      });
+      } });
       setUrl('');
       setDescription('');
       setByHub(false);
