@@ -130,14 +130,14 @@ type Init<P extends PathsWithMethod<paths, M>, M extends Method> = MaybeOptional
 /** The options argument, optional when the route needs no path parameter, query or body. */
 type InitArgument<I> = undefined extends I ? [I?] : [I];
 /** What the route answers on success (the error statuses become an ApiRequestError). */
-type Answer<P extends PathsWithMethod<paths, M>, M extends Method, I> =
-  paths[P][M] extends infer O extends Record<string | number, unknown>
-    ? FetchResponse<O, I, 'application/json'> extends infer R
-      ? R extends { data: infer D }
-        ? D
-        : never
+type Answer<P extends PathsWithMethod<paths, M>, M extends Method, I> = paths[P][M] extends infer O extends
+  Record<string | number, unknown>
+  ? FetchResponse<O, I, 'application/json'> extends infer R
+    ? R extends { data: infer D }
+      ? D
       : never
-    : never;
+    : never
+  : never;
 type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends Init<P, M>>(
   path: P,
   ...init: InitArgument<I>

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Analytics as AnalyticsData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
 import { LineChart } from '../charts/line-chart';
 import { portal } from '../lib/api';
@@ -12,7 +11,10 @@ export function Analytics() {
   const { session } = useSession();
   const format = useFormat();
   const [interval, setInterval] = useState<'month' | 'week'>('month');
-  const analytics = useResource(() => portal.get('/analytics', { params: { query: { interval } } }), interval);
+  const analytics = useResource(
+    () => portal.get('/analytics', { params: { query: { interval } } }),
+    interval,
+  );
   const label = (start: string) =>
     interval === 'month'
       ? new Intl.DateTimeFormat(session.locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(

@@ -1,4 +1,4 @@
-import type { BackupOverview, BackupStatus } from '../../shared/schemas/backup';
+import type { BackupStatus } from '../../shared/schemas/backup';
 import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';

@@ -1,4 +1,4 @@
-import type { Benchmark as BenchmarkData, BenchmarkFigure } from '../../shared/schemas/overview';
+import type { BenchmarkFigure } from '../../shared/schemas/overview';
 import { portal } from '../lib/api';
 import type { Formatters } from '../lib/format';
 import { useFormat } from '../lib/session';

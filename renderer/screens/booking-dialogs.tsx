@@ -51,15 +51,17 @@ export function NewBookingDialog({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const booking = await portal.post('/bookings', { body: {
-        ...customerReference(draft),
-        service: draft.service,
-        // Empty times go as empty strings so the server names the missing field.
-        start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
-        end: draft.end ? zonedLocalToIso(draft.end, session.timezone) : '',
-        ...(draft.notes.trim() && { notes: draft.notes.trim() }),
-        ...(draft.source.trim() && { source: draft.source.trim() }),
-      } });
+      const booking = await portal.post('/bookings', {
+        body: {
+          ...customerReference(draft),
+          service: draft.service,
+          // Empty times go as empty strings so the server names the missing field.
+          start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
+          end: draft.end ? zonedLocalToIso(draft.end, session.timezone) : '',
+          ...(draft.notes.trim() && { notes: draft.notes.trim() }),
+          ...(draft.source.trim() && { source: draft.source.trim() }),
+        },
+      });
       setDraft(EMPTY);
       onCreated(booking);
     });
@@ -139,11 +141,14 @@ export function ConfirmBookingDialog({
     event.preventDefault();
     if (!booking) return;
     await run(async () => {
-      const confirmed = await portal.post('/bookings/{id}/confirm', { params: { path: { id: booking.id } }, body: {
-        create_job: createJob,
-        ...(createJob && { assignees: parseNames(assignees) }),
-        ...(createJob && address.trim() && { address: address.trim() }),
-      } });
+      const confirmed = await portal.post('/bookings/{id}/confirm', {
+        params: { path: { id: booking.id } },
+        body: {
+          create_job: createJob,
+          ...(createJob && { assignees: parseNames(assignees) }),
+          ...(createJob && address.trim() && { address: address.trim() }),
+        },
+      });
       onConfirmed(confirmed);
     });
   };

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { Customer } from '../../shared/schemas/customer';
-import { type ListPage, portal } from '../lib/api';
+import { portal } from '../lib/api';
 import { useResource } from '../lib/use-resource';
 import { Button, Field, fieldError, Input } from '../ui';
 

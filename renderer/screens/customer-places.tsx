@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Property, PropertyUpdate } from '../../shared/schemas/property';
-import { type ListPage, portal } from '../lib/api';
+import { portal } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
@@ -55,7 +55,9 @@ export function PlacesCard({ customerId }: { customerId: string }) {
   const key = `/properties?customer_id=${customerId}`;
   const places = useResource(
     () =>
-      portal.get('/properties', { params: { query: { customer_id: customerId, status: 'active', limit: 100 } } }),
+      portal.get('/properties', {
+        params: { query: { customer_id: customerId, status: 'active', limit: 100 } },
+      }),
     key,
   );
   const [editing, setEditing] = useState<Property | 'new' | null>(null);
@@ -63,8 +65,13 @@ export function PlacesCard({ customerId }: { customerId: string }) {
   const act = async (place: Property, what: 'archive' | 'default') => {
     setWorking(place.id);
     try {
-      if (what === 'archive') await portal.post('/properties/{id}/archive', { params: { path: { id: place.id } } });
-      else await portal.patch('/properties/{id}', { params: { path: { id: place.id } }, body: { is_default: true } });
+      if (what === 'archive')
+        await portal.post('/properties/{id}/archive', { params: { path: { id: place.id } } });
+      else
+        await portal.patch('/properties/{id}', {
+          params: { path: { id: place.id } },
+          body: { is_default: true },
+        });
       toast.show(what === 'archive' ? `${place.label ?? place.street} archived` : 'Default place changed');
       places.reload();
     } catch (failure) {
@@ -154,8 +161,14 @@ function PlaceDialog({
     return run(async () => {
       const fields = Object.fromEntries(FIELDS.map((f) => [f, draft[f].trim() || null])) as PropertyUpdate;
       if (place === 'new')
-        await portal.post('/properties', { body: { customer_id: customerId, ...fields, street: draft.street.trim() } });
-      else if (place) await portal.patch('/properties/{id}', { params: { path: { id: place.id } }, body: { ...fields, street: draft.street.trim() } });
+        await portal.post('/properties', {
+          body: { customer_id: customerId, ...fields, street: draft.street.trim() },
+        });
+      else if (place)
+        await portal.patch('/properties/{id}', {
+          params: { path: { id: place.id } },
+          body: { ...fields, street: draft.street.trim() },
+        });
       toast.show(place === 'new' ? 'Place added' : 'Place saved');
       onSaved();
     });

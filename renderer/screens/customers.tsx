@@ -3,8 +3,8 @@ import type { Customer, CustomerCreate } from '../../shared/schemas/customer';
 import { portal } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
 import { useDraft } from '../lib/use-draft';
+import { usePagedList } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
   Button,
@@ -36,9 +36,12 @@ export function Customers() {
   const query = {
     q: q || undefined,
     tag: tagFilter || undefined,
-    lapsed: lapsed === 'all' ? undefined : lapsed === 'lapsed' ? 'true' : 'false',
+    lapsed: lapsed === 'all' ? undefined : lapsed === 'lapsed' ? ('true' as const) : ('false' as const),
   };
-  const list = useCursorList<Customer>('/customers', query);
+  const list = usePagedList(
+    (cursor) => portal.get('/customers', { params: { query: { ...query, cursor, limit: 50 } } }),
+    `customers:${JSON.stringify(query)}`,
+  );
   const filtered = Boolean(query.q || query.tag || query.lapsed);
 
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { type ListPage, portal } from '../lib/api';
+import { portal } from '../lib/api';
 import type { Formatters } from '../lib/format';
 import { useResource } from '../lib/use-resource';
 import { Button, Card } from '../ui';

@@ -1,6 +1,3 @@
-import type { Invoice } from '../../shared/schemas/invoice';
-import type { Job } from '../../shared/schemas/job';
-import type { Quote } from '../../shared/schemas/quote';
 import { portal } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
 import { useResource } from '../lib/use-resource';

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Job } from '../../shared/schemas/job';
 import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';

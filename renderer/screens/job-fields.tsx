@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { TeamMember } from '../../shared/schemas/team';
 import { portal } from '../lib/api';
 import type { FieldChange } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';

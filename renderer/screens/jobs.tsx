@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { errorMessage, type ListPage, portal } from '../lib/api';
+import { errorMessage, portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
 import { useDraft } from '../lib/use-draft';
-import { useResource } from '../lib/use-resource';
+import { usePagedList, useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import { useWeek } from '../lib/use-week';
 import {
@@ -88,7 +87,10 @@ function WeekView() {
     const job = all.find((j) => j.id === jobId);
     if (!job) return;
     try {
-      const moved = await portal.patch('/jobs/{number}', { params: { path: { number: job.id } }, body: movedSchedule(job, day, session.timezone) });
+      const moved = await portal.patch('/jobs/{number}', {
+        params: { path: { number: job.id } },
+        body: movedSchedule(job, day, session.timezone),
+      });
       toast.show(
         `${moved.job_number} moved to ${format.weekday(day)}, ${format.time(moved.scheduled_start!)}`,
       );
@@ -215,7 +217,13 @@ const STATUS_FILTERS: Array<{ value: JobStatus | 'all'; label: string }> = [
 function JobList() {
   const format = useFormat();
   const [status, setStatus] = useState<JobStatus | 'all'>('all');
-  const list = useCursorList<Job>('/jobs', { status: status === 'all' ? undefined : status });
+  const list = usePagedList(
+    (cursor) =>
+      portal.get('/jobs', {
+        params: { query: { status: status === 'all' ? undefined : status, cursor, limit: 50 } },
+      }),
+    `jobs:${status}`,
+  );
   return (
     <div className="stack">
       <Segmented label="Status" value={status} onChange={setStatus} options={STATUS_FILTERS} />
@@ -283,16 +291,18 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const job = await portal.post('/jobs/create', { body: {
-        ...customerReference(draft),
-        title: draft.title,
-        ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
-        ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
-        assignees: parseNames(draft.assignees),
-        ...(draft.address.trim() && { address: draft.address.trim() }),
-        ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
-        ...(draft.notes.trim() && { notes: draft.notes.trim() }),
-      } });
+      const job = await portal.post('/jobs/create', {
+        body: {
+          ...customerReference(draft),
+          title: draft.title,
+          ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
+          ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
+          assignees: parseNames(draft.assignees),
+          ...(draft.address.trim() && { address: draft.address.trim() }),
+          ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
+          ...(draft.notes.trim() && { notes: draft.notes.trim() }),
+        },
+      });
       toast.show(`Job ${job.job_number} created`);
       setDraft(EMPTY_JOB);
       onClose();

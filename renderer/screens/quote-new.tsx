@@ -1,4 +1,3 @@
-import type { Quote } from '../../shared/schemas/quote';
 import { portal } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
 import { PageHeader, useToast } from '../ui';
@@ -15,9 +14,9 @@ export function QuoteNew() {
         start={startFrom(query)}
         onSubmit={async (body) => {
           const quote = await portal.post('/quotes/create', {
-          // The form sends null only when an edit clears the notes; a new document simply has none.
-          body: { ...body, notes: body.notes ?? undefined },
-        });
+            // The form sends null only when an edit clears the notes; a new document simply has none.
+            body: { ...body, notes: body.notes ?? undefined },
+          });
           toast.show(`Quote ${quote.number} created`);
           navigate(href('quotes', quote.number));
         }}

@@ -1,4 +1,3 @@
-import type { HistoryEntry } from '../../shared/schemas/history';
 import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -90,7 +89,9 @@ export function RecordHistoryCard({
                   busy={busy === entry.id}
                   onClick={() =>
                     perform(entry.id, async () => {
-                      await portal.post('/history/{entry_id}/restore', { params: { path: { entry_id: entry.id } } });
+                      await portal.post('/history/{entry_id}/restore', {
+                        params: { path: { entry_id: entry.id } },
+                      });
                       history.reload();
                       onRestored();
                     })

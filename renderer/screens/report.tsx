@@ -1,4 +1,3 @@
-import type { Report as ReportData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
 import { portal } from '../lib/api';
 import { count } from '../lib/plural';
@@ -12,7 +11,10 @@ import { usePeriod } from './period';
 export function Report() {
   const format = useFormat();
   const { period, picker } = usePeriod('this_month');
-  const report = useResource(() => portal.get('/report', { params: { query: period } }), `${period.from}:${period.to}`);
+  const report = useResource(
+    () => portal.get('/report', { params: { query: period } }),
+    `${period.from}:${period.to}`,
+  );
   return (
     <>
       <PageHeader title="Report" subtitle={`${format.date(period.from)} – ${format.date(period.to)}`} />

@@ -84,14 +84,16 @@ export function RecordReviewDialog({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const review = await portal.post('/reviews', { body: {
-        rating: draft.rating,
-        ...(draft.comment.trim() && { comment: draft.comment.trim() }),
-        ...((draft.customer_id || draft.customer_email.trim()) && customerReference(draft)),
-        ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
-        ...(draft.source.trim() && { source: draft.source.trim() }),
-        ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
-      } });
+      const review = await portal.post('/reviews', {
+        body: {
+          rating: draft.rating,
+          ...(draft.comment.trim() && { comment: draft.comment.trim() }),
+          ...((draft.customer_id || draft.customer_email.trim()) && customerReference(draft)),
+          ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
+          ...(draft.source.trim() && { source: draft.source.trim() }),
+          ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
+        },
+      });
       setDraft(EMPTY);
       onRecorded(review);
     });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SalesTaxLine, SalesTaxReport } from '../../shared/schemas/sales-tax';
+import type { SalesTaxLine } from '../../shared/schemas/sales-tax';
 import { portal, portalUrl } from '../lib/api';
 import { addDays, todayIn } from '../lib/format';
 import { count } from '../lib/plural';

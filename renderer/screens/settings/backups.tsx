@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { Backup, BackupOverview, BackupStatus, RestoreResult } from '../../../shared/schemas/backup';
+import type { Backup, BackupStatus } from '../../../shared/schemas/backup';
 import { portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
@@ -65,7 +65,9 @@ export function BackupSettings() {
     });
   const verify = (backup: Backup) =>
     perform(`verify:${backup.id}`, async () => {
-      const checked = await portal.post('/backups/{backup_id}/verify', { params: { path: { backup_id: backup.id } } });
+      const checked = await portal.post('/backups/{backup_id}/verify', {
+        params: { path: { backup_id: backup.id } },
+      });
       toast.show(
         checked.result === 'verified' ? 'The backup is intact.' : `Problem: ${checked.error}`,
         checked.result === 'verified' ? 'success' : 'error',
@@ -74,7 +76,9 @@ export function BackupSettings() {
     });
   const restore = (backup: Backup) =>
     perform('restore', async () => {
-      const result = await portal.post('/backups/{backup_id}/restore', { params: { path: { backup_id: backup.id } } });
+      const result = await portal.post('/backups/{backup_id}/restore', {
+        params: { path: { backup_id: backup.id } },
+      });
       setRestoring(undefined);
       toast.show(
         `Restored the backup of ${format.dateTime(result.restored.created_at)}; the data it replaced is kept as a backup.`,

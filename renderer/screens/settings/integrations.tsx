@@ -21,12 +21,6 @@ import {
 import { Loaded } from '../common';
 import { SecretOnce } from './secret';
 
-interface Integrations {
-  portal_key: ApiKey | null;
-  feed_token: ApiKey | null;
-  v1_keys: ApiKey[];
-}
-
 export function IntegrationSettings() {
   const { session } = useSession();
   const format = useFormat();
@@ -72,13 +66,7 @@ export function IntegrationSettings() {
               <Button
                 write
                 busy={busy === 'portal'}
-                onClick={() =>
-                  run(
-                    'portal',
-                    () => portal.post('/integrations/portal-key'),
-                    'New portal key',
-                  )
-                }
+                onClick={() => run('portal', () => portal.post('/integrations/portal-key'), 'New portal key')}
               >
                 {data.portal_key ? 'Regenerate' : 'Create key'}
               </Button>
@@ -153,7 +141,10 @@ export function IntegrationSettings() {
                             onClick={() =>
                               run(
                                 `rotate:${k.id}`,
-                                () => portal.post('/keys/{key_id}/rotate', { params: { path: { key_id: k.id } } }),
+                                () =>
+                                  portal.post('/keys/{key_id}/rotate', {
+                                    params: { path: { key_id: k.id } },
+                                  }),
                                 'Rotated key',
                               )
                             }
@@ -211,11 +202,7 @@ export function IntegrationSettings() {
                 write
                 busy={busy === 'feed'}
                 onClick={() =>
-                  run(
-                    'feed',
-                    () => portal.post('/integrations/feed-token'),
-                    'Calendar feed link',
-                  )
+                  run('feed', () => portal.post('/integrations/feed-token'), 'Calendar feed link')
                 }
               >
                 {data.feed_token ? 'Replace link' : 'Create link'}
@@ -256,7 +243,9 @@ export function IntegrationSettings() {
             busy={busy === 'revoke'}
             onConfirm={async () => {
               const key = confirmRevoke!;
-              await run('revoke', () => portal.delete('/keys/{key_id}', { params: { path: { key_id: key.id } } }));
+              await run('revoke', () =>
+                portal.delete('/keys/{key_id}', { params: { path: { key_id: key.id } } }),
+              );
               setConfirmRevoke(undefined);
               toast.show('Key revoked');
             }}
@@ -293,11 +282,13 @@ function NewKeyDialog({
     setBusy(true);
     setError(undefined);
     try {
-      const key = await portal.post('/keys', { body: {
-        mode,
-        scopes,
-        ...(name.trim() && { name: name.trim() }),
-      } });
+      const key = await portal.post('/keys', {
+        body: {
+          mode,
+          scopes,
+          ...(name.trim() && { name: name.trim() }),
+        },
+      });
       setName('');
       onCreated(key);
     } catch (failure) {

@@ -65,10 +65,12 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
       .filter(Boolean)
       .map((day) => (/^\d+$/.test(day) ? Number(day) : Number.NaN));
     try {
-      const saved = await portal.put('/reminders/settings', { body: {
-        ...draft,
-        invoice_overdue: { ...draft.invoice_overdue, days_after_due: days },
-      } });
+      const saved = await portal.put('/reminders/settings', {
+        body: {
+          ...draft,
+          invoice_overdue: { ...draft.invoice_overdue, days_after_due: days },
+        },
+      });
       onSaved(saved);
       setDraft(saved);
       setSteps(saved.invoice_overdue.days_after_due.join(', '));

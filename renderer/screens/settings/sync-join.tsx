@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { SyncJoined } from '../../../shared/schemas/sync';
 import { portal } from '../../lib/api';
 import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Field, FormAlert, fieldError, Input } from '../../ui';
@@ -23,11 +22,13 @@ export function JoinHubCard() {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const joined = await portal.post('/sync/join', { body: {
-        hub_url: address.trim(),
-        ...(!linkHasCode && code.trim() && { code: code.trim() }),
-        ...(name.trim() && { name: name.trim() }),
-      } });
+      const joined = await portal.post('/sync/join', {
+        body: {
+          hub_url: address.trim(),
+          ...(!linkHasCode && code.trim() && { code: code.trim() }),
+          ...(name.trim() && { name: name.trim() }),
+        },
+      });
       // The sign-in link opens the joined business in this window, in place of the one open now.
       window.location.assign(joined.sign_in_url);
     });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import type { Config } from '../../../shared/schemas/config';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
-import { type ListPage, portal } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
 import { useSyncStatus } from '../../lib/use-sync-status';
@@ -201,11 +200,13 @@ function NewEndpointDialog({
     setBusy(true);
     setError(undefined);
     try {
-      const endpoint = await portal.post('/webhooks', { body: {
-        url: url.trim(),
-        ...(description.trim() && { description: description.trim() }),
-        ...(syncs && byHub && { delivered_by: 'hub' }),
-      } });
+      const endpoint = await portal.post('/webhooks', {
+        body: {
+          url: url.trim(),
+          ...(description.trim() && { description: description.trim() }),
+          ...(syncs && byHub && { delivered_by: 'hub' }),
+        },
+      });
       setUrl('');
       setDescription('');
       setByHub(false);
