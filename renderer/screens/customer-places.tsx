@@ -17,6 +17,7 @@ import {
   Textarea,
   useToast,
 } from '../ui';
+import { useBusyAction } from './use-busy-action';
 
 const FIELDS = [
   'label',
@@ -61,10 +62,9 @@ export function PlacesCard({ customerId }: { customerId: string }) {
     key,
   );
   const [editing, setEditing] = useState<Property | 'new' | null>(null);
-  const [working, setWorking] = useState<string>();
-  const act = async (place: Property, what: 'archive' | 'default') => {
-    setWorking(place.id);
-    try {
+  const { busy: working, perform } = useBusyAction<string>();
+  const act = (place: Property, what: 'archive' | 'default') =>
+    perform(place.id, async () => {
       if (what === 'archive')
         await portal.post('/properties/{id}/archive', { params: { path: { id: place.id } } });
       else
@@ -74,12 +74,7 @@ export function PlacesCard({ customerId }: { customerId: string }) {
         });
       toast.show(what === 'archive' ? `${place.label ?? place.street} archived` : 'Default place changed');
       places.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setWorking(undefined);
-    }
-  };
+    });
   const list = places.data?.data ?? [];
   return (
     <Card

@@ -3,6 +3,7 @@ import type { Backup, BackupStatus } from '../../../shared/schemas/backup';
 import { portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Badge,
   Button,
@@ -192,22 +193,15 @@ export function BackupSettings() {
 
 function BackupFolder({ status, onChanged }: { status: BackupStatus; onChanged(): void }) {
   const [folder, setFolder] = useState(status.folder);
-  const [error, setError] = useState<unknown>();
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, error, run } = useSubmit();
   const toast = useToast();
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       await portal.put('/backups/folder', { body: { folder } });
       toast.show('Backups go to the new folder from now on.', 'success');
       onChanged();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   return (
     <Card title="Where backups go">

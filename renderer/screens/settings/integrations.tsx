@@ -3,6 +3,7 @@ import type { ApiKey, ApiKeyWithSecret, Scope } from '../../../shared/schemas/ap
 import { portal, portalUrl } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Badge,
   Button,
@@ -19,6 +20,7 @@ import {
   useToast,
 } from '../../ui';
 import { Loaded } from '../common';
+import { useBusyAction } from '../use-busy-action';
 import { SecretOnce } from './secret';
 
 export function IntegrationSettings() {
@@ -29,20 +31,14 @@ export function IntegrationSettings() {
   const [revealed, setRevealed] = useState<{ title: string; key: ApiKeyWithSecret }>();
   const [creating, setCreating] = useState(false);
   const [confirmRevoke, setConfirmRevoke] = useState<ApiKey>();
-  const [busy, setBusy] = useState<string>();
+  const { busy, perform } = useBusyAction<string>();
 
-  const run = async (id: string, action: () => Promise<ApiKeyWithSecret | ApiKey>, title?: string) => {
-    setBusy(id);
-    try {
+  const run = (id: string, action: () => Promise<ApiKeyWithSecret | ApiKey>, title?: string) =>
+    perform(id, async () => {
       const result = await action();
       if (title && 'key' in result) setRevealed({ title, key: result });
       integrations.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   const feedUrl = (token: string) => `${window.location.origin}${portalUrl('/calendar.ics')}?token=${token}`;
 
@@ -273,15 +269,12 @@ function NewKeyDialog({
   const [name, setName] = useState('');
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const [scopes, setScopes] = useState<Scope[]>(['read', 'write']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, run } = useSubmit();
   const toggle = (scope: Scope) =>
     setScopes((all) => (all.includes(scope) ? all.filter((s) => s !== scope) : [...all, scope]));
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const key = await portal.post('/keys', {
         body: {
           mode,
@@ -291,16 +284,12 @@ function NewKeyDialog({
       });
       setName('');
       onCreated(key);
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog open={open} onClose={onClose} title="New v1 API key">
       <form className="stack" onSubmit={submit} noValidate>
-        {error && <ErrorNotice error={error} />}
+        {error instanceof Error && <ErrorNotice error={error} />}
         <Field label="Name" hint="So you recognise it later, e.g. Website booking form">
           <Input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
         </Field>

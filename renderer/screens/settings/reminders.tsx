@@ -9,6 +9,7 @@ import type { ReminderSettings as Settings } from '../../../shared/schemas/remin
 import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Button,
   Card,
@@ -50,21 +51,18 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
   const toast = useToast();
   const [draft, setDraft] = useState(settings);
   const [steps, setSteps] = useState(settings.invoice_overdue.days_after_due.join(', '));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
 
   const update = <K extends ReminderKind>(kind: K, patch: Partial<Settings[K]>) =>
     setDraft({ ...draft, [kind]: { ...draft[kind], ...patch } });
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const days = steps
       .split(/[\s,]+/)
       .filter(Boolean)
       .map((day) => (/^\d+$/.test(day) ? Number(day) : Number.NaN));
-    try {
+    return run(async () => {
       const saved = await portal.put('/reminders/settings', {
         body: {
           ...draft,
@@ -75,11 +73,7 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
       setDraft(saved);
       setSteps(saved.invoice_overdue.days_after_due.join(', '));
       toast.show('Reminder settings saved');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const params = (['invoice_overdue', 'appointment', 'quote_follow_up'] as const).flatMap((kind) => [

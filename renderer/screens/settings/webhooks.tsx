@@ -3,6 +3,7 @@ import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared
 import { portal } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import { useSyncStatus } from '../../lib/use-sync-status';
 import {
   Badge,
@@ -127,15 +128,9 @@ export function WebhookSettings({ selected }: { selected?: string }) {
 /** The owner's permission for endpoints on this machine or the local network (SSRF: see docs/webhooks.md). */
 function LocalTargets() {
   const config = useResource(() => portal.get('/config'), 'config');
-  const [error, setError] = useState<unknown>();
-  const change = async (allow: boolean) => {
-    setError(undefined);
-    try {
-      config.set(await portal.put('/config', { body: { allow_local_webhooks: allow } }));
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const { error, run } = useSubmit();
+  const change = (allow: boolean) =>
+    run(async () => config.set(await portal.put('/config', { body: { allow_local_webhooks: allow } })));
   return (
     <Card title="Local network">
       <FormAlert error={error} params={[]} />
@@ -192,14 +187,11 @@ function NewEndpointDialog({
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [byHub, setByHub] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
   const syncs = (useSyncStatus().status?.role ?? 'standalone') !== 'standalone';
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return run(async () => {
       const endpoint = await portal.post('/webhooks', {
         body: {
           url: url.trim(),
@@ -211,11 +203,7 @@ function NewEndpointDialog({
       setDescription('');
       setByHub(false);
       onCreated(endpoint);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog open={open} onClose={onClose} title="Add a webhook endpoint">
