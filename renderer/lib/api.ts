@@ -3,6 +3,10 @@
  * ever held in JavaScript. Errors arrive in the contract's shape and are rethrown as ApiRequestError.
  */
 
+import createClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
+import type { PathsWithMethod } from 'openapi-typescript-helpers';
+import type { paths } from './api-types';
+
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
@@ -32,43 +36,54 @@ export function setPortalClient(clientId: string) {
   portalBase = `/api/portal/${encodeURIComponent(clientId)}`;
 }
 
-export function portalUrl(
-  path: string,
-  query?: Record<string, string | number | boolean | undefined | null>,
-) {
-  const url = `${portalBase}${path}`;
-  if (!query) return url;
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** Blank values are left out, so an empty filter means "no filter" to the server. */
+function queryString(query: Query): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
   }
-  const text = params.toString();
+  return params.toString();
+}
+
+export function portalUrl(path: string, query?: Query) {
+  const url = `${portalBase}${path}`;
+  const text = query ? queryString(query) : '';
   return text ? `${url}?${text}` : url;
 }
 
-async function toError(response: Response): Promise<ApiRequestError> {
-  try {
-    const body = (await response.json()) as {
-      error?: { code?: string; message?: string; param?: string; details?: unknown };
-    };
-    if (body.error?.message) {
-      const details = Array.isArray(body.error.details) ? body.error.details : [];
-      return new ApiRequestError(
-        response.status,
-        body.error.code ?? 'error',
-        body.error.message,
-        body.error.param,
-        details.filter((d): d is { param: string; message: string } => Boolean(d?.param && d?.message)),
-      );
-    }
-  } catch {
-    // Not the contract's JSON (a proxy or a crash page): fall through to a message built from the status.
+function toError(status: number, statusText: string, body: unknown): ApiRequestError {
+  const error = (body as { error?: { code?: string; message?: string; param?: string; details?: unknown } })
+    ?.error;
+  if (typeof error?.message === 'string') {
+    const details = Array.isArray(error.details) ? error.details : [];
+    return new ApiRequestError(
+      status,
+      error.code ?? 'error',
+      error.message,
+      error.param,
+      details.filter((d): d is { param: string; message: string } => Boolean(d?.param && d?.message)),
+    );
   }
-  return new ApiRequestError(
-    response.status,
-    'http_error',
-    `The server answered ${response.status} ${response.statusText}.`,
-  );
+  // Not the contract's JSON (a proxy or a crash page): a message built from the status.
+  return new ApiRequestError(status, 'http_error', `The server answered ${status} ${statusText}.`);
+}
+
+const unreachable = () =>
+  new ApiRequestError(0, 'network_error', 'Shopdesk could not reach its server. Is it still running?');
+
+function answered(response: Response) {
+  if (response.status === 401) for (const listener of sessionEndedListeners) listener();
+}
+
+async function readError(response: Response): Promise<ApiRequestError> {
+  const text = await response.text().catch(() => '');
+  try {
+    return toError(response.status, response.statusText, JSON.parse(text));
+  } catch {
+    return toError(response.status, response.statusText, undefined);
+  }
 }
 
 export async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
@@ -84,27 +99,76 @@ export async function request<T>(method: string, url: string, body?: unknown): P
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiRequestError(
-      0,
-      'network_error',
-      'Shopdesk could not reach its server. Is it still running?',
-    );
+    throw unreachable();
   }
-  if (response.status === 401) {
-    for (const listener of sessionEndedListeners) listener();
-  }
-  if (!response.ok) throw await toError(response);
+  answered(response);
+  if (!response.ok) throw await readError(response);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
 
+/**
+ * The portal API with a caller-chosen answer type. Only the screens helper P is splitting
+ * (plans, document-form) still use it; every other screen calls `portal`, typed from the server.
+ */
 export const api = {
-  get: <T>(path: string, query?: Parameters<typeof portalUrl>[1]) =>
-    request<T>('GET', portalUrl(path, query)),
+  get: <T>(path: string, query?: Query) => request<T>('GET', portalUrl(path, query)),
   post: <T>(path: string, body?: unknown) => request<T>('POST', portalUrl(path), body ?? {}),
   put: <T>(path: string, body: unknown) => request<T>('PUT', portalUrl(path), body),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', portalUrl(path), body),
   delete: <T>(path: string) => request<T>('DELETE', portalUrl(path)),
+};
+
+const client = createClient<paths>({
+  credentials: 'same-origin',
+  headers: { accept: 'application/json' },
+  querySerializer: (query) => queryString(query as Query),
+});
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Init<P extends PathsWithMethod<paths, M>, M extends Method> = MaybeOptionalInit<paths[P], M>;
+/** The options argument, optional when the route needs no path parameter, query or body. */
+type InitArgument<I> = undefined extends I ? [I?] : [I];
+/** What the route answers on success (the error statuses become an ApiRequestError). */
+type Answer<P extends PathsWithMethod<paths, M>, M extends Method, I> = paths[P][M] extends infer O extends
+  Record<string | number, unknown>
+  ? FetchResponse<O, I, 'application/json'> extends infer R
+    ? R extends { data: infer D }
+      ? D
+      : never
+    : never
+  : never;
+type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends Init<P, M>>(
+  path: P,
+  ...init: InitArgument<I>
+) => Promise<Answer<P, M, I>>;
+
+function call<M extends Method>(method: M): Call<M> {
+  const send = async (path: string, init?: Record<string, unknown>) => {
+    let result: { data?: unknown; error?: unknown; response: Response };
+    try {
+      result = await client.request(method, path as never, { ...init, baseUrl: portalBase } as never);
+    } catch {
+      throw unreachable();
+    }
+    answered(result.response);
+    if (!result.response.ok) throw toError(result.response.status, result.response.statusText, result.error);
+    return result.data;
+  };
+  return send as unknown as Call<M>;
+}
+
+/**
+ * The portal API of the signed-in business, typed from the server's own OpenAPI document
+ * (api-types.ts): paths, parameters, bodies and answers are checked against the routes. A failure
+ * is thrown as an ApiRequestError in the contract's shape; a 401 ends the session.
+ */
+export const portal = {
+  get: call('get'),
+  post: call('post'),
+  put: call('put'),
+  patch: call('patch'),
+  delete: call('delete'),
 };
 
 export interface ListPage<T> {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { SyncStatus } from '../../shared/schemas/sync';
-import { api } from './api';
+import { portal } from './api';
 
 /** Often enough that "Synced 2 min ago" and "changes waiting" stay current, rare enough to cost nothing. */
 const POLL_MS = 10_000;
@@ -28,7 +28,7 @@ function publish(next: SyncStatusSnapshot) {
 export async function refreshSyncStatus(): Promise<void> {
   const mine = ++generation;
   try {
-    const status = await api.get<SyncStatus>('/sync');
+    const status = await portal.get('/sync');
     if (mine === generation) publish({ status });
   } catch (error) {
     if (mine === generation) publish({ status: snapshot.status, error: error as Error });

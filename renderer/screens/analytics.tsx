@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import type { Analytics as AnalyticsData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
 import { LineChart } from '../charts/line-chart';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, PageHeader, Table, Toolbar } from '../ui';
@@ -12,7 +11,10 @@ export function Analytics() {
   const { session } = useSession();
   const format = useFormat();
   const [interval, setInterval] = useState<'month' | 'week'>('month');
-  const analytics = useResource(() => api.get<AnalyticsData>('/analytics', { interval }), interval);
+  const analytics = useResource(
+    () => portal.get('/analytics', { params: { query: { interval } } }),
+    interval,
+  );
   const label = (start: string) =>
     interval === 'month'
       ? new Intl.DateTimeFormat(session.locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(

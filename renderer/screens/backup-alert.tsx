@@ -1,5 +1,5 @@
-import type { BackupOverview, BackupStatus } from '../../shared/schemas/backup';
-import { api } from '../lib/api';
+import type { BackupStatus } from '../../shared/schemas/backup';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -14,7 +14,7 @@ const RESTORE_NOTICE_MS = 7 * 86_400_000;
  * would not save anyone), and for a week after a restore, when it happened and how old the data is.
  */
 export function BackupAlert() {
-  const overview = useResource(() => api.get<BackupOverview>('/backups'), 'backup-alert');
+  const overview = useResource(() => portal.get('/backups'), 'backup-alert');
   const status = overview.data?.status;
   if (!status) return null;
   return (

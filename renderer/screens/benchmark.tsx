@@ -1,5 +1,5 @@
-import type { Benchmark as BenchmarkData, BenchmarkFigure } from '../../shared/schemas/overview';
-import { api } from '../lib/api';
+import type { BenchmarkFigure } from '../../shared/schemas/overview';
+import { portal } from '../lib/api';
 import type { Formatters } from '../lib/format';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -79,7 +79,7 @@ export function Benchmark() {
   const format = useFormat();
   const { period, picker } = usePeriod('last_30');
   const benchmark = useResource(
-    () => api.get<BenchmarkData>('/benchmark', period),
+    () => portal.get('/benchmark', { params: { query: period } }),
     `${period.from}:${period.to}`,
   );
   return (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Booking } from '../../shared/schemas/booking';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { useFormat, useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
@@ -64,15 +64,17 @@ export function NewBookingDialog({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const booking = await api.post<Booking>('/bookings', {
-        ...customerReference(draft),
-        ...placeField(draft.place),
-        service: draft.service,
-        // Empty times go as empty strings so the server names the missing field.
-        start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
-        end: draft.end ? zonedLocalToIso(draft.end, session.timezone) : '',
-        ...(draft.notes.trim() && { notes: draft.notes.trim() }),
-        ...(draft.source.trim() && { source: draft.source.trim() }),
+      const booking = await portal.post('/bookings', {
+        body: {
+          ...customerReference(draft),
+          ...placeField(draft.place),
+          service: draft.service,
+          // Empty times go as empty strings so the server names the missing field.
+          start: draft.start ? zonedLocalToIso(draft.start, session.timezone) : '',
+          end: draft.end ? zonedLocalToIso(draft.end, session.timezone) : '',
+          ...(draft.notes.trim() && { notes: draft.notes.trim() }),
+          ...(draft.source.trim() && { source: draft.source.trim() }),
+        },
       });
       setDraft(EMPTY);
       onCreated(booking);
@@ -160,10 +162,13 @@ export function ConfirmBookingDialog({
     event.preventDefault();
     if (!booking) return;
     await run(async () => {
-      const confirmed = await api.post<Booking>(`/bookings/${encodeURIComponent(booking.id)}/confirm`, {
-        create_job: createJob,
-        ...(createJob && { assignees: parseNames(assignees) }),
-        ...(createJob && address.trim() && { address: address.trim() }),
+      const confirmed = await portal.post('/bookings/{id}/confirm', {
+        params: { path: { id: booking.id } },
+        body: {
+          create_job: createJob,
+          ...(createJob && { assignees: parseNames(assignees) }),
+          ...(createJob && address.trim() && { address: address.trim() }),
+        },
       });
       onConfirmed(confirmed);
     });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Booking, BookingStatus } from '../../shared/schemas/booking';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
+import { usePagedList } from '../lib/use-resource';
 import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
 import { ConfirmBookingDialog, NewBookingDialog } from './booking-dialogs';
 import { BookingRequests } from './booking-requests';
@@ -35,11 +35,17 @@ export function Bookings() {
   const { busy, perform } = useBusyAction<string>();
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<Booking>();
-  const list = useCursorList<Booking>('/bookings', { status: status === 'all' ? undefined : status });
+  const list = usePagedList(
+    (cursor) =>
+      portal.get('/bookings', {
+        params: { query: { status: status === 'all' ? undefined : status, cursor, limit: 50 } },
+      }),
+    `bookings:${status}`,
+  );
 
   const act = (booking: Booking, action: Action) =>
     perform(`${booking.id}:${action}`, async () => {
-      await api.post<Booking>(`/bookings/${encodeURIComponent(booking.id)}/${action}`);
+      await portal.post(`/bookings/{id}/${action}` as const, { params: { path: { id: booking.id } } });
       toast.show(`${DONE[action]}: ${booking.service}`);
       list.reload();
     });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import type { Customer, MailMessage } from '../../shared/schemas/customer';
-import { api } from '../lib/api';
+import type { Customer } from '../../shared/schemas/customer';
+import { portal } from '../lib/api';
 import { useFormat, useSession } from '../lib/session';
+import { useSubmit } from '../lib/use-submit';
 import {
   Button,
   Card,
@@ -15,41 +16,40 @@ import {
   Textarea,
   useToast,
 } from '../ui';
+import { useBusyAction } from './use-busy-action';
 
 interface CardProps {
   customer: Customer;
-  path: string;
   onChange(customer: Customer): void;
 }
 
-export function TagsCard({ customer, path, onChange }: CardProps) {
+export function TagsCard({ customer, onChange }: CardProps) {
   const { canWrite } = useSession();
   const toast = useToast();
   const [tag, setTag] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [removing, setRemoving] = useState<string>();
+  const { busy, error, run } = useSubmit();
+  const removal = useBusyAction<string>();
+  const email = customer.id;
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!tag.trim()) return;
-    setError(undefined);
-    try {
-      onChange(await api.post<Customer>(`${path}/tags`, { tags: [tag.trim()] }));
+    await run(async () => {
+      onChange(
+        await portal.post('/customers/{email}/tags', {
+          params: { path: { email } },
+          body: { tags: [tag.trim()] },
+        }),
+      );
       setTag('');
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
-  const remove = async (name: string) => {
-    setRemoving(name);
-    try {
-      onChange(await api.delete<Customer>(`${path}/tags/${encodeURIComponent(name)}`));
+  const remove = (name: string) =>
+    removal.perform(name, async () => {
+      onChange(
+        await portal.delete('/customers/{email}/tags/{tag}', { params: { path: { email, tag: name } } }),
+      );
       toast.show(`Tag “${name}” removed`);
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setRemoving(undefined);
-    }
-  };
+    });
   // The server names the first tag it refused (tags[0]); this form sends one tag at a time.
   const tagError = fieldError(error, 'tags[0]') ?? formError(error, ['tags[0]']);
   return (
@@ -63,7 +63,7 @@ export function TagsCard({ customer, path, onChange }: CardProps) {
               <button
                 type="button"
                 aria-label={`Remove tag ${t}`}
-                disabled={removing === t}
+                disabled={removal.busy === t}
                 onClick={() => remove(t)}
               >
                 ×
@@ -81,7 +81,7 @@ export function TagsCard({ customer, path, onChange }: CardProps) {
             disabled={!canWrite}
           />
         </Field>
-        <Button type="submit" write disabled={!tag.trim()}>
+        <Button type="submit" write busy={busy} disabled={!tag.trim()}>
           Add
         </Button>
       </form>
@@ -89,24 +89,22 @@ export function TagsCard({ customer, path, onChange }: CardProps) {
   );
 }
 
-export function NotesCard({ customer, path, onChange }: CardProps) {
+export function NotesCard({ customer, onChange }: CardProps) {
   const format = useFormat();
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
   const { canWrite } = useSession();
-  const add = async (event: React.FormEvent) => {
+  const add = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onChange(await api.post<Customer>(`${path}/notes`, { text }));
+    return run(async () => {
+      onChange(
+        await portal.post('/customers/{email}/notes', {
+          params: { path: { email: customer.id } },
+          body: { text },
+        }),
+      );
       setText('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card title="Notes">
@@ -132,42 +130,27 @@ export function NotesCard({ customer, path, onChange }: CardProps) {
   );
 }
 
-export function WinbackCard({
-  customer,
-  path,
-  onSent,
-}: {
-  customer: Customer;
-  path: string;
-  onSent(): void;
-}) {
+export function WinbackCard({ customer, onSent }: { customer: Customer; onSent(): void }) {
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [offer, setOffer] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, setError, run } = useSubmit();
   const close = () => {
     setOpen(false);
     setError(undefined);
   };
-  const send = async (event: React.FormEvent) => {
+  const send = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await api.post<{ customer: Customer; message: MailMessage }>(
-        `${path}/winback`,
-        offer.trim() ? { offer: offer.trim() } : {},
-      );
+    return run(async () => {
+      const result = await portal.post('/customers/{email}/winback', {
+        params: { path: { email: customer.id } },
+        body: offer.trim() ? { offer: offer.trim() } : {},
+      });
       toast.show(`Win-back e-mail queued for ${result.message.to}`);
       setOffer('');
       close();
       onSent();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card title="Win back">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Customer } from '../../shared/schemas/customer';
 import type { CustomerWithHistory } from '../../shared/schemas/overview';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -16,8 +16,10 @@ import { RecordHistoryCard } from './record-history';
 
 /** A customer's page, addressed by id (`#/customers/cus_…`) so a changed e-mail breaks no link. */
 export function CustomerDetail({ customerId }: { customerId: string }) {
-  const path = `/customers/${encodeURIComponent(customerId)}`;
-  const customer = useResource(() => api.get<CustomerWithHistory>(path), path);
+  const customer = useResource(
+    () => portal.get('/customers/{email}', { params: { path: { email: customerId } } }),
+    `customer:${customerId}`,
+  );
   // A link by e-mail (older bookmarks) becomes the id link, which a new e-mail does not break. The
   // data must be this link's customer, not the previous page's still shown while this one loads.
   const byEmail =
@@ -30,7 +32,6 @@ export function CustomerDetail({ customerId }: { customerId: string }) {
       {(c) => (
         <CustomerPage
           customer={c}
-          path={path}
           // Tag, note and edit answers are the customer without its history: keep the history we hold.
           onChange={(updated) => customer.set({ ...c, ...updated })}
           reload={customer.reload}
@@ -42,12 +43,10 @@ export function CustomerDetail({ customerId }: { customerId: string }) {
 
 function CustomerPage({
   customer: c,
-  path,
   onChange,
   reload,
 }: {
   customer: CustomerWithHistory;
-  path: string;
   onChange(customer: Customer): void;
   reload(): void;
 }) {
@@ -124,23 +123,16 @@ function CustomerPage({
             />
           </Card>
           <PlacesCard customerId={c.id} />
-          <TagsCard customer={c} onChange={onChange} path={path} />
-          <WinbackCard customer={c} path={path} onSent={reload} />
-          <NotesCard customer={c} onChange={onChange} path={path} />
+          <TagsCard customer={c} onChange={onChange} />
+          <WinbackCard customer={c} onSent={reload} />
+          <NotesCard customer={c} onChange={onChange} />
           <RecordHistoryCard record={`customers/${c.id}`} version={c.updated_at} onRestored={reload} />
         </div>
       </div>
-      <MergeCustomerDialog
-        open={merging}
-        customer={c}
-        path={path}
-        onClose={() => setMerging(false)}
-        onMerged={reload}
-      />
+      <MergeCustomerDialog open={merging} customer={c} onClose={() => setMerging(false)} onMerged={reload} />
       <EditCustomerDialog
         open={editing}
         customer={c}
-        path={path}
         onClose={() => setEditing(false)}
         onSaved={(updated) => {
           setEditing(false);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { Customer, CustomerUpdate } from '../../shared/schemas/customer';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Dialog, FormActions, FormAlert, useToast } from '../ui';
@@ -26,13 +26,11 @@ function changes(before: Draft, after: Draft): CustomerUpdate {
 export function EditCustomerDialog({
   open,
   customer,
-  path,
   onClose,
   onSaved,
 }: {
   open: boolean;
   customer: Customer;
-  path: string;
   onClose(): void;
   onSaved(customer: Customer): void;
 }) {
@@ -56,7 +54,10 @@ export function EditCustomerDialog({
       return;
     }
     await run(async () => {
-      const updated = await api.patch<Customer>(path, patch);
+      const updated = await portal.patch('/customers/{email}', {
+        params: { path: { email: customer.id } },
+        body: patch,
+      });
       toast.show(`${updated.name} saved`);
       onSaved(updated);
     });

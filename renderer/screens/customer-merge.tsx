@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { Customer, PossibleDuplicate } from '../../shared/schemas/customer';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useResource } from '../lib/use-resource';
+import { useSubmit } from '../lib/use-submit';
 import { Button, Dialog, Field, FormAlert, Input, Notice, useToast } from '../ui';
 import { useDebounced } from './common';
 
@@ -27,10 +28,14 @@ export function PossibleDuplicates({ name, email, phone }: { name: string; email
   const found = useResource(
     () =>
       worth
-        ? api.get<{ data: PossibleDuplicate[] }>('/customers/possible-duplicates', {
-            ...(probe.name && { name: probe.name }),
-            ...(probe.email && { email: probe.email }),
-            ...(probe.phone && { phone: probe.phone }),
+        ? portal.get('/customers/possible-duplicates', {
+            params: {
+              query: {
+                ...(probe.name && { name: probe.name }),
+                ...(probe.email && { email: probe.email }),
+                ...(probe.phone && { phone: probe.phone }),
+              },
+            },
           })
         : Promise.resolve({ data: [] }),
     `duplicates:${key}`,
@@ -61,26 +66,23 @@ export function PossibleDuplicates({ name, email, phone }: { name: string; email
 export function MergeCustomerDialog({
   open,
   customer,
-  path,
   onClose,
   onMerged,
 }: {
   open: boolean;
   customer: Customer;
-  path: string;
   onClose(): void;
   onMerged(): void;
 }) {
   const toast = useToast();
   const [term, setTerm] = useState('');
   const [chosen, setChosen] = useState<Customer | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, setError, run } = useSubmit();
   const wanted = useDebounced(term.trim());
   const found = useResource(
     () =>
       wanted.length >= 2
-        ? api.get<ListPage<Customer>>('/customers', { q: wanted, limit: 8 })
+        ? portal.get('/customers', { params: { query: { q: wanted, limit: 8 } } })
         : Promise.resolve(null),
     `merge-find:${wanted}`,
   );
@@ -93,20 +95,17 @@ export function MergeCustomerDialog({
   };
   const merge = async () => {
     if (!chosen) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.post<Customer>(`${path}/merge`, { from: chosen.id });
+    await run(async () => {
+      await portal.post('/customers/{email}/merge', {
+        params: { path: { email: customer.id } },
+        body: { from: chosen.id },
+      });
       toast.show(`${chosen.name} merged into ${customer.name}`);
       setChosen(null);
       setTerm('');
       onMerged();
       onClose();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   // One dialog that asks twice: a second native dialog opening as the first closes would close both.
   return (

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { Customer } from '../../shared/schemas/customer';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import { useResource } from '../lib/use-resource';
 import { Button, Field, fieldError, Input } from '../ui';
 
@@ -13,7 +12,7 @@ export interface CustomerChoice {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const search = (q: string) => api.get<ListPage<Customer>>('/customers', { q, limit: 6 });
+const search = (q: string) => portal.get('/customers', { params: { query: { q, limit: 6 } } });
 
 /**
  * The customer of a form, found by name, e-mail or phone, so nobody types an existing customer's

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { placeLine } from '../../shared/place';
 import type { Property, PropertyUpdate } from '../../shared/schemas/property';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
@@ -18,6 +18,7 @@ import {
   Textarea,
   useToast,
 } from '../ui';
+import { useBusyAction } from './use-busy-action';
 
 const FIELDS = [
   'label',
@@ -50,24 +51,25 @@ export function PlacesCard({ customerId }: { customerId: string }) {
   const key = `/properties?customer_id=${customerId}`;
   const places = useResource(
     () =>
-      api.get<ListPage<Property>>('/properties', { customer_id: customerId, status: 'active', limit: 100 }),
+      portal.get('/properties', {
+        params: { query: { customer_id: customerId, status: 'active', limit: 100 } },
+      }),
     key,
   );
   const [editing, setEditing] = useState<Property | 'new' | null>(null);
-  const [working, setWorking] = useState<string>();
-  const act = async (place: Property, what: 'archive' | 'default') => {
-    setWorking(place.id);
-    try {
-      if (what === 'archive') await api.post(`/properties/${place.id}/archive`, {});
-      else await api.patch(`/properties/${place.id}`, { is_default: true });
+  const { busy: working, perform } = useBusyAction<string>();
+  const act = (place: Property, what: 'archive' | 'default') =>
+    perform(place.id, async () => {
+      if (what === 'archive')
+        await portal.post('/properties/{id}/archive', { params: { path: { id: place.id } } });
+      else
+        await portal.patch('/properties/{id}', {
+          params: { path: { id: place.id } },
+          body: { is_default: true },
+        });
       toast.show(what === 'archive' ? `${place.label ?? place.street} archived` : 'Default place changed');
       places.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setWorking(undefined);
-    }
-  };
+    });
   const list = places.data?.data ?? [];
   return (
     <Card
@@ -154,8 +156,8 @@ export function PlaceDialog({
       const body = { ...fields, street: draft.street.trim() };
       const saved =
         place === 'new'
-          ? await api.post<Property>('/properties', { customer_id: customerId, ...body })
-          : await api.patch<Property>(`/properties/${place.id}`, body);
+          ? await portal.post('/properties', { body: { customer_id: customerId, ...body } })
+          : await portal.patch('/properties/{id}', { params: { path: { id: place.id } }, body });
       toast.show(place === 'new' ? 'Place added' : 'Place saved');
       onSaved(saved);
     });

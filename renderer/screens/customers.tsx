@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Customer, CustomerCreate } from '../../shared/schemas/customer';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { useFormat } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
 import { useDraft } from '../lib/use-draft';
+import { usePagedList } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
   Button,
@@ -36,9 +36,12 @@ export function Customers() {
   const query = {
     q: q || undefined,
     tag: tagFilter || undefined,
-    lapsed: lapsed === 'all' ? undefined : lapsed === 'lapsed' ? 'true' : 'false',
+    lapsed: lapsed === 'all' ? undefined : lapsed === 'lapsed' ? ('true' as const) : ('false' as const),
   };
-  const list = useCursorList<Customer>('/customers', query);
+  const list = usePagedList(
+    (cursor) => portal.get('/customers', { params: { query: { ...query, cursor, limit: 50 } } }),
+    `customers:${JSON.stringify(query)}`,
+  );
   const filtered = Boolean(query.q || query.tag || query.lapsed);
 
   return (
@@ -169,7 +172,7 @@ export function NewCustomerDialog({
         ...(form.phone.trim() ? { phone: form.phone } : {}),
         ...(form.address.trim() ? { address: form.address } : {}),
       };
-      const customer = await api.post<Customer>('/customers', body);
+      const customer = await portal.post('/customers', { body });
       toast.show(`${customer.name} added`);
       setForm(EMPTY);
       onClose();

@@ -1,7 +1,7 @@
 import type { Dashboard as DashboardData } from '../../shared/schemas/overview';
 import { wallTime } from '../../shared/time-zone';
 import { BarChart } from '../charts/bar-chart';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
@@ -21,7 +21,7 @@ function greeting(now: Date, timeZone: string): string {
 export function Dashboard() {
   const { session } = useSession();
   const format = useFormat();
-  const dashboard = useResource(() => api.get<DashboardData>('/dashboard'), 'dashboard');
+  const dashboard = useResource(() => portal.get('/dashboard'), 'dashboard');
   const monthLabel = (month: string) =>
     new Intl.DateTimeFormat(session.locale, { month: 'short', timeZone: 'UTC' }).format(
       new Date(`${month}-01T00:00:00Z`),

@@ -1,7 +1,8 @@
-import { type ReactNode, useState } from 'react';
-import { api, portalUrl } from '../lib/api';
+import type { ReactNode } from 'react';
+import { portal, portalUrl } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { Button, ConfirmDialog, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
+import { useBusyAction } from './use-busy-action';
 
 interface HeadedDocument {
   number: string;
@@ -14,6 +15,11 @@ const NAMES = {
   quotes: { one: 'Quote', many: 'Quotes' },
 } as const;
 
+type Collection = keyof typeof NAMES;
+
+const pdfUrl = (collection: Collection, number: string) =>
+  portalUrl(`/${collection}/${encodeURIComponent(number)}/pdf`);
+
 /**
  * The head of an invoice or quote page: number, status, customer, the PDF, and for a draft the way
  * to edit or delete it; `children` are the actions only this kind of document has.
@@ -21,14 +27,11 @@ const NAMES = {
 export function DocumentHeader({
   collection,
   doc,
-  path,
   onDelete,
   children,
 }: {
-  collection: 'invoices' | 'quotes';
+  collection: Collection;
   doc: HeadedDocument;
-  /** The document's portal API path, which the PDF hangs off. */
-  path: string;
   onDelete(): void;
   children: ReactNode;
 }) {
@@ -50,7 +53,7 @@ export function DocumentHeader({
       }
       actions={
         <>
-          <LinkButton href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
+          <LinkButton href={pdfUrl(collection, doc.number)} target="_blank" rel="noopener">
             PDF
           </LinkButton>
           {doc.status === 'draft' && (
@@ -72,20 +75,12 @@ export function DocumentHeader({
  * Why a document of a customer without e-mail has no Send button, and what to do instead: the
  * PDF to print or hand over, then "Mark as sent".
  */
-export function NoEmailNotice({
-  doc,
-  kind,
-  path,
-}: {
-  doc: HeadedDocument;
-  kind: 'invoice' | 'quote';
-  path: string;
-}) {
+export function NoEmailNotice({ doc, kind }: { doc: HeadedDocument; kind: 'invoice' | 'quote' }) {
   return (
     <Notice tone="warning">
       <span data-testid="no-email-notice">
         {doc.customer.name} has no e-mail address, so this {kind} cannot be e-mailed.{' '}
-        <a href={portalUrl(`${path}/pdf`)} target="_blank" rel="noopener">
+        <a href={pdfUrl(`${kind}s`, doc.number)} target="_blank" rel="noopener">
           Download the PDF
         </a>{' '}
         to print or hand over{doc.status === 'draft' ? ', then mark it as sent' : ''}, or{' '}
@@ -101,30 +96,22 @@ export function DeleteDraftDialog({
   onClose,
   collection,
   number,
-  path,
   children,
 }: {
   open: boolean;
   onClose(): void;
-  collection: 'invoices' | 'quotes';
+  collection: Collection;
   number: string;
-  path: string;
   children: ReactNode;
 }) {
   const toast = useToast();
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await api.delete(path);
+  const { busy, perform } = useBusyAction<'delete'>();
+  const remove = () =>
+    perform('delete', async () => {
+      await portal.delete(`/${collection}/{number}` as const, { params: { path: { number } } });
       toast.show(`Draft ${number} deleted`);
       navigate(`#/${collection}`);
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-      setBusy(false);
-      onClose();
-    }
-  };
+    }).finally(onClose);
   return (
     <ConfirmDialog
       open={open}
@@ -132,7 +119,7 @@ export function DeleteDraftDialog({
       title={`Delete draft ${number}?`}
       confirmLabel="Delete draft"
       onConfirm={remove}
-      busy={busy}
+      busy={busy === 'delete'}
     >
       {children}
     </ConfirmDialog>

@@ -1,9 +1,9 @@
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href, navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import { EmptyState, LinkButton, PageHeader, useToast } from '../ui';
 import { Loaded } from './common';
-import { DocumentForm, type EditedDocument } from './document-form';
+import { DocumentForm } from './document-form';
 
 const NOUN = { invoice: 'Invoice', quote: 'Quote' } as const;
 
@@ -11,8 +11,9 @@ const NOUN = { invoice: 'Invoice', quote: 'Quote' } as const;
 export function DocumentEdit({ kind, number }: { kind: 'invoice' | 'quote'; number: string }) {
   const toast = useToast();
   const section = kind === 'invoice' ? 'invoices' : 'quotes';
-  const path = `/${section}/${encodeURIComponent(number)}`;
-  const document = useResource(() => api.get<EditedDocument>(path), path);
+  const params = { path: { number } };
+  const path = `/${section}/{number}` as const;
+  const document = useResource(() => portal.get(path, { params }), `${section}:${number}`);
   return (
     <>
       <PageHeader
@@ -36,7 +37,7 @@ export function DocumentEdit({ kind, number }: { kind: 'invoice' | 'quote'; numb
               kind={kind}
               editing={doc}
               onSubmit={async (body) => {
-                const saved = await api.patch<EditedDocument>(path, body);
+                const saved = await portal.patch(path, { params, body });
                 toast.show(`${NOUN[kind]} ${saved.number} saved`);
                 navigate(href(section, saved.number));
               }}

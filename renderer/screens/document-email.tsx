@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import type { Formatters } from '../lib/format';
 import { useResource } from '../lib/use-resource';
 import { Button, Card } from '../ui';
@@ -8,7 +8,7 @@ import { MailStatus, mailStatusWords } from './mail-status';
 import { MessageDialog } from './message-dialog';
 
 const newestMail = (documentId: string) =>
-  api.get<ListPage<OutboxMessage>>('/messages', { document_id: documentId, limit: 1 });
+  portal.get('/messages', { params: { query: { document_id: documentId, limit: 1 } } });
 
 /**
  * What to tell the owner after Send: where the e-mail now stands, in the words every screen uses

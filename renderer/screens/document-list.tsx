@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
+import type { ListPage } from '../lib/api';
 import { href } from '../lib/router';
-import { useCursorList } from '../lib/use-cursor-list';
+import { usePagedList } from '../lib/use-resource';
 import { type Column, EmptyState, LinkButton, PageHeader, Toolbar } from '../ui';
 import { Segmented, useDebounced } from './common';
 import { PagedTable } from './paged-table';
@@ -25,6 +26,8 @@ export interface DocumentListKind<T, S extends string> {
   empty: { icon: string; createLabel: string; text?: ReactNode };
   /** The columns after number and customer. */
   columns: Column<T>[];
+  /** One page of the collection, filtered. */
+  load(query: { status?: S; q?: string; cursor?: string; limit: number }): Promise<ListPage<T>>;
 }
 
 export function DocumentList<T extends ListedDocument, S extends string>({
@@ -35,10 +38,11 @@ export function DocumentList<T extends ListedDocument, S extends string>({
   const [status, setStatus] = useState<S | 'all'>('all');
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim());
-  const list = useCursorList<T>(`/${kind.collection}`, {
-    status: status === 'all' ? undefined : status,
-    q: q || undefined,
-  });
+  const list = usePagedList(
+    (cursor) =>
+      kind.load({ status: status === 'all' ? undefined : status, q: q || undefined, cursor, limit: 50 }),
+    `${kind.collection}:${status}:${q}`,
+  );
   const unfiltered = status === 'all' && !q;
   const newHref = `#/${kind.collection}/new`;
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Invoice } from '../../shared/schemas/invoice';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -35,8 +35,8 @@ type Action = 'send' | 'mark-sent' | 'paid' | 'void';
 export function InvoiceDetail({ number }: { number: string }) {
   const format = useFormat();
   const toast = useToast();
-  const path = `/invoices/${encodeURIComponent(number)}`;
-  const invoice = useResource(() => api.get<Invoice>(path), path);
+  const params = { path: { number } };
+  const invoice = useResource(() => portal.get('/invoices/{number}', { params }), `invoice:${number}`);
   const [paying, setPaying] = useState(false);
   const [confirmVoid, setConfirmVoid] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -46,7 +46,7 @@ export function InvoiceDetail({ number }: { number: string }) {
 
   const act = async (action: Action, message: (i: Invoice) => string | Promise<string>) => {
     await perform(action, async () => {
-      const updated = await api.post<Invoice>(`${path}/${action}`);
+      const updated = await portal.post(`/invoices/{number}/${action}` as const, { params });
       invoice.set(updated);
       setMailVersion((v) => v + 1);
       toast.show(await message(updated));
@@ -63,12 +63,7 @@ export function InvoiceDetail({ number }: { number: string }) {
           inv.payments.length === 0;
         return (
           <>
-            <DocumentHeader
-              collection="invoices"
-              doc={inv}
-              path={path}
-              onDelete={() => setConfirmDelete(true)}
-            >
+            <DocumentHeader collection="invoices" doc={inv} onDelete={() => setConfirmDelete(true)}>
               {canVoid && (
                 <Button variant="danger" write onClick={() => setConfirmVoid(true)}>
                   Void
@@ -111,7 +106,7 @@ export function InvoiceDetail({ number }: { number: string }) {
                 </Button>
               )}
             </DocumentHeader>
-            {open && !inv.customer.email && <NoEmailNotice doc={inv} kind="invoice" path={path} />}
+            {open && !inv.customer.email && <NoEmailNotice doc={inv} kind="invoice" />}
             <div className="grid grid-3">
               <div className="stack">
                 <DocumentLines
@@ -172,7 +167,6 @@ export function InvoiceDetail({ number }: { number: string }) {
             {paying && (
               <PaymentDialog
                 invoice={inv}
-                path={path}
                 onClose={() => setPaying(false)}
                 onRecorded={(updated) => {
                   invoice.set(updated);
@@ -196,7 +190,6 @@ export function InvoiceDetail({ number }: { number: string }) {
               onClose={() => setConfirmDelete(false)}
               collection="invoices"
               number={inv.number}
-              path={path}
             >
               <p>The draft was never sent, so it goes away completely. Sent invoices are voided instead.</p>
             </DeleteDraftDialog>
@@ -212,12 +205,10 @@ const METHODS = ['card', 'cash', 'e-transfer', 'cheque', 'bank transfer', 'other
 /** Opens on the balance due, the usual payment; a part payment is typed over it. */
 function PaymentDialog({
   invoice,
-  path,
   onClose,
   onRecorded,
 }: {
   invoice: Invoice;
-  path: string;
   onClose(): void;
   onRecorded(invoice: Invoice): void;
 }) {
@@ -231,10 +222,13 @@ function PaymentDialog({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const updated = await api.post<Invoice>(`${path}/payment`, {
-        amount: Number(amount.replace(',', '.')),
-        method,
-        ...(paidAt ? { paid_at: zonedLocalToIso(paidAt, session.timezone) } : {}),
+      const updated = await portal.post('/invoices/{number}/payment', {
+        params: { path: { number: invoice.id } },
+        body: {
+          amount: Number(amount.replace(',', '.')),
+          method,
+          ...(paidAt ? { paid_at: zonedLocalToIso(paidAt, session.timezone) } : {}),
+        },
       });
       onRecorded(updated);
     });

@@ -1,7 +1,4 @@
-import type { Invoice } from '../../shared/schemas/invoice';
-import type { Job } from '../../shared/schemas/job';
-import type { Quote } from '../../shared/schemas/quote';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import { PageHeader, useToast } from '../ui';
@@ -13,7 +10,7 @@ import { DocumentForm, type DocumentStart, startFrom } from './document-form';
  * with the job's title and price; for the job's customer, with the job and its address in the notes.
  */
 async function billedJob(number: string): Promise<DocumentStart> {
-  const job = await api.get<Job>(`/jobs/${encodeURIComponent(number)}`);
+  const job = await portal.get('/jobs/{number}', { params: { path: { number } } });
   const start = {
     customerId: job.customer.id,
     email: job.customer.email ?? '',
@@ -21,7 +18,7 @@ async function billedJob(number: string): Promise<DocumentStart> {
     notes: [`Job ${job.job_number}: ${job.title}`, job.address].filter(Boolean).join(' — '),
   };
   if (job.quote_id) {
-    const quote = await api.get<Quote>(`/quotes/${encodeURIComponent(job.quote_id)}`);
+    const quote = await portal.get('/quotes/{number}', { params: { path: { number: job.quote_id } } });
     return { ...start, items: quote.items, taxes: quote.taxes };
   }
   return { ...start, items: [{ description: job.title, quantity: 1, unit_price: job.price ?? 0 }] };
@@ -50,7 +47,10 @@ function InvoiceForm({ start }: { start: DocumentStart }) {
       kind="invoice"
       start={start}
       onSubmit={async (body) => {
-        const invoice = await api.post<Invoice>('/invoices/create', body);
+        const invoice = await portal.post('/invoices/create', {
+          // The form sends null only when an edit clears the notes; a new document simply has none.
+          body: { ...body, notes: body.notes ?? undefined },
+        });
         toast.show(`Invoice ${invoice.number} created`);
         navigate(href('invoices', invoice.number));
       }}

@@ -1,4 +1,5 @@
 import type { Invoice, InvoiceStatus } from '../../shared/schemas/invoice';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { StatusBadge } from '../ui';
 import { DocumentList } from './document-list';
@@ -19,6 +20,7 @@ export function Invoices() {
     <DocumentList<Invoice, InvoiceStatus>
       kind={{
         collection: 'invoices',
+        load: (query) => portal.get('/invoices', { params: { query } }),
         noun: ['invoice', 'invoices'],
         title: 'Invoices',
         subtitle: 'Bill your customers and keep track of what is owed.',

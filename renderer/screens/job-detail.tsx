@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { Job } from '../../shared/schemas/job';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -18,31 +17,25 @@ import {
 import { Loaded } from './common';
 import { JobEditDialog } from './job-edit';
 import { RecordHistoryCard } from './record-history';
+import { useBusyAction } from './use-busy-action';
 
 type Action = 'start' | 'complete' | 'cancel';
 
 export function JobDetail({ number }: { number: string }) {
   const format = useFormat();
   const toast = useToast();
-  const path = `/jobs/${encodeURIComponent(number)}`;
-  const job = useResource(() => api.get<Job>(path), path);
-  const [busy, setBusy] = useState<Action>();
+  const params = { path: { number } };
+  const job = useResource(() => portal.get('/jobs/{number}', { params }), `job:${number}`);
+  const { busy, perform } = useBusyAction<Action>();
   const [editing, setEditing] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
 
-  const act = async (action: Action) => {
-    setBusy(action);
-    try {
-      const updated = await api.post<Job>(`${path}/${action}`);
+  const act = (action: Action) =>
+    perform(action, async () => {
+      const updated = await portal.post(`/jobs/{number}/${action}` as const, { params });
       job.set(updated);
       toast.show(`Job ${updated.job_number}: ${statusLabel(updated.status).toLowerCase()}`);
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-      setConfirmCancel(false);
-    }
-  };
+    }).finally(() => setConfirmCancel(false));
 
   return (
     <Loaded resource={job}>
@@ -158,7 +151,6 @@ export function JobDetail({ number }: { number: string }) {
             <JobEditDialog
               open={editing}
               job={j}
-              path={path}
               onClose={() => setEditing(false)}
               onSaved={(updated) => {
                 job.set(updated);

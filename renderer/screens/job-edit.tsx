@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import type { Job, JobUpdate } from '../../shared/schemas/job';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { isoToZonedLocal, zonedLocalToIso } from '../lib/format';
 import { useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
@@ -56,13 +56,11 @@ const PARAMS = [
 export function JobEditDialog({
   open,
   job,
-  path,
   onClose,
   onSaved,
 }: {
   open: boolean;
   job: Job;
-  path: string;
   onClose(): void;
   onSaved(job: Job): void;
 }) {
@@ -80,7 +78,14 @@ export function JobEditDialog({
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    return run(async () => onSaved(await api.patch<Job>(path, toUpdate(draft, session.timezone))));
+    return run(async () =>
+      onSaved(
+        await portal.patch('/jobs/{number}', {
+          params: { path: { number: job.id } },
+          body: toUpdate(draft, session.timezone),
+        }),
+      ),
+    );
   };
 
   return (

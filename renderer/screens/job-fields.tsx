@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { TeamMember } from '../../shared/schemas/team';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import type { FieldChange } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
 import { Button, Field, fieldError, Input, Textarea } from '../ui';
@@ -27,7 +26,7 @@ export function TeamPicker({
   onChange(value: string): void;
   error: unknown;
 }) {
-  const team = useResource(() => api.get<{ data: TeamMember[] }>('/team'), 'team-members');
+  const team = useResource(() => portal.get('/team'), 'team-members');
   const [newName, setNewName] = useState('');
   const chosen = parseNames(value);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -1,12 +1,11 @@
 import { useCallback, useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { api, errorMessage, type ListPage } from '../lib/api';
+import { errorMessage, portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
 import { useDraft } from '../lib/use-draft';
-import { useResource } from '../lib/use-resource';
+import { usePagedList, useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import { useWeek } from '../lib/use-week';
 import {
@@ -73,11 +72,11 @@ function WeekView() {
   const week = useWeek(today);
   const { monday, sunday } = week;
   const jobs = useResource(
-    () => api.get<ListPage<Job>>('/jobs', { from: monday, to: sunday, limit: 100 }),
+    () => portal.get('/jobs', { params: { query: { from: monday, to: sunday, limit: 100 } } }),
     `week:${monday}`,
   );
   const unscheduled = useResource(
-    () => api.get<ListPage<Job>>('/jobs', { status: 'unscheduled', limit: 100 }),
+    () => portal.get('/jobs', { params: { query: { status: 'unscheduled', limit: 100 } } }),
     'unscheduled',
   );
   const toast = useToast();
@@ -89,7 +88,10 @@ function WeekView() {
     const job = all.find((j) => j.id === jobId);
     if (!job) return;
     try {
-      const moved = await api.patch<Job>(`/jobs/${job.id}`, movedSchedule(job, day, session.timezone));
+      const moved = await portal.patch('/jobs/{number}', {
+        params: { path: { number: job.id } },
+        body: movedSchedule(job, day, session.timezone),
+      });
       toast.show(
         `${moved.job_number} moved to ${format.weekday(day)}, ${format.time(moved.scheduled_start!)}`,
       );
@@ -217,7 +219,13 @@ const STATUS_FILTERS: Array<{ value: JobStatus | 'all'; label: string }> = [
 function JobList() {
   const format = useFormat();
   const [status, setStatus] = useState<JobStatus | 'all'>('all');
-  const list = useCursorList<Job>('/jobs', { status: status === 'all' ? undefined : status });
+  const list = usePagedList(
+    (cursor) =>
+      portal.get('/jobs', {
+        params: { query: { status: status === 'all' ? undefined : status, cursor, limit: 50 } },
+      }),
+    `jobs:${status}`,
+  );
   return (
     <div className="stack">
       <Segmented label="Status" value={status} onChange={setStatus} options={STATUS_FILTERS} />
@@ -288,15 +296,17 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const job = await api.post<Job>('/jobs/create', {
-        ...customerReference(draft),
-        title: draft.title,
-        ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
-        ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
-        assignees: parseNames(draft.assignees),
-        ...workPlaceFields(draft.place, draft.address, false),
-        ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
-        ...(draft.notes.trim() && { notes: draft.notes.trim() }),
+      const job = await portal.post('/jobs/create', {
+        body: {
+          ...customerReference(draft),
+          title: draft.title,
+          ...(draft.start && { scheduled_start: zonedLocalToIso(draft.start, session.timezone) }),
+          ...(draft.end && { scheduled_end: zonedLocalToIso(draft.end, session.timezone) }),
+          assignees: parseNames(draft.assignees),
+          ...workPlaceFields(draft.place, draft.address, false),
+          ...(draft.price.trim() && { price: Number(draft.price.replace(',', '.')) }),
+          ...(draft.notes.trim() && { notes: draft.notes.trim() }),
+        },
       });
       toast.show(`Job ${job.job_number} created`);
       setDraft(EMPTY_JOB);

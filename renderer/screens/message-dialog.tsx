@@ -1,5 +1,5 @@
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { Button, Details, Dialog, useToast } from '../ui';
 import { MailStatus } from './mail-status';
 import { useBusyAction } from './use-busy-action';
@@ -23,7 +23,9 @@ export function MessageDialog({
   const { busy, perform } = useBusyAction<'send' | 'cancel'>();
   const act = (action: 'send' | 'cancel') =>
     perform(action, async () => {
-      const updated = await api.post<OutboxMessage>(`/messages/${encodeURIComponent(message!.id)}/${action}`);
+      const updated = await portal.post(`/messages/{id}/${action}` as const, {
+        params: { path: { id: message!.id } },
+      });
       onChange(updated);
       toast.show(
         action === 'send' ? `“${updated.subject}” is going out now` : `“${updated.subject}” cancelled`,

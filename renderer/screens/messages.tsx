@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
+import { usePagedList } from '../lib/use-resource';
 import { Button, EmptyState, PageHeader, StatusBadge, Toolbar, useToast } from '../ui';
 import { Segmented } from './common';
 import { MailStatus } from './mail-status';
@@ -27,12 +27,18 @@ export function Messages() {
   const toast = useToast();
   const [status, setStatus] = useState<Status | 'all'>('all');
   const { busy, perform } = useBusyAction<string>();
-  const list = useCursorList<OutboxMessage>('/messages', { status: status === 'all' ? undefined : status });
+  const list = usePagedList(
+    (cursor) =>
+      portal.get('/messages', {
+        params: { query: { status: status === 'all' ? undefined : status, cursor, limit: 50 } },
+      }),
+    `messages:${status}`,
+  );
   const [opened, setOpened] = useState<OutboxMessage | null>(null);
 
   const retry = (message: OutboxMessage) =>
     perform(message.id, async () => {
-      await api.post<OutboxMessage>(`/messages/${encodeURIComponent(message.id)}/retry`);
+      await portal.post('/messages/{id}/retry', { params: { path: { id: message.id } } });
       toast.show(`“${message.subject}” is queued again`);
       list.reload();
     });

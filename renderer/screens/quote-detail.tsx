@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Quote } from '../../shared/schemas/quote';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -24,8 +24,8 @@ const DONE: Record<Exclude<Action, 'send'>, (q: Quote) => string> = {
 export function QuoteDetail({ number }: { number: string }) {
   const format = useFormat();
   const toast = useToast();
-  const path = `/quotes/${encodeURIComponent(number)}`;
-  const quote = useResource(() => api.get<Quote>(path), path);
+  const params = { path: { number } };
+  const quote = useResource(() => portal.get('/quotes/{number}', { params }), `quote:${number}`);
   const { busy, perform } = useBusyAction<Action>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [mailVersion, setMailVersion] = useState(0);
@@ -33,7 +33,7 @@ export function QuoteDetail({ number }: { number: string }) {
 
   const act = (action: Action) =>
     perform(action, async () => {
-      const updated = await api.post<Quote>(`${path}/${action}`);
+      const updated = await portal.post(`/quotes/{number}/${action}` as const, { params });
       quote.set(updated);
       setMailVersion((v) => v + 1);
       toast.show(action === 'send' ? await afterSendWords(updated, format) : DONE[action](updated));
@@ -48,7 +48,7 @@ export function QuoteDetail({ number }: { number: string }) {
         const answerable = draft || awaiting;
         return (
           <>
-            <DocumentHeader collection="quotes" doc={q} path={path} onDelete={() => setConfirmDelete(true)}>
+            <DocumentHeader collection="quotes" doc={q} onDelete={() => setConfirmDelete(true)}>
               {(draft || q.status === 'sent') && q.customer.email && (
                 <Button
                   write
@@ -86,9 +86,7 @@ export function QuoteDetail({ number }: { number: string }) {
                 </Button>
               )}
             </DocumentHeader>
-            {(draft || q.status === 'sent') && !q.customer.email && (
-              <NoEmailNotice doc={q} kind="quote" path={path} />
-            )}
+            {(draft || q.status === 'sent') && !q.customer.email && <NoEmailNotice doc={q} kind="quote" />}
             {q.status === 'converted' && q.job_id && (
               <Notice tone="success">
                 This quote became a job.{' '}
@@ -145,7 +143,6 @@ export function QuoteDetail({ number }: { number: string }) {
               onClose={() => setConfirmDelete(false)}
               collection="quotes"
               number={q.number}
-              path={path}
             >
               <p>The draft was never sent, so it goes away completely.</p>
             </DeleteDraftDialog>

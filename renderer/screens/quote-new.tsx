@@ -1,5 +1,4 @@
-import type { Quote } from '../../shared/schemas/quote';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { href, navigate, useRoute } from '../lib/router';
 import { PageHeader, useToast } from '../ui';
 import { DocumentForm, startFrom } from './document-form';
@@ -14,7 +13,10 @@ export function QuoteNew() {
         kind="quote"
         start={startFrom(query)}
         onSubmit={async (body) => {
-          const quote = await api.post<Quote>('/quotes/create', body);
+          const quote = await portal.post('/quotes/create', {
+            // The form sends null only when an edit clears the notes; a new document simply has none.
+            body: { ...body, notes: body.notes ?? undefined },
+          });
           toast.show(`Quote ${quote.number} created`);
           navigate(href('quotes', quote.number));
         }}

@@ -1,4 +1,5 @@
 import type { Quote, QuoteStatus } from '../../shared/schemas/quote';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { StatusBadge } from '../ui';
 import { DocumentList } from './document-list';
@@ -19,6 +20,7 @@ export function Quotes() {
     <DocumentList<Quote, QuoteStatus>
       kind={{
         collection: 'quotes',
+        load: (query) => portal.get('/quotes', { params: { query } }),
         noun: ['quote', 'quotes'],
         title: 'Quotes',
         subtitle: 'Estimates you sent, and what your customers said.',

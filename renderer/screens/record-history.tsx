@@ -1,5 +1,4 @@
-import type { HistoryEntry } from '../../shared/schemas/history';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Badge, Button, Card, EmptyState } from '../ui';
@@ -45,7 +44,7 @@ export function RecordHistoryCard({
   const format = useFormat();
   const key = `${record}:${version ?? ''}`;
   const history = useResource(
-    () => api.get<{ data: HistoryEntry[] }>('/history', { record }).then((r) => r.data),
+    () => portal.get('/history', { params: { query: { record } } }).then((r) => r.data),
     key,
   );
   const { busy, perform } = useBusyAction<string>();
@@ -90,7 +89,9 @@ export function RecordHistoryCard({
                   busy={busy === entry.id}
                   onClick={() =>
                     perform(entry.id, async () => {
-                      await api.post(`/history/${entry.id}/restore`);
+                      await portal.post('/history/{entry_id}/restore', {
+                        params: { path: { entry_id: entry.id } },
+                      });
                       history.reload();
                       onRestored();
                     })

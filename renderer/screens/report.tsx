@@ -1,6 +1,5 @@
-import type { Report as ReportData } from '../../shared/schemas/overview';
 import { BarChart } from '../charts/bar-chart';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
@@ -12,7 +11,10 @@ import { usePeriod } from './period';
 export function Report() {
   const format = useFormat();
   const { period, picker } = usePeriod('this_month');
-  const report = useResource(() => api.get<ReportData>('/report', period), `${period.from}:${period.to}`);
+  const report = useResource(
+    () => portal.get('/report', { params: { query: period } }),
+    `${period.from}:${period.to}`,
+  );
   return (
     <>
       <PageHeader title="Report" subtitle={`${format.date(period.from)} – ${format.date(period.to)}`} />

@@ -1,5 +1,5 @@
 import type { Review } from '../../shared/schemas/review';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { useSession } from '../lib/session';
 import { useDraft } from '../lib/use-draft';
@@ -84,13 +84,15 @@ export function RecordReviewDialog({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const review = await api.post<Review>('/reviews', {
-        rating: draft.rating,
-        ...(draft.comment.trim() && { comment: draft.comment.trim() }),
-        ...((draft.customer_id || draft.customer_email.trim()) && customerReference(draft)),
-        ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
-        ...(draft.source.trim() && { source: draft.source.trim() }),
-        ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
+      const review = await portal.post('/reviews', {
+        body: {
+          rating: draft.rating,
+          ...(draft.comment.trim() && { comment: draft.comment.trim() }),
+          ...((draft.customer_id || draft.customer_email.trim()) && customerReference(draft)),
+          ...(draft.job_number.trim() && { job_number: draft.job_number.trim() }),
+          ...(draft.source.trim() && { source: draft.source.trim() }),
+          ...(draft.received_at && { received_at: zonedLocalToIso(draft.received_at, session.timezone) }),
+        },
       });
       setDraft(EMPTY);
       onRecorded(review);

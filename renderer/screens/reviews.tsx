@@ -1,10 +1,8 @@
 import { useState } from 'react';
-import type { Review, ReviewDashboard, ReviewVelocity } from '../../shared/schemas/review';
 import { BarChart } from '../charts/bar-chart';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { useFormat } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
-import { useResource } from '../lib/use-resource';
+import { usePagedList, useResource } from '../lib/use-resource';
 import { Button, Card, EmptyState, ErrorNotice, PageHeader, Stat, useToast } from '../ui';
 import { ListFooter, Loaded, Stars } from './common';
 import { ReviewItem } from './review-item';
@@ -14,9 +12,15 @@ export function Reviews() {
   const format = useFormat();
   const toast = useToast();
   const [recording, setRecording] = useState(false);
-  const dashboard = useResource(() => api.get<ReviewDashboard>('/reviews/dashboard'), 'reviews-dashboard');
-  const velocity = useResource(() => api.get<ReviewVelocity>('/reviews/velocity', { weeks: 12 }), 'velocity');
-  const list = useCursorList<Review>('/reviews', {}, 25);
+  const dashboard = useResource(() => portal.get('/reviews/dashboard'), 'reviews-dashboard');
+  const velocity = useResource(
+    () => portal.get('/reviews/velocity', { params: { query: { weeks: 12 } } }),
+    'velocity',
+  );
+  const list = usePagedList(
+    (cursor) => portal.get('/reviews', { params: { query: { cursor, limit: 25 } } }),
+    'reviews',
+  );
   return (
     <>
       <PageHeader

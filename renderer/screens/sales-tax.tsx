@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { SalesTaxLine, SalesTaxReport } from '../../shared/schemas/sales-tax';
-import { api, portalUrl } from '../lib/api';
+import type { SalesTaxLine } from '../../shared/schemas/sales-tax';
+import { portal, portalUrl } from '../lib/api';
 import { addDays, todayIn } from '../lib/format';
 import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
@@ -40,7 +40,7 @@ export function SalesTax() {
   const quarter = quarters.find((q) => q.from === chosen) ?? quarters[0]!;
   const query = { from: quarter.from, to: quarter.to, basis };
   const report = useResource(
-    () => api.get<SalesTaxReport>('/reports/sales-tax', query),
+    () => portal.get('/reports/sales-tax', { params: { query: query } }),
     `${quarter.from}:${basis}`,
   );
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TeamMember } from '../../shared/schemas/team';
-import { api, errorMessage } from '../lib/api';
+import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -22,43 +22,36 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
+import { useBusyAction } from './use-busy-action';
 
 /** The people jobs are assigned to, with how much each has on and has done. */
 export function TeamMembers() {
   const format = useFormat();
   const toast = useToast();
   const { canWrite } = useSession();
-  const members = useResource(() => api.get<{ data: TeamMember[] }>('/team'), 'team-members');
+  const members = useResource(() => portal.get('/team'), 'team-members');
   const [name, setName] = useState('');
-  const [adding, setAdding] = useState(false);
-  const [addError, setAddError] = useState<unknown>();
+  const adding = useSubmit();
+  const returning = useBusyAction<string>();
   const [leaving, setLeaving] = useState<Leaving>();
   const [renaming, setRenaming] = useState<TeamMember>();
-  const bringBack = async (member: TeamMember) => {
-    try {
-      await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: true });
+  const bringBack = (member: TeamMember) =>
+    returning.perform(member.id, async () => {
+      await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { active: true } });
       toast.show(`${member.name} is back on the team`);
       members.reload();
-    } catch (failure) {
-      toast.show(errorMessage(failure), 'error');
-    }
-  };
+    });
 
-  const add = async (event: React.FormEvent) => {
+  const add = (event: React.FormEvent) => {
     event.preventDefault();
-    setAdding(true);
-    setAddError(undefined);
-    try {
-      const member = await api.post<TeamMember>('/team', { name });
+    return adding.run(async () => {
+      const member = await portal.post('/team', { body: { name } });
       toast.show(`${member.name} joined the team`);
       setName('');
       members.reload();
-    } catch (failure) {
-      setAddError(failure);
-    } finally {
-      setAdding(false);
-    }
+    });
   };
+  const addError = adding.error;
 
   return (
     <>
@@ -77,7 +70,7 @@ export function TeamMembers() {
               placeholder="Their name; they can then be assigned to jobs and bookings"
             />
           </Field>
-          <Button type="submit" variant="primary" write busy={adding} disabled={!name.trim()}>
+          <Button type="submit" variant="primary" write busy={adding.busy} disabled={!name.trim()}>
             Add member
           </Button>
         </form>
@@ -137,6 +130,7 @@ export function TeamMembers() {
                             size="sm"
                             variant="ghost"
                             write
+                            busy={returning.busy === m.id}
                             onClick={() => bringBack(m)}
                             aria-label={`Bring back ${m.name}`}
                           >
@@ -216,11 +210,14 @@ function LeaveDialog({
       if (!leaving || !member) return;
       const reassign = open > 0 ? heir : undefined;
       if (leaving.how === 'remove') {
-        await api.delete(
-          `/team/${encodeURIComponent(member.id)}${reassign ? `?reassign_to=${reassign}` : ''}`,
-        );
+        await portal.delete('/team/{id}', {
+          params: { path: { id: member.id }, query: { reassign_to: reassign } },
+        });
       } else {
-        await api.patch(`/team/${encodeURIComponent(member.id)}`, { active: false, reassign_to: reassign });
+        await portal.patch('/team/{id}', {
+          params: { path: { id: member.id } },
+          body: { active: false, reassign_to: reassign },
+        });
       }
       const to = others.find((m) => m.id === reassign)?.name;
       setHeir('');
@@ -299,7 +296,7 @@ function RenameDialog({
     event.preventDefault();
     return run(async () => {
       if (!member) return;
-      onDone(await api.patch<TeamMember>(`/team/${encodeURIComponent(member.id)}`, { name }));
+      onDone(await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { name } }));
     });
   };
   return (

@@ -1,5 +1,5 @@
-import type { TeamSchedule as Schedule, ScheduleGroup } from '../../shared/schemas/team';
-import { api } from '../lib/api';
+import type { ScheduleGroup } from '../../shared/schemas/team';
+import { portal } from '../lib/api';
 import { addDays, todayIn } from '../lib/format';
 import { count } from '../lib/plural';
 import { href } from '../lib/router';
@@ -27,7 +27,10 @@ function TeamSchedule() {
   const today = todayIn(session.timezone);
   const week = useWeek(today);
   const { monday: from, sunday: to } = week;
-  const schedule = useResource(() => api.get<Schedule>('/team/schedule', { from, to }), `team:${from}`);
+  const schedule = useResource(
+    () => portal.get('/team/schedule', { params: { query: { from, to } } }),
+    `team:${from}`,
+  );
   return (
     <>
       <PageHeader

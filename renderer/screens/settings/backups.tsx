@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import type { Backup, BackupOverview, BackupStatus, RestoreResult } from '../../../shared/schemas/backup';
-import { api } from '../../lib/api';
+import type { Backup, BackupStatus } from '../../../shared/schemas/backup';
+import { portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Badge,
   Button,
@@ -51,7 +52,7 @@ export function BackupHealthBadge({ health }: { health: BackupStatus['health'] }
 
 /** Settings > Backups: how the backups are doing, where they go, and the way back to any of them. */
 export function BackupSettings() {
-  const overview = useResource(() => api.get<BackupOverview>('/backups'), 'backups');
+  const overview = useResource(() => portal.get('/backups'), 'backups');
   const { busy, perform } = useBusyAction<string>();
   const toast = useToast();
   const format = useFormat();
@@ -59,13 +60,15 @@ export function BackupSettings() {
 
   const backUpNow = () =>
     perform('create', async () => {
-      await api.post<Backup>('/backups');
+      await portal.post('/backups');
       toast.show('Backed up and verified.', 'success');
       overview.reload();
     });
   const verify = (backup: Backup) =>
     perform(`verify:${backup.id}`, async () => {
-      const checked = await api.post<Backup>(`/backups/${backup.id}/verify`);
+      const checked = await portal.post('/backups/{backup_id}/verify', {
+        params: { path: { backup_id: backup.id } },
+      });
       toast.show(
         checked.result === 'verified' ? 'The backup is intact.' : `Problem: ${checked.error}`,
         checked.result === 'verified' ? 'success' : 'error',
@@ -74,7 +77,9 @@ export function BackupSettings() {
     });
   const restore = (backup: Backup) =>
     perform('restore', async () => {
-      const result = await api.post<RestoreResult>(`/backups/${backup.id}/restore`);
+      const result = await portal.post('/backups/{backup_id}/restore', {
+        params: { path: { backup_id: backup.id } },
+      });
       setRestoring(undefined);
       toast.show(
         `Restored the backup of ${format.dateTime(result.restored.created_at)}; the data it replaced is kept as a backup.`,
@@ -188,22 +193,15 @@ export function BackupSettings() {
 
 function BackupFolder({ status, onChanged }: { status: BackupStatus; onChanged(): void }) {
   const [folder, setFolder] = useState(status.folder);
-  const [error, setError] = useState<unknown>();
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, error, run } = useSubmit();
   const toast = useToast();
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    setError(undefined);
-    try {
-      await api.put<BackupStatus>('/backups/folder', { folder });
+    return run(async () => {
+      await portal.put('/backups/folder', { body: { folder } });
       toast.show('Backups go to the new folder from now on.', 'success');
       onChanged();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   return (
     <Card title="Where backups go">

@@ -2,15 +2,16 @@ import { useState } from 'react';
 import { currencyCodes } from '../../../shared/currencies';
 import type { Config, ConfigUpdate } from '../../../shared/schemas/config';
 import { timeZoneNames } from '../../../shared/time-zone';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Field, FormAlert, fieldError, Input, Select, Textarea, useToast } from '../../ui';
 import { Loaded } from '../common';
 import { SmtpSettings } from './smtp';
 
 export function BusinessSettings() {
-  const config = useResource(() => api.get<Config>('/config'), 'config');
+  const config = useResource(() => portal.get('/config'), 'config');
   return (
     <Loaded resource={config}>
       {(c) => (
@@ -115,8 +116,7 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
   const { canWrite, refresh } = useSession();
   const toast = useToast();
   const [draft, setDraft] = useState(() => toDraft(config));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
   const set =
     (field: keyof Omit<Draft, 'taxes' | 'registrations'>) =>
     (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
@@ -138,21 +138,15 @@ function BusinessForm({ config, onSaved }: { config: Config; onSaved(config: Con
     </Field>
   );
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = await api.put<Config>('/config', toUpdate(draft));
+    return run(async () => {
+      const saved = await portal.put('/config', { body: toUpdate(draft) });
       onSaved(saved);
       setDraft(toDraft(saved));
       refresh();
       toast.show('Settings saved');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const taxParams = draft.taxes.flatMap((_, i) => [`default_taxes[${i}].name`, `default_taxes[${i}].rate`]);
   const registrationParams = [

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { ApiKey, ApiKeyWithSecret, Scope } from '../../../shared/schemas/api-key';
-import { api, portalUrl } from '../../lib/api';
+import { portal, portalUrl } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Badge,
   Button,
@@ -19,36 +20,25 @@ import {
   useToast,
 } from '../../ui';
 import { Loaded } from '../common';
+import { useBusyAction } from '../use-busy-action';
 import { SecretOnce } from './secret';
-
-interface Integrations {
-  portal_key: ApiKey | null;
-  feed_token: ApiKey | null;
-  v1_keys: ApiKey[];
-}
 
 export function IntegrationSettings() {
   const { session } = useSession();
   const format = useFormat();
   const toast = useToast();
-  const integrations = useResource(() => api.get<Integrations>('/integrations'), 'integrations');
+  const integrations = useResource(() => portal.get('/integrations'), 'integrations');
   const [revealed, setRevealed] = useState<{ title: string; key: ApiKeyWithSecret }>();
   const [creating, setCreating] = useState(false);
   const [confirmRevoke, setConfirmRevoke] = useState<ApiKey>();
-  const [busy, setBusy] = useState<string>();
+  const { busy, perform } = useBusyAction<string>();
 
-  const run = async (id: string, action: () => Promise<ApiKeyWithSecret | ApiKey>, title?: string) => {
-    setBusy(id);
-    try {
+  const run = (id: string, action: () => Promise<ApiKeyWithSecret | ApiKey>, title?: string) =>
+    perform(id, async () => {
       const result = await action();
       if (title && 'key' in result) setRevealed({ title, key: result });
       integrations.reload();
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   const feedUrl = (token: string) => `${window.location.origin}${portalUrl('/calendar.ics')}?token=${token}`;
 
@@ -72,13 +62,7 @@ export function IntegrationSettings() {
               <Button
                 write
                 busy={busy === 'portal'}
-                onClick={() =>
-                  run(
-                    'portal',
-                    () => api.post<ApiKeyWithSecret>('/integrations/portal-key'),
-                    'New portal key',
-                  )
-                }
+                onClick={() => run('portal', () => portal.post('/integrations/portal-key'), 'New portal key')}
               >
                 {data.portal_key ? 'Regenerate' : 'Create key'}
               </Button>
@@ -153,7 +137,10 @@ export function IntegrationSettings() {
                             onClick={() =>
                               run(
                                 `rotate:${k.id}`,
-                                () => api.post<ApiKeyWithSecret>(`/keys/${encodeURIComponent(k.id)}/rotate`),
+                                () =>
+                                  portal.post('/keys/{key_id}/rotate', {
+                                    params: { path: { key_id: k.id } },
+                                  }),
                                 'Rotated key',
                               )
                             }
@@ -211,11 +198,7 @@ export function IntegrationSettings() {
                 write
                 busy={busy === 'feed'}
                 onClick={() =>
-                  run(
-                    'feed',
-                    () => api.post<ApiKeyWithSecret>('/integrations/feed-token'),
-                    'Calendar feed link',
-                  )
+                  run('feed', () => portal.post('/integrations/feed-token'), 'Calendar feed link')
                 }
               >
                 {data.feed_token ? 'Replace link' : 'Create link'}
@@ -256,7 +239,9 @@ export function IntegrationSettings() {
             busy={busy === 'revoke'}
             onConfirm={async () => {
               const key = confirmRevoke!;
-              await run('revoke', () => api.delete<ApiKey>(`/keys/${encodeURIComponent(key.id)}`));
+              await run('revoke', () =>
+                portal.delete('/keys/{key_id}', { params: { path: { key_id: key.id } } }),
+              );
               setConfirmRevoke(undefined);
               toast.show('Key revoked');
             }}
@@ -284,32 +269,27 @@ function NewKeyDialog({
   const [name, setName] = useState('');
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const [scopes, setScopes] = useState<Scope[]>(['read', 'write']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, run } = useSubmit();
   const toggle = (scope: Scope) =>
     setScopes((all) => (all.includes(scope) ? all.filter((s) => s !== scope) : [...all, scope]));
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const key = await api.post<ApiKeyWithSecret>('/keys', {
-        mode,
-        scopes,
-        ...(name.trim() && { name: name.trim() }),
+    return run(async () => {
+      const key = await portal.post('/keys', {
+        body: {
+          mode,
+          scopes,
+          ...(name.trim() && { name: name.trim() }),
+        },
       });
       setName('');
       onCreated(key);
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog open={open} onClose={onClose} title="New v1 API key">
       <form className="stack" onSubmit={submit} noValidate>
-        {error && <ErrorNotice error={error} />}
+        {error instanceof Error && <ErrorNotice error={error} />}
         <Field label="Name" hint="So you recognise it later, e.g. Website booking form">
           <Input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
         </Field>

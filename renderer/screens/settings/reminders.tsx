@@ -6,9 +6,10 @@ import {
   type ReminderKind,
 } from '../../../shared/reminder-templates';
 import type { ReminderSettings as Settings } from '../../../shared/schemas/reminders';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Button,
   Card,
@@ -24,7 +25,7 @@ import {
 import { Loaded } from '../common';
 
 export function ReminderSettings() {
-  const settings = useResource(() => api.get<Settings>('/reminders/settings'), 'reminder-settings');
+  const settings = useResource(() => portal.get('/reminders/settings'), 'reminder-settings');
   return <Loaded resource={settings}>{(s) => <ReminderForm settings={s} onSaved={settings.set} />}</Loaded>;
 }
 
@@ -50,34 +51,29 @@ function ReminderForm({ settings, onSaved }: { settings: Settings; onSaved(setti
   const toast = useToast();
   const [draft, setDraft] = useState(settings);
   const [steps, setSteps] = useState(settings.invoice_overdue.days_after_due.join(', '));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
 
   const update = <K extends ReminderKind>(kind: K, patch: Partial<Settings[K]>) =>
     setDraft({ ...draft, [kind]: { ...draft[kind], ...patch } });
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const days = steps
       .split(/[\s,]+/)
       .filter(Boolean)
       .map((day) => (/^\d+$/.test(day) ? Number(day) : Number.NaN));
-    try {
-      const saved = await api.put<Settings>('/reminders/settings', {
-        ...draft,
-        invoice_overdue: { ...draft.invoice_overdue, days_after_due: days },
+    return run(async () => {
+      const saved = await portal.put('/reminders/settings', {
+        body: {
+          ...draft,
+          invoice_overdue: { ...draft.invoice_overdue, days_after_due: days },
+        },
       });
       onSaved(saved);
       setDraft(saved);
       setSteps(saved.invoice_overdue.days_after_due.join(', '));
       toast.show('Reminder settings saved');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const params = (['invoice_overdue', 'appointment', 'quote_follow_up'] as const).flatMap((kind) => [

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Config, ConfigUpdate, SmtpTestResult } from '../../../shared/schemas/config';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
+import { useSubmit } from '../../lib/use-submit';
 import {
   Badge,
   Button,
@@ -45,41 +46,31 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
   const smtp: Smtp | null = config.smtp;
   const [draft, setDraft] = useState(() => toDraft(smtp));
   const [replacingPassword, setReplacingPassword] = useState(!smtp?.password_set);
-  const [busy, setBusy] = useState<'save' | 'off' | 'test'>();
-  const [error, setError] = useState<unknown>();
+  const submission = useSubmit();
+  const [doing, setDoing] = useState<'save' | 'off' | 'test'>();
+  const busy = submission.busy ? doing : undefined;
+  const { error } = submission;
   const [tested, setTested] = useState<SmtpTestResult>();
   const set =
     (field: 'host' | 'port' | 'user' | 'password' | 'from') => (e: React.ChangeEvent<HTMLInputElement>) =>
       setDraft({ ...draft, [field]: e.target.value });
 
-  const save = async (update: ConfigUpdate, what: 'save' | 'off', message: string) => {
-    setBusy(what);
-    setError(undefined);
+  const save = (update: ConfigUpdate, what: 'save' | 'off', message: string) => {
+    setDoing(what);
     setTested(undefined);
-    try {
-      const saved = await api.put<Config>('/config', update);
+    return submission.run(async () => {
+      const saved = await portal.put('/config', { body: update });
       onSaved(saved);
       setDraft(toDraft(saved.smtp));
       setReplacingPassword(!saved.smtp?.password_set);
       toast.show(message);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(undefined);
-    }
+    });
   };
 
-  const sendTest = async () => {
-    setBusy('test');
-    setError(undefined);
+  const sendTest = () => {
+    setDoing('test');
     setTested(undefined);
-    try {
-      setTested(await api.post<SmtpTestResult>('/config/smtp/test', {}));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(undefined);
-    }
+    return submission.run(async () => setTested(await portal.post('/config/smtp/test', { body: {} })));
   };
 
   const submit = (event: React.FormEvent) => {

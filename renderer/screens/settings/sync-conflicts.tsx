@@ -1,5 +1,5 @@
 import type { SyncConflict } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { href } from '../../lib/router';
 import { useFormat } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
@@ -20,14 +20,13 @@ const RECORD_SCREENS: Record<SyncConflict['record_type'], string> = {
  */
 export function SyncConflicts({ count }: { count: number }) {
   const format = useFormat();
-  const conflicts = useResource(
-    () => api.get<{ data: SyncConflict[] }>('/sync/conflicts'),
-    `sync-conflicts:${count}`,
-  );
+  const conflicts = useResource(() => portal.get('/sync/conflicts'), `sync-conflicts:${count}`);
   const { busy, perform } = useBusyAction<string>();
   const resolve = (conflict: SyncConflict) =>
     perform(conflict.id, async () => {
-      await api.post(`/sync/conflicts/${encodeURIComponent(conflict.id)}/resolve`);
+      await portal.post('/sync/conflicts/{conflict_id}/resolve', {
+        params: { path: { conflict_id: conflict.id } },
+      });
       conflicts.set({ data: (conflicts.data?.data ?? []).filter((c) => c.id !== conflict.id) });
       await refreshSyncStatus();
     });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SyncDevice } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useFormat } from '../../lib/session';
 import { refreshSyncStatus } from '../../lib/use-sync-status';
 import { Badge, Button, Card, ConfirmDialog, Table, useToast } from '../../ui';
@@ -14,7 +14,7 @@ export function SyncDevices({ devices }: { devices: SyncDevice[] }) {
   const { busy, perform } = useBusyAction<'remove'>();
   const remove = (device: SyncDevice) =>
     perform('remove', async () => {
-      await api.delete(`/sync/devices/${encodeURIComponent(device.id)}`);
+      await portal.delete('/sync/devices/{device_id}', { params: { path: { device_id: device.id } } });
       setRemoving(undefined);
       toast.show(`${device.name} removed: it no longer syncs`);
       await refreshSyncStatus();

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { SyncJoined } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Field, FormAlert, fieldError, Input } from '../../ui';
 
@@ -23,10 +22,12 @@ export function JoinHubCard() {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const joined = await api.post<SyncJoined>('/sync/join', {
-        hub_url: address.trim(),
-        ...(!linkHasCode && code.trim() && { code: code.trim() }),
-        ...(name.trim() && { name: name.trim() }),
+      const joined = await portal.post('/sync/join', {
+        body: {
+          hub_url: address.trim(),
+          ...(!linkHasCode && code.trim() && { code: code.trim() }),
+          ...(name.trim() && { name: name.trim() }),
+        },
       });
       // The sign-in link opens the joined business in this window, in place of the one open now.
       window.location.assign(joined.sign_in_url);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SyncPairing } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { useSubmit } from '../../lib/use-submit';
 import { refreshSyncStatus } from '../../lib/use-sync-status';
@@ -15,7 +15,7 @@ export function AddDeviceCard({ firstPairing }: { firstPairing: boolean }) {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      setPairing(await api.post<SyncPairing>('/sync/pair', name.trim() ? { name: name.trim() } : {}));
+      setPairing(await portal.post('/sync/pair', { body: name.trim() ? { name: name.trim() } : {} }));
       void refreshSyncStatus();
     });
   };

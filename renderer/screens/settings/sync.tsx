@@ -1,5 +1,5 @@
 import type { SyncStatus } from '../../../shared/schemas/sync';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useFormat, useSession } from '../../lib/session';
 import { refreshSyncStatus, showSyncStatus, useSyncStatus } from '../../lib/use-sync-status';
 import { Button, Card, Details, ErrorNotice, SkeletonRows, useToast } from '../../ui';
@@ -102,7 +102,7 @@ function SyncNowButton() {
   const syncNow = () =>
     perform('sync', async () => {
       try {
-        showSyncStatus(await api.post<SyncStatus>('/sync/now'));
+        showSyncStatus(await portal.post('/sync/now'));
         toast.show('Synced');
       } finally {
         void refreshSyncStatus();

@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import type {
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-} from '../../../shared/schemas/webhook';
-import { api } from '../../lib/api';
+import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/schemas/webhook';
+import { portal } from '../../lib/api';
 import { count } from '../../lib/plural';
 import { href, navigate } from '../../lib/router';
 import { useFormat } from '../../lib/session';
-import { useCursorList } from '../../lib/use-cursor-list';
+import { usePagedList } from '../../lib/use-resource';
 import {
   Badge,
   Button,
@@ -22,6 +18,7 @@ import {
   useToast,
 } from '../../ui';
 import { ListFooter } from '../common';
+import { useBusyAction } from '../use-busy-action';
 import { SecretOnce } from './secret';
 
 const DISABLED_BECAUSE: Record<NonNullable<WebhookEndpoint['disabled_reason']>, string> = {
@@ -35,52 +32,54 @@ type Busy = 'test' | 'delete' | 'enable' | 'disable' | 'rotate' | `redeliver:${s
 export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onChanged(): void }) {
   const toast = useToast();
   const format = useFormat();
-  const path = `/webhooks/${encodeURIComponent(endpoint.id)}`;
-  const deliveries = useCursorList<WebhookDelivery>(`${path}/deliveries`, {}, 25);
-  const [busy, setBusy] = useState<Busy>();
+  const params = { path: { id: endpoint.id } };
+  const deliveries = usePagedList(
+    (cursor) =>
+      portal.get('/webhooks/{id}/deliveries', { params: { ...params, query: { cursor, limit: 25 } } }),
+    `deliveries:${endpoint.id}`,
+  );
+  const { busy, perform } = useBusyAction<Busy>();
   const [open, setOpen] = useState<string>();
   const [confirm, setConfirm] = useState<'delete' | 'rotate'>();
   const [secret, setSecret] = useState<string>();
 
-  const run = async (what: Busy, action: () => Promise<unknown>, done: string) => {
-    setBusy(what);
-    try {
+  const run = (what: Busy, action: () => Promise<unknown>, done: string) =>
+    perform(what, async () => {
       await action();
       toast.show(done);
-      return true;
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-      return false;
-    } finally {
-      setBusy(undefined);
-      setConfirm(undefined);
-    }
-  };
+    }).finally(() => setConfirm(undefined));
 
   // A delivery's first attempt runs right away in the background; give it a moment before showing history.
   const reloadSoon = () => setTimeout(deliveries.reload, 800);
 
-  const sendTest = () => run('test', () => api.post(`${path}/test`), 'Test event sent').then(reloadSoon);
+  const sendTest = () =>
+    run('test', () => portal.post('/webhooks/{id}/test', { params }), 'Test event sent').then(reloadSoon);
   const enable = async () => {
     if (
-      await run('enable', () => api.post(`${path}/enable`), 'Endpoint enabled; waiting deliveries go out now')
+      await run(
+        'enable',
+        () => portal.post('/webhooks/{id}/enable', { params }),
+        'Endpoint enabled; waiting deliveries go out now',
+      )
     ) {
       onChanged();
       reloadSoon();
     }
   };
   const disable = () =>
-    run('disable', () => api.patch(path, { enabled: false }), 'Endpoint disabled; events wait for it').then(
-      (ok) => ok && onChanged(),
-    );
+    run(
+      'disable',
+      () => portal.patch('/webhooks/{id}', { params, body: { enabled: false } }),
+      'Endpoint disabled; events wait for it',
+    ).then((ok) => ok && onChanged());
   const rotate = () =>
     run(
       'rotate',
-      async () => setSecret((await api.post<WebhookEndpointWithSecret>(`${path}/rotate-secret`)).secret),
+      async () => setSecret((await portal.post('/webhooks/{id}/rotate-secret', { params })).secret),
       'Signing secret rotated',
     ).then((ok) => ok && onChanged());
   const remove = () =>
-    run('delete', () => api.delete(path), 'Endpoint deleted').then((ok) => {
+    run('delete', () => portal.delete('/webhooks/{id}', { params }), 'Endpoint deleted').then((ok) => {
       if (!ok) return;
       onChanged();
       navigate(href('settings', 'webhooks'));
@@ -88,7 +87,10 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
   const redeliver = (delivery: WebhookDelivery) =>
     run(
       `redeliver:${delivery.id}`,
-      () => api.post(`${path}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`),
+      () =>
+        portal.post('/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
+          params: { path: { id: endpoint.id, delivery_id: delivery.id } },
+        }),
       `${delivery.event_type} sent again`,
     ).then(reloadSoon);
 

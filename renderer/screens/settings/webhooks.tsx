@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { Config } from '../../../shared/schemas/config';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../shared/schemas/webhook';
-import { api, type ListPage } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { href, navigate } from '../../lib/router';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import { useSyncStatus } from '../../lib/use-sync-status';
 import {
   Badge,
@@ -25,7 +25,7 @@ import { EndpointDetail } from './webhook-endpoint';
 
 export function WebhookSettings({ selected }: { selected?: string }) {
   const endpoints = useResource(
-    () => api.get<ListPage<WebhookEndpoint>>('/webhooks', { limit: 100 }),
+    () => portal.get('/webhooks', { params: { query: { limit: 100 } } }),
     'webhooks',
   );
   const [creating, setCreating] = useState(false);
@@ -127,16 +127,10 @@ export function WebhookSettings({ selected }: { selected?: string }) {
 
 /** The owner's permission for endpoints on this machine or the local network (SSRF: see docs/webhooks.md). */
 function LocalTargets() {
-  const config = useResource(() => api.get<Config>('/config'), 'config');
-  const [error, setError] = useState<unknown>();
-  const change = async (allow: boolean) => {
-    setError(undefined);
-    try {
-      config.set(await api.put<Config>('/config', { allow_local_webhooks: allow }));
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const config = useResource(() => portal.get('/config'), 'config');
+  const { error, run } = useSubmit();
+  const change = (allow: boolean) =>
+    run(async () => config.set(await portal.put('/config', { body: { allow_local_webhooks: allow } })));
   return (
     <Card title="Local network">
       <FormAlert error={error} params={[]} />
@@ -193,28 +187,23 @@ function NewEndpointDialog({
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [byHub, setByHub] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
   const syncs = (useSyncStatus().status?.role ?? 'standalone') !== 'standalone';
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const endpoint = await api.post<WebhookEndpointWithSecret>('/webhooks', {
-        url: url.trim(),
-        ...(description.trim() && { description: description.trim() }),
-        ...(syncs && byHub && { delivered_by: 'hub' }),
+    return run(async () => {
+      const endpoint = await portal.post('/webhooks', {
+        body: {
+          url: url.trim(),
+          ...(description.trim() && { description: description.trim() }),
+          ...(syncs && byHub && { delivered_by: 'hub' }),
+        },
       });
       setUrl('');
       setDescription('');
       setByHub(false);
       onCreated(endpoint);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog open={open} onClose={onClose} title="Add a webhook endpoint">

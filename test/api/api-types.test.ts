@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { API_TYPES_FILE, generateApiTypes } from '../../scripts/api-types';
+
+/** The first line where two texts part, to say where the committed file went stale. */
+function firstDifference(committed: string, generated: string): string {
+  const a = committed.split('\n');
+  const b = generated.split('\n');
+  const line = a.findIndex((text, i) => text !== b[i]);
+  const at = line === -1 ? a.length : line;
+  return `line ${at + 1}: committed ${JSON.stringify(a[at])}, generated ${JSON.stringify(b[at])}`;
+}
+
+it('renderer/lib/api-types.ts is what the server routes generate today', async () => {
+  const committed = readFileSync(API_TYPES_FILE, 'utf8');
+  const generated = await generateApiTypes();
+  const stale = committed === generated ? null : firstDifference(committed, generated);
+  expect(stale, 'stale: run `npm run generate:api-types` and commit the result').toBeNull();
+}, 180_000);
