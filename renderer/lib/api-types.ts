@@ -124,6 +124,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/booking-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the booking page settings
+         * @description Whether the public booking page is on, its services (durations, prices) and the hours offered.
+         */
+        get: operations["getPortalBookingPage"];
+        /**
+         * Change the booking page settings
+         * @description Replaces them as a whole. Hours are wall-clock times in the business’s time zone (Config.timezone). A service sent with its id keeps it; one without gets a new id.
+         */
+        put: operations["putPortalBookingPage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List booking requests
+         * @description Requests from the client hub and the public booking page, newest first. status=open lists the ones waiting for an answer.
+         */
+        get: operations["getPortalBookingRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a booking request */
+        get: operations["getPortalBookingRequestsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a booking request
+         * @description From open. Confirms its booking at the customer’s first choice, or at start/end when sent; no job yet.
+         */
+        post: operations["postPortalBookingRequestsByIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}/convert-to-job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a booking request into a job
+         * @description From open. Confirms its booking and schedules a job at the request’s place, with the assignees sent.
+         */
+        post: operations["postPortalBookingRequestsByIdConvertToJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}/convert-to-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a booking request into a quote
+         * @description From open. Makes a draft quote for the service (its booking page price, or 0 to fill in) and closes the booking.
+         */
+        post: operations["postPortalBookingRequestsByIdConvertToQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a booking request
+         * @description From open. Cancels its booking and e-mails the message to the customer.
+         */
+        post: operations["postPortalBookingRequestsByIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/booking-requests/{id}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A photo sent with a booking request */
+        get: operations["getPortalBookingRequestsByIdPhotosByPhotoId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bookings": {
         parameters: {
             query?: never;
@@ -304,6 +462,143 @@ export interface paths {
          * @description The signed-in owner's alone. Sends at once, outside the outbox, and answers 200 with what the mail server said, whether it took the message (delivered, its 250 reply) or not (its error reply, or why it could not be reached). 409 when e-mail is not set up or there is no sender address.
          */
         post: operations["postPortalConfigSmtpTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CSV of customers
+         * @description The body is the file itself (Content-Type: text/csv), up to 200 MB, UTF-8 (with or without BOM) or Windows-1252, separated by , ; or tab. Answers with its header row, the export it was recognised as (Jobber, Housecall Pro, QuickBooks Online) and a suggested mapping. Nothing is imported yet.
+         */
+        post: operations["postPortalCustomerImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload and what became of it
+         * @description While a dry run, import or undo runs, progress says how far it is (poll this).
+         */
+        get: operations["getPortalCustomerImportsByImportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the whole file without writing anything
+         * @description Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason. It runs the import itself in a transaction that is rolled back, so the counts are what the import will do.
+         */
+        post: operations["postPortalCustomerImportsByImportIdDryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the file, all or nothing
+         * @description One transaction for the whole file: either every row that can be imported is, or nothing is. Sends customer.created for each new customer only with send_events: true.
+         */
+        post: operations["postPortalCustomerImportsByImportIdImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The first rows as they will be saved with a mapping */
+        post: operations["postPortalCustomerImportsByImportIdPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}/rejected.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rejected rows of the last dry run or import, as CSV
+         * @description The file's own columns, then the row number and the reason, to fix and upload again.
+         */
+        get: operations["getPortalCustomerImportsByImportIdRejectedCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer-imports/{import_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an import, whole
+         * @description Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since.
+         */
+        post: operations["postPortalCustomerImportsByImportIdUndo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1353,6 +1648,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/accounting-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoices or payments of a period for the accountant (QuickBooks Online, Xero, plain CSV)
+         * @description Invoices issued in the period (sent, partly paid or paid, as the sales-tax report counts them on accrual) one row per line, each line carrying its share of the invoice's tax so the lines add up to the report's sales and tax to the cent; or the payments received in the period. format=quickbooks and format=xero use the column names of those products' own import files (docs/import-export.md).
+         */
+        get: operations["getPortalReportsAccountingExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/sales-tax": {
         parameters: {
             query?: never;
@@ -2155,6 +2470,15 @@ export interface components {
              */
             to: string;
         };
+        BookableService: {
+            duration_minutes: number;
+            /** @example svc_4Gk2m9QxPz7a */
+            id: string;
+            /** @example Gutter cleaning */
+            name: string;
+            /** @description Shown to customers; null: "priced on a quote". */
+            price: number | null;
+        };
         Booking: {
             /**
              * Format: date-time
@@ -2174,6 +2498,11 @@ export interface components {
             notes: string | null;
             /** @constant */
             object: "booking";
+            /**
+             * @description The customer's place (prop_…) the record is for; null when it names none.
+             * @example prop_01jd3k5x2m9q7r8s6t4v2w0y1z
+             */
+            property_id: string | null;
             service: string;
             /** @description Where it came from: portal, v1, widget, phone, … */
             source: string | null;
@@ -2214,6 +2543,8 @@ export interface components {
              */
             end: string;
             notes?: string | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             service: string;
             /** @description Defaults to the API used. */
             source?: string;
@@ -2223,6 +2554,91 @@ export interface components {
              */
             start: string;
         };
+        BookingPageSettings: {
+            /** @description Whether the public booking page takes requests. */
+            enabled: boolean;
+            hours: components["schemas"]["OfferedHours"][];
+            /** @description A line shown at the top of the page. */
+            intro: string | null;
+            services: components["schemas"]["BookableService"][];
+        };
+        BookingPageUpdateInput: {
+            enabled: boolean;
+            hours: components["schemas"]["OfferedHoursInput"][];
+            intro?: string | null;
+            services: {
+                duration_minutes: number;
+                /**
+                 * @description Keep an existing service; leave out for a new one.
+                 * @example svc_4Gk2m9QxPz7a
+                 */
+                id?: string;
+                name: string;
+                price?: number | null;
+            }[];
+        };
+        BookingRequest: {
+            booking: components["schemas"]["Booking"];
+            /** @description What a booking-page visitor typed (their customer record is not changed by it). */
+            contact: {
+                address: string | null;
+                email: string;
+                name: string;
+                phone: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            created_at: string;
+            decided_at: string | null;
+            decline_message: string | null;
+            /** @description The booking’s id (bkg_…). */
+            id: string;
+            /** @constant */
+            object: "booking_request";
+            /** @enum {string} */
+            origin: "client_hub" | "booking_page";
+            photos: {
+                /** @enum {string} */
+                content_type: "image/jpeg" | "image/png" | "image/webp";
+                id: string;
+                size_bytes: number;
+            }[];
+            preferred: components["schemas"]["PreferredTime"][];
+            property: components["schemas"]["Property"] | null;
+            quote_id: string | null;
+            service_id: string | null;
+            status: components["schemas"]["BookingRequestStatus"];
+        };
+        BookingRequestDeclineInput: {
+            /** @description E-mailed to the customer. */
+            message: string;
+        };
+        BookingRequestScheduleInput: {
+            /** @description For the job (convert to job). */
+            assignees?: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            end?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            start?: string;
+        };
+        /**
+         * @description open until the owner acts; closed when its booking was ended some other way.
+         * @enum {string}
+         */
+        BookingRequestStatus: "open" | "confirmed" | "converted_to_job" | "converted_to_quote" | "declined" | "closed";
+        /**
+         * @description open until the owner acts; closed when its booking was ended some other way.
+         * @enum {string}
+         */
+        BookingRequestStatusInput: "open" | "confirmed" | "converted_to_job" | "converted_to_quote" | "declined" | "closed";
         /** @enum {string} */
         BookingStatus: "pending" | "confirmed" | "completed" | "cancelled" | "no_show";
         /** @enum {string} */
@@ -2234,6 +2650,8 @@ export interface components {
              */
             end?: string;
             notes?: string | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             service?: string;
             /**
              * Format: date-time
@@ -2246,10 +2664,18 @@ export interface components {
             allow_local_webhooks: boolean;
             /** @enum {string} */
             api_plan: "none" | "lite" | "essential" | "business_suite" | "growth";
+            /** @description After a visit is completed, e-mail its customer once asking for a star rating and a comment. */
+            ask_for_reviews: boolean;
+            booking_page: components["schemas"]["BookingPageSettings"];
             business_address: string | null;
             business_email: string | null;
             business_name: string;
             business_phone: string | null;
+            /**
+             * @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.
+             * @default null
+             */
+            client_hub_url: string | null;
             client_id: string;
             /** @example CAD */
             currency: string;
@@ -2268,6 +2694,8 @@ export interface components {
             job_prefix: string;
             /** @example en-CA */
             locale: string;
+            /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
+            owner_alerts: boolean;
             /** @enum {string} */
             plan: "basic" | "platform";
             quote_prefix: string;
@@ -2300,10 +2728,17 @@ export interface components {
         ConfigUpdateInput: {
             /** @description Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it. */
             allow_local_webhooks?: boolean;
+            /** @description After a visit is completed, e-mail its customer once asking for a star rating and a comment. */
+            ask_for_reviews?: boolean;
             business_address?: string | null;
             business_email?: string | null;
             business_name?: string;
             business_phone?: string | null;
+            /**
+             * @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.
+             * @default null
+             */
+            client_hub_url?: string | null;
             /** @example CAD */
             currency?: string;
             default_due_days?: number;
@@ -2321,6 +2756,8 @@ export interface components {
             job_prefix?: string;
             /** @example en-CA */
             locale?: string;
+            /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
+            owner_alerts?: boolean;
             quote_prefix?: string;
             reminders?: components["schemas"]["ReminderSettingsBodyInput"];
             smtp?: {
@@ -2484,6 +2921,75 @@ export interface components {
                 /** @example 49.99 */
                 paid: number;
             };
+        };
+        CustomerImport: {
+            /** @description The suggested mapping (the preset, else by header names). */
+            columns: (("name" | "first_name" | "last_name" | "company" | "email" | "phone" | "mobile_phone" | "billing_street" | "billing_street2" | "billing_city" | "billing_region" | "billing_postal_code" | "billing_country" | "street" | "unit" | "city" | "region" | "postal_code" | "country" | "property_label" | "access_notes" | "tags" | "notes") | null)[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            created_at: string;
+            delimiter: string;
+            dry_run: {
+                added: number;
+                events_sent: number;
+                /** @enum {string} */
+                on_match: "update" | "skip";
+                rejected: number;
+                /** @description The first 100; the CSV of rejected rows has all. */
+                rejected_rows: {
+                    reason: string;
+                    row: number;
+                }[];
+                /** @description Data rows read (the header not counted). */
+                rows: number;
+                /** @description Rows matching an existing customer, left as they are. */
+                skipped: number;
+                updated: number;
+            } | null;
+            /** @enum {string} */
+            encoding: "utf-8" | "windows-1252";
+            file_name: string;
+            headers: string[];
+            /** @example imp_01jd3k5x2m9q7r8s6t4v2w0y1z */
+            id: string;
+            imported_at: string | null;
+            /** @constant */
+            object: "customer_import";
+            /** @description The export this file was recognised as, if any. */
+            preset: ("jobber" | "housecall_pro" | "quickbooks_online") | null;
+            /** @description While a dry run, import or undo runs. */
+            progress: {
+                bytes: number;
+                /** @enum {string} */
+                phase: "dry_run" | "import" | "undo";
+                rows: number;
+                size_bytes: number;
+            } | null;
+            result: {
+                added: number;
+                events_sent: number;
+                /** @enum {string} */
+                on_match: "update" | "skip";
+                rejected: number;
+                /** @description The first 100; the CSV of rejected rows has all. */
+                rejected_rows: {
+                    reason: string;
+                    row: number;
+                }[];
+                /** @description Data rows read (the header not counted). */
+                rows: number;
+                /** @description Rows matching an existing customer, left as they are. */
+                skipped: number;
+                updated: number;
+            } | null;
+            size_bytes: number;
+            /** @enum {string} */
+            status: "uploaded" | "imported" | "undone";
+            /** @description Imported, not undone yet, and no customer it wrote was touched since. */
+            undoable: boolean;
+            undone_at: string | null;
         };
         CustomerRef: {
             email: string | null;
@@ -2735,6 +3241,11 @@ export interface components {
             object: "invoice";
             paid_at: string | null;
             payments: components["schemas"]["Payment"][];
+            /**
+             * @description The customer's place (prop_…) the record is for; null when it names none.
+             * @example prop_01jd3k5x2m9q7r8s6t4v2w0y1z
+             */
+            property_id: string | null;
             quote_id: string | null;
             sent_at: string | null;
             status: components["schemas"]["InvoiceStatus"];
@@ -2773,6 +3284,8 @@ export interface components {
             issue_date?: string;
             items: components["schemas"]["LineItemFieldsInput"][];
             notes?: string;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             /** @description Ignored: the server computes totals. */
             subtotal?: number;
             /** @description Ignored: the server computes totals. */
@@ -2809,9 +3322,12 @@ export interface components {
             issue_date?: string;
             items?: components["schemas"]["LineItemFieldsInput"][];
             notes?: string | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             taxes?: components["schemas"]["TaxFieldsInput"][];
         };
         Job: {
+            /** @description Where the work is: its place's address when it names one. */
             address: string | null;
             /** @description Team member names. */
             assignees: string[];
@@ -2834,6 +3350,11 @@ export interface components {
             /** @description A plan visit's rule date, which identifies it in the series even when it was moved. */
             occurrence_date: string | null;
             price: number | null;
+            /**
+             * @description The customer's place (prop_…) the record is for; null when it names none.
+             * @example prop_01jd3k5x2m9q7r8s6t4v2w0y1z
+             */
+            property_id: string | null;
             quote_id: string | null;
             scheduled_end: string | null;
             scheduled_start: string | null;
@@ -2849,6 +3370,7 @@ export interface components {
             updated_at: string;
         };
         JobCreateInput: {
+            /** @description Ignored when the job names a place: the address is the place's. */
             address?: string | null;
             /** @description Team member names; new names join the team. */
             assignees?: string[];
@@ -2863,6 +3385,8 @@ export interface components {
             customer_name?: string;
             notes?: string | null;
             price?: number | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             scheduled_end?: string | null;
             scheduled_start?: string | null;
             title: string;
@@ -2872,11 +3396,14 @@ export interface components {
         /** @enum {string} */
         JobStatusInput: "unscheduled" | "scheduled" | "in_progress" | "completed" | "cancelled";
         JobUpdateInput: {
+            /** @description Ignored when the job names a place: the address is the place's. */
             address?: string | null;
             /** @description Team member names; new names join the team. */
             assignees?: string[];
             notes?: string | null;
             price?: number | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             scheduled_end?: string | null;
             scheduled_start?: string | null;
             title?: string;
@@ -2912,7 +3439,7 @@ export interface components {
             created_at: string;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
             last_error: string | null;
             /** @constant */
             object: "mail_message";
@@ -2947,6 +3474,22 @@ export interface components {
         NoteBodyInput: {
             text: string;
         };
+        OfferedHours: {
+            /** @example 08:30 */
+            from: string;
+            /** @example 08:30 */
+            to: string;
+            /** @description 1 = Monday … 7 = Sunday. */
+            weekday: number;
+        };
+        OfferedHoursInput: {
+            /** @example 08:30 */
+            from: string;
+            /** @example 08:30 */
+            to: string;
+            /** @description 1 = Monday … 7 = Sunday. */
+            weekday: number;
+        };
         OutboxMessage: {
             attempts: number;
             body: string;
@@ -2959,7 +3502,7 @@ export interface components {
             document_id: string | null;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
             last_error: string | null;
             /** @description When it is tried next; null once sent or failed. */
             next_attempt_at: string | null;
@@ -3017,6 +3560,15 @@ export interface components {
              * @enum {string}
              */
             reason: "same_name_and_phone" | "similar_email";
+        };
+        PreferredTime: {
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
+            date: string;
+            /** @example 08:30 */
+            time: string;
         };
         Property: {
             /** @description Gate code, key safe, pets, alarm: for the crew; never in what the customer gets. */
@@ -3104,6 +3656,11 @@ export interface components {
             number: string;
             /** @constant */
             object: "quote";
+            /**
+             * @description The customer's place (prop_…) the record is for; null when it names none.
+             * @example prop_01jd3k5x2m9q7r8s6t4v2w0y1z
+             */
+            property_id: string | null;
             sent_at: string | null;
             status: components["schemas"]["QuoteStatus"];
             /** @example 49.99 */
@@ -3143,6 +3700,8 @@ export interface components {
             issue_date?: string;
             items: components["schemas"]["LineItemFieldsInput"][];
             notes?: string;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             /** @description Ignored: the server computes totals. */
             subtotal?: number;
             /** @description Ignored: the server computes totals. */
@@ -3176,6 +3735,8 @@ export interface components {
             issue_date?: string;
             items?: components["schemas"]["LineItemFieldsInput"][];
             notes?: string | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             taxes?: components["schemas"]["TaxFieldsInput"][];
             /**
              * Format: date
@@ -3511,6 +4072,11 @@ export interface components {
             /** @constant */
             object: "service_plan";
             price: number | null;
+            /**
+             * @description The customer's place (prop_…) the record is for; null when it names none.
+             * @example prop_01jd3k5x2m9q7r8s6t4v2w0y1z
+             */
+            property_id: string | null;
             /** @description The rule as RFC 5545 text (floating dates). */
             rrule: string;
             /**
@@ -3544,7 +4110,7 @@ export interface components {
          */
         ServicePlanBillingInput: "none" | "per_visit" | "per_period";
         ServicePlanCreateInput: {
-            /** @description Default: the customer's address. */
+            /** @description Ignored when the plan names a place (its visits go to the place's address). Default: the customer's address. */
             address?: string | null;
             /**
              * @description Team member names; new names join the team.
@@ -3604,6 +4170,8 @@ export interface components {
             notes?: string | null;
             /** @description Price of one visit. */
             price?: number | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             /**
              * Format: date
              * @description The first day the rule may fall on (DTSTART).
@@ -3760,6 +4328,8 @@ export interface components {
             notes?: string | null;
             /** @description Price of one visit. */
             price?: number | null;
+            /** @description One of the customer's active places (prop_…). Left out when creating (or when moving a draft to another customer): the customer's default place. null: no place. */
+            property_id?: string | null;
             /**
              * Format: date
              * @description The first day the rule may fall on (DTSTART).
@@ -3970,11 +4540,16 @@ export interface components {
                      */
                     date: string;
                     jobs: {
+                        /** @description Gate code, key safe, pets, alarm: for the crew. */
+                        access_notes: string | null;
                         address: string | null;
                         customer_name: string;
                         end: string | null;
                         id: string;
                         job_number: string;
+                        /** @example Building B */
+                        place_label: string | null;
+                        property_id: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-11-22T09:30:00Z
@@ -4007,11 +4582,16 @@ export interface components {
                      */
                     date: string;
                     jobs: {
+                        /** @description Gate code, key safe, pets, alarm: for the crew. */
+                        access_notes: string | null;
                         address: string | null;
                         customer_name: string;
                         end: string | null;
                         id: string;
                         job_number: string;
+                        /** @example Building B */
+                        place_label: string | null;
+                        property_id: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-11-22T09:30:00Z
@@ -4860,6 +5440,893 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Benchmark"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalBookingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPageSettings"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putPortalBookingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingPageUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPageSettings"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalBookingRequests: {
+        parameters: {
+            query?: {
+                /** @description The previous page's pagination.next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                status?: components["schemas"]["BookingRequestStatusInput"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BookingRequest"][];
+                        pagination: {
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalBookingRequestsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRequest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalBookingRequestsByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRequestScheduleInput"] | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRequest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalBookingRequestsByIdConvertToJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRequestScheduleInput"] | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRequest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalBookingRequestsByIdConvertToQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRequest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalBookingRequestsByIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRequestDeclineInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRequest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalBookingRequestsByIdPhotosByPhotoId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request’s booking id (bkg_…). */
+                id: string;
+                /** @description The photo’s id (pho_…). */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo as the customer sent it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
                 };
             };
             /** @description Default Response */
@@ -6040,6 +7507,764 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SmtpTestResult"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomerImports: {
+        parameters: {
+            query?: {
+                file_name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalCustomerImportsByImportId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomerImportsByImportIdDryRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One entry per column of the file, in order: the field it fills, or null. */
+                    columns: (("name" | "first_name" | "last_name" | "company" | "email" | "phone" | "mobile_phone" | "billing_street" | "billing_street2" | "billing_city" | "billing_region" | "billing_postal_code" | "billing_country" | "street" | "unit" | "city" | "region" | "postal_code" | "country" | "property_label" | "access_notes" | "tags" | "notes") | null)[];
+                    /**
+                     * @description A row matching an existing customer (same e-mail, or same name and phone): update it, or skip the row.
+                     * @default skip
+                     * @enum {string}
+                     */
+                    on_match?: "update" | "skip";
+                    /**
+                     * @description Send customer.created for each new customer (import only; never on a dry run).
+                     * @default false
+                     */
+                    send_events?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomerImportsByImportIdImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One entry per column of the file, in order: the field it fills, or null. */
+                    columns: (("name" | "first_name" | "last_name" | "company" | "email" | "phone" | "mobile_phone" | "billing_street" | "billing_street2" | "billing_city" | "billing_region" | "billing_postal_code" | "billing_country" | "street" | "unit" | "city" | "region" | "postal_code" | "country" | "property_label" | "access_notes" | "tags" | "notes") | null)[];
+                    /**
+                     * @description A row matching an existing customer (same e-mail, or same name and phone): update it, or skip the row.
+                     * @default skip
+                     * @enum {string}
+                     */
+                    on_match?: "update" | "skip";
+                    /**
+                     * @description Send customer.created for each new customer (import only; never on a dry run).
+                     * @default false
+                     */
+                    send_events?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomerImportsByImportIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One entry per column of the file, in order: the field it fills, or null. */
+                    columns: (("name" | "first_name" | "last_name" | "company" | "email" | "phone" | "mobile_phone" | "billing_street" | "billing_street2" | "billing_city" | "billing_region" | "billing_postal_code" | "billing_country" | "street" | "unit" | "city" | "region" | "postal_code" | "country" | "property_label" | "access_notes" | "tags" | "notes") | null)[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rows: {
+                            customer: {
+                                address: string | null;
+                                email: string | null;
+                                name: string;
+                                notes: string[];
+                                phone: string | null;
+                                property: {
+                                    access_notes: string | null;
+                                    city: string | null;
+                                    country: string | null;
+                                    label: string | null;
+                                    postal_code: string | null;
+                                    region: string | null;
+                                    street: string;
+                                    unit: string | null;
+                                } | null;
+                                tags: string[];
+                            } | null;
+                            error: string | null;
+                            /** @description The row's line in the file (the header is row 1). */
+                            row: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalCustomerImportsByImportIdRejectedCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomerImportsByImportIdUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (imp_…). */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerImport"];
                 };
             };
             /** @description Default Response */
@@ -9945,7 +12170,7 @@ export interface operations {
                 /** @description Only the e-mails of one invoice or quote. */
                 document_id?: string;
                 /** @description Only e-mails of this kind (reminder: the automatic reminders). */
-                kind?: "invoice" | "quote" | "winback" | "reminder";
+                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
                 status?: "queued" | "sending" | "sent" | "failed" | "cancelled";
@@ -12342,6 +14567,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalReportsAccountingExport: {
+        parameters: {
+            query: {
+                /** @description Xero's AccountCode for every line (200 is Xero's default Sales account). */
+                account_code?: string;
+                /** @description Dates as MM/DD/YYYY, DD/MM/YYYY or YYYY-MM-DD; default: mdy for quickbooks, dmy for xero, ymd for plain. */
+                date_format?: "mdy" | "dmy" | "ymd";
+                /** @description quickbooks and xero: the columns of QuickBooks Online's and Xero's own import files (docs/import-export.md); plain: every field, for any other tool. */
+                format: "quickbooks" | "xero" | "plain";
+                from: string;
+                /** @description invoices: those issued in the period, one row per line with its share of the tax; payments: those received in it. */
+                records: "invoices" | "payments";
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */

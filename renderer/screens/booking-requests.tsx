@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import type { BookingRequest } from '../../shared/schemas/booking-request';
 import { placeLine } from '../../shared/place';
-import { api, portalUrl } from '../lib/api';
+import type { BookingRequest } from '../../shared/schemas/booking-request';
+import { portal, portalUrl } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { href, navigate } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
-import { useCursorList } from '../lib/use-cursor-list';
+import { usePagedList } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
   Badge,
@@ -40,7 +40,10 @@ const ORIGIN: Record<BookingRequest['origin'], string> = {
 /** The requests customers sent that wait for the owner's answer, at the top of Bookings. */
 export function BookingRequests({ onAnswered }: { onAnswered(): void }) {
   const toast = useToast();
-  const list = useCursorList<BookingRequest>('/booking-requests', { status: 'open' });
+  const list = usePagedList(
+    (cursor) => portal.get('/booking-requests', { params: { query: { status: 'open', cursor, limit: 50 } } }),
+    'booking-requests:open',
+  );
   const { busy, perform } = useBusyAction<string>();
   const [scheduling, setScheduling] = useState<BookingRequest>();
   const [declining, setDeclining] = useState<BookingRequest>();
@@ -52,9 +55,9 @@ export function BookingRequests({ onAnswered }: { onAnswered(): void }) {
   };
   const answer = (request: BookingRequest, action: Answer) =>
     perform(`${request.id}:${action}`, async () => {
-      const done = await api.post<BookingRequest>(
-        `/booking-requests/${encodeURIComponent(request.id)}/${action}`,
-      );
+      const done = await portal.post(`/booking-requests/{id}/${action}` as const, {
+        params: { path: { id: request.id } },
+      });
       answered(`${DONE[action]}: ${done.booking.service}`);
       if (action === 'convert-to-quote' && done.quote_id) navigate(href('quotes', done.quote_id));
     });
@@ -203,12 +206,15 @@ function ScheduleDialog({
     if (!request) return;
     return run(async () => {
       const other = start || end;
-      await api.post<BookingRequest>(`/booking-requests/${encodeURIComponent(request.id)}/convert-to-job`, {
-        assignees: parseNames(assignees),
-        ...(other && {
-          start: start ? zonedLocalToIso(start, session.timezone) : '',
-          end: end ? zonedLocalToIso(end, session.timezone) : '',
-        }),
+      await portal.post('/booking-requests/{id}/convert-to-job', {
+        params: { path: { id: request.id } },
+        body: {
+          assignees: parseNames(assignees),
+          ...(other && {
+            start: start ? zonedLocalToIso(start, session.timezone) : '',
+            end: end ? zonedLocalToIso(end, session.timezone) : '',
+          }),
+        },
       });
       setAssignees('');
       setStart('');
@@ -258,8 +264,9 @@ function DeclineDialog({
     event.preventDefault();
     if (!request) return;
     return run(async () => {
-      await api.post<BookingRequest>(`/booking-requests/${encodeURIComponent(request.id)}/decline`, {
-        message,
+      await portal.post('/booking-requests/{id}/decline', {
+        params: { path: { id: request.id } },
+        body: { message },
       });
       setMessage('');
       onDone(`Request declined: ${request.booking.service}`);
