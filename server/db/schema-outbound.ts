@@ -1,7 +1,7 @@
 /** Row types of the outbound tables: events, e-mail, reminders, webhooks, idempotency and rate limits. */
 
 import type { z } from 'zod';
-import type { WebhookDeliveryStatus } from '../../shared/schemas/webhook';
+import type { WebhookDeliveryStatus as DeliveryStatuses } from '../../shared/schemas/webhook';
 
 export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
@@ -91,7 +91,7 @@ export interface WebhookEndpointsTable {
   arrival_mark?: number;
 }
 
-export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
+export type WebhookDeliveryStatus = z.infer<typeof DeliveryStatuses>;
 
 export interface WebhookDeliveriesTable {
   id: string;

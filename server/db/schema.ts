@@ -3,7 +3,6 @@
  * are the shared enums' (shared/schemas/), so a new status is one edit there.
  */
 
-import type { Generated } from 'kysely';
 import type { BookingStatus } from '../../shared/schemas/booking';
 import type { StoredInvoiceStatus } from '../../shared/schemas/invoice';
 import type { JobStatus } from '../../shared/schemas/job';
