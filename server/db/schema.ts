@@ -1,13 +1,36 @@
-/** Row types of every table (see migrations/). Kysely checks every query against these. */
+/**
+ * Row types of every table (see migrations/). Kysely checks every query against these. Statuses
+ * are the shared enums' (shared/schemas/), so a new status is one edit there.
+ */
 
-import type { Generated } from 'kysely';
-import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
+import type { BookingStatus } from '../../shared/schemas/booking';
+import type { StoredInvoiceStatus } from '../../shared/schemas/invoice';
+import type { JobStatus } from '../../shared/schemas/job';
+import type { StoredQuoteStatus } from '../../shared/schemas/quote';
+import type { PLAN_STATUSES } from '../../shared/schemas/service-plan';
 import type {
-  BookingPhotosTable,
-  BookingRequestsTable,
-  MailPurpose,
-  ReviewRequestsTable,
-} from './schema-requests';
+  EventsTable,
+  IdempotencyKeysTable,
+  MailMessagesTable,
+  RateLimitWindowsTable,
+  ReminderSendsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './schema-outbound';
+import type {
+  DecisionsTable,
+  NumberBlocksTable,
+  RecordChangesTable,
+  SyncNodeTable,
+  SyncSettingsTable,
+} from './schema-sync';
+
+export type * from './schema-outbound';
+export type * from './schema-sync';
+
+import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
+import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
 export interface AccountsTable {
   id: string;
@@ -154,7 +177,7 @@ export interface TeamMembersTable {
   deactivated_at: string | null;
 }
 
-export type JobStatus = 'unscheduled' | 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
+export type { JobStatus };
 
 export interface JobsTable {
   id: string;
@@ -216,7 +239,7 @@ export interface ServicePlansTable {
   holiday_rule: 'skip' | 'move';
   billing: 'none' | 'per_visit' | 'per_period';
   invoice_delivery: 'draft' | 'send';
-  status: 'active' | 'ended';
+  status: (typeof PLAN_STATUSES)[number];
   ended_at: string | null;
   created_at: string;
   updated_at: string;
@@ -229,7 +252,7 @@ export interface JobAssigneesTable {
   member_id: string;
 }
 
-export type BookingStatus = 'pending' | 'confirmed' | 'completed' | 'cancelled' | 'no_show';
+export type { BookingStatus };
 
 export interface BookingsTable {
   id: string;
@@ -248,7 +271,7 @@ export interface BookingsTable {
   property_id?: string | null;
 }
 
-export type QuoteStatus = 'draft' | 'sent' | 'accepted' | 'declined' | 'converted';
+export type QuoteStatus = StoredQuoteStatus;
 
 export interface QuotesTable {
   id: string;
@@ -274,7 +297,7 @@ export interface QuotesTable {
   property_id?: string | null;
 }
 
-export type InvoiceStatus = 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
+export type InvoiceStatus = StoredInvoiceStatus;
 
 export interface InvoicesTable {
   id: string;
@@ -341,128 +364,6 @@ export interface ReviewsTable {
   updated_at: string;
 }
 
-export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
-
-export interface MailMessagesTable {
-  id: string;
-  account_id: string;
-  kind: 'invoice' | 'quote' | 'winback';
-  customer_id: string | null;
-  document_id: string | null;
-  to_address: string;
-  subject: string;
-  body: string;
-  offer: string | null;
-  status: MailStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  created_at: string;
-  sent_at: string | null;
-  /** The install that sends it (sync): null means this one, for messages made before sync. */
-  sending_node?: string | null;
-  /** Set when the message will never go out; its stored status is then 'failed'. */
-  cancelled_at: string | null;
-  /** Which automatic reminder this is (migration 0009); null for every other message. */
-  reminder?: ReminderKind | null;
-  /** What a plain message is when not a win-back (migration 0023). */
-  purpose?: MailPurpose | null;
-}
-
-export type ReminderKind = 'invoice_overdue' | 'appointment' | 'quote_follow_up';
-
-export interface ReminderSendsTable {
-  account_id: string;
-  kind: ReminderKind;
-  /** The invoice, job or quote the reminder is about. */
-  subject_id: string;
-  /** Which occasion of that record: 'overdue+7d', 'visit@2026-11-24T14:00:00Z', 'follow-up+3d'. */
-  occasion: string;
-  outcome: 'queued' | 'skipped';
-  message_id: string | null;
-  created_at: string;
-}
-
-export interface EventsTable {
-  id: string;
-  account_id: string;
-  type: string;
-  payload: string;
-  created_at: string;
-}
-
-export interface IdempotencyKeysTable {
-  scope: string;
-  key: string;
-  fingerprint: string;
-  status_code: number | null;
-  response: string | null;
-  created_at: string;
-}
-
-export interface RateLimitWindowsTable {
-  bucket: string;
-  window_start: number;
-  count: number;
-}
-
-export type WebhookInterface = 'portal' | 'v1';
-
-export interface WebhookEndpointsTable {
-  id: string;
-  account_id: string;
-  interface: WebhookInterface;
-  url: string;
-  description: string | null;
-  /** JSON array of event types, or ["*"]. */
-  events: string;
-  enabled: 0 | 1;
-  disabled_reason: 'manual' | 'consecutive_failures' | null;
-  disabled_at: string | null;
-  consecutive_failures: number;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-  /** The install that delivers it (sync): null means this one, for endpoints made before sync. */
-  delivering_node?: string | null;
-  /** Device-local: the last `event_arrivals.seq` here when it was made; it gets the events after. */
-  arrival_mark?: number;
-}
-
-export type WebhookDeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
-
-export interface WebhookDeliveriesTable {
-  id: string;
-  account_id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: string | null;
-  last_response_code: number | null;
-  last_error: string | null;
-  redelivery_of: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WebhookAttemptsTable {
-  id: string;
-  delivery_id: string;
-  attempt: number;
-  status: 'succeeded' | 'failed';
-  response_code: number | null;
-  response_body: string | null;
-  error: string | null;
-  duration_ms: number;
-  attempted_at: string;
-  next_attempt_at: string | null;
-}
-
 /**
  * Overview rollups (migration 0004), kept by triggers on payments, invoices, jobs, customers and
  * quotes: sums per account and 15-minute UTC slot ('YYYY-MM-DDTHH:MM:00Z', minutes 00/15/30/45).
@@ -499,66 +400,6 @@ export interface CustomerFiguresTable {
   notes_json: string;
   paid_cents: number;
   last_job_at: string | null;
-}
-
-export interface SyncNodeTable {
-  id: string;
-  last_hlc: string;
-  clock_offset_ms: number;
-}
-
-export interface SyncSettingsTable {
-  account_id: string;
-  role: 'hub' | 'device';
-  hub_url: string | null;
-  /** SHA-256 of the hub's own certificate, pinned at pairing; null for a certificate an authority signed. */
-  hub_fingerprint: string | null;
-  device_id: string;
-  device_code: string;
-  credential: string | null;
-  cursor: number;
-  last_synced_at: string | null;
-  last_attempt_at: string | null;
-  last_error: string | null;
-  created_at: string;
-}
-
-export interface DecisionsTable {
-  /** `kind:record_id`: machines that see the same situation write one row. */
-  id: string;
-  account_id: string;
-  kind: string;
-  record_type: string;
-  record_id: string;
-  message: string;
-  /** open and cleared merge by clock; resolved ranks above both (docs/sync.md). */
-  status: 'open' | 'cleared' | 'resolved';
-  detected_at: string;
-  resolved_at: string | null;
-}
-
-export interface RecordChangesTable {
-  id: Generated<number>;
-  account_id: string;
-  record_type: string;
-  record_id: string;
-  field: string;
-  /** JSON texts of the values. */
-  old_value: string | null;
-  new_value: string | null;
-  author: string;
-  /** The node id of the install whose clock stamped the new value. */
-  node: string;
-  changed_at: string;
-  replaced: number;
-  restored_at: string | null;
-}
-
-export interface NumberBlocksTable {
-  account_id: string;
-  series: string;
-  next_value: number;
-  end_value: number;
 }
 
 export interface Database {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { installHistoryTriggers } from './history';
 import { Hlc } from './hlc';
-import { notSent, SYNCED_TABLES, type SyncedTable } from './tables';
+import { notSent, type SyncedTable } from './synced-table';
+import { SYNCED_TABLES } from './tables';
 
 /**
  * Change capture: triggers on every synced table write each change into sync_outbox inside the

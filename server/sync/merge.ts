@@ -1,4 +1,4 @@
-import { DELETED, type SyncedTable } from './tables';
+import { DELETED, type SyncedTable } from './synced-table';
 
 /**
  * The merge rules shared by the hub and every device (docs/sync.md, "Merge rules"). A row's state

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
-import { type SyncedTable, syncedTable } from './tables';
+import type { SyncedTable } from './synced-table';
+import { syncedTable } from './tables';
 
 /**
  * The business a row of an install's own tables belongs to, by its table's account rule; undefined

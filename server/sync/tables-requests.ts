@@ -1,4 +1,4 @@
-import type { SyncedTable } from './tables';
+import type { SyncedTable } from './synced-table';
 
 const own = (r: string) => `${r}.account_id`;
 

@@ -1,3 +1,6 @@
+import * as statusRanks from './status-ranks';
+import { DELETED, type SyncedTable } from './synced-table';
+
 /**
  * Which tables are the business (synced) and which belong to one install (device-local), and how
  * each synced table merges. Every table of the schema is in exactly one of the two lists; a test
@@ -5,56 +8,6 @@
  */
 
 import { REQUEST_TABLES } from './tables-requests';
-
-/** The pseudo-column that carries a row's deletion; a later re-insert of the same key clears it. */
-export const DELETED = '_deleted';
-
-export interface SyncedTable {
-  name: string;
-  /** Primary-key columns, in order; a row's key on the wire is the JSON array of their values. */
-  pk: string[];
-  /** SQL giving the row's account from the trigger row `R` (NEW or OLD). */
-  account: (r: string) => string;
-  /** Columns never sent: device-local state and secrets. Recomputed ones are in `derived`. */
-  local?: string[];
-  /** Columns recomputed from synced rows after every apply (totals, balances), never sent. */
-  derived?: string[];
-  /** Status columns merged by rank first, then by clock (docs/sync.md, "Statuses"). */
-  ranks?: Record<string, Record<string, number>>;
-  /** Columns holding the id of a customer or team member, followed through merged records. */
-  refs?: Record<string, 'customers' | 'team_members'>;
-  /** Rows may only be added: the hub keeps the first state of a row and ignores later changes. */
-  appendOnly?: boolean;
-  /**
-   * A column no two live rows of an account may share (a customer's e-mail). When a second one
-   * reaches the hub, the hub merges it into the first and tells every device (docs/sync.md).
-   */
-  naturalKey?: string;
-  /**
-   * Columns a device's push may write (docs/sync.md, "What a device may write"): what the owner's
-   * session, the API and the install's own work change on any device. A pushed column outside this
-   * list and `operator` is refused; the deletion marker is writable unless `operator` names it.
-   */
-  writable: string[];
-  /**
-   * Columns only the operator changes (the CLI on the hub's folder): they flow hub → devices, and a
-   * push from a paired device that changes them is refused. A row the hub does not hold yet brings
-   * them (a business arriving on a hosted hub), and the hub's own install pushes them.
-   */
-  operator?: string[];
-  /**
-   * Columns naming another row of the business, with the tables that row may be in: a push whose
-   * row names one of another business is refused. `ownedVia` is the one a row without an
-   * account_id belongs to its business through: the hub must hold that parent for the business.
-   */
-  parents?: Record<string, string[]>;
-  ownedVia?: string;
-  /**
-   * Each row records an owner's merge of one record of this table into another (columns from_id,
-   * to_id): the hub writes the alias an e-mail merge writes, so every device makes the same merge.
-   */
-  recordsMergeOf?: 'customers';
-}
 
 const own = (r: string) => `${r}.account_id`;
 const viaCustomer = (r: string) => `(SELECT account_id FROM customers WHERE id = ${r}.customer_id)`;
@@ -132,7 +85,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: own,
     refs: { customer_id: 'customers' },
     // Archived beats edited: an edit made elsewhere never brings an archived place back.
-    ranks: { status: { active: 0, archived: 1 } },
+    ranks: { status: statusRanks.PROPERTY_RANKS },
     writable: [
       'id',
       'account_id',
@@ -158,7 +111,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     pk: ['id'],
     account: own,
     refs: { customer_id: 'customers' },
-    ranks: { status: { unscheduled: 0, scheduled: 0, in_progress: 1, cancelled: 2, completed: 3 } },
+    ranks: { status: statusRanks.JOB_RANKS },
     writable: [
       'id',
       'account_id',
@@ -198,7 +151,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     pk: ['id'],
     account: own,
     refs: { customer_id: 'customers' },
-    ranks: { status: { active: 0, ended: 1 } },
+    ranks: { status: statusRanks.PLAN_RANKS },
     writable: [
       'id',
       'account_id',
@@ -244,7 +197,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     pk: ['id'],
     account: own,
     refs: { customer_id: 'customers' },
-    ranks: { status: { pending: 0, confirmed: 1, cancelled: 2, no_show: 2, completed: 3 } },
+    ranks: { status: statusRanks.BOOKING_RANKS },
     writable: [
       'id',
       'account_id',
@@ -268,7 +221,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: own,
     refs: { customer_id: 'customers' },
     derived: ['subtotal_cents', 'tax_total_cents', 'total_cents'],
-    ranks: { status: { draft: 0, sent: 1, declined: 2, accepted: 3, converted: 4 } },
+    ranks: { status: statusRanks.QUOTE_RANKS },
     writable: [
       'id',
       'account_id',
@@ -297,7 +250,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     refs: { customer_id: 'customers' },
     derived: ['subtotal_cents', 'tax_total_cents', 'total_cents', 'amount_paid_cents'],
     // Payments decide paid and partially paid (derived); what the owner sets ranks draft < sent < void.
-    ranks: { status: { draft: 0, sent: 1, partially_paid: 1, paid: 1, void: 2 } },
+    ranks: { status: statusRanks.INVOICE_RANKS },
     writable: [
       'id',
       'account_id',
@@ -419,7 +372,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     name: 'decisions',
     pk: ['id'],
     account: own,
-    ranks: { status: { open: 0, cleared: 0, resolved: 1 } },
+    ranks: { status: statusRanks.DECISION_RANKS },
     // Any install that sees the situation raises, clears or resolves it (docs/sync.md, "Decisions").
     writable: [
       'id',
@@ -541,29 +494,4 @@ const byName = new Map(SYNCED_TABLES.map((t) => [t.name, t]));
 
 export function syncedTable(name: string): SyncedTable | undefined {
   return byName.get(name);
-}
-
-/** The pull's pseudo-table of merges: pk [table, from_id], values { to_id }. */
-/** Columns naming a customer, in every synced table but the merge records: what a customer merge moves. */
-export function customerReferences(): Array<{ table: string; column: string; inKey: boolean }> {
-  return SYNCED_TABLES.filter((t) => !t.recordsMergeOf).flatMap((table) =>
-    Object.entries(table.refs ?? {})
-      .filter(([, target]) => target === 'customers')
-      .map(([column]) => ({ table: table.name, column, inKey: table.pk.includes(column) })),
-  );
-}
-
-export const ALIAS_TABLE = '_alias';
-
-/** What a merged-away record never passes to the record it merged into. */
-export const IDENTITY_COLUMNS = new Set(['id', 'created_at', '_deleted']);
-
-export function notSent(table: SyncedTable): Set<string> {
-  return new Set([...(table.local ?? []), ...(table.derived ?? [])]);
-}
-
-/** Columns a device's push may change in a table: its writable list and the deletion marker. */
-export function writableColumns(table: SyncedTable): Set<string> {
-  const operator = new Set(table.operator ?? []);
-  return new Set([...table.writable, DELETED].filter((column) => !operator.has(column)));
 }

@@ -16,7 +16,7 @@ import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../server/sync/hub/storage';
 import type { HubDeliveryStorage } from '../../server/sync/hub/webhook-deliveries';
 import { openDatabase } from '../../server/sync/open';
-import { ALIAS_TABLE } from '../../server/sync/tables';
+import { ALIAS_TABLE } from '../../server/sync/synced-table';
 import type { SyncSnapshotResponse } from '../../shared/schemas/sync';
 import { startPostgresForSuite } from '../helpers/postgres';
 

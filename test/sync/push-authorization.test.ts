@@ -10,7 +10,8 @@ import { Hub } from '../../server/sync/hub/service';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
 import type { HubDevice, HubStorage, PushedChange } from '../../server/sync/hub/storage';
 import { openDatabase } from '../../server/sync/open';
-import { DELETED, notSent, SYNCED_TABLES, type SyncedTable } from '../../server/sync/tables';
+import { DELETED, notSent, type SyncedTable } from '../../server/sync/synced-table';
+import { SYNCED_TABLES } from '../../server/sync/tables';
 import { startPgHubPoolForSuite } from '../helpers/postgres';
 import { type ApiResponse, startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 

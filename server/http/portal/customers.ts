@@ -19,7 +19,7 @@ import type { AppContext } from '../../context';
 import { getCustomerWithHistory } from '../../domain/customer-history';
 import { findPossibleDuplicates, mergeCustomers } from '../../domain/customer-merge';
 import * as customers from '../../domain/customers';
-import { customerReferences } from '../../sync/tables';
+import { customerReferences } from '../../sync/customer-references';
 import { commonErrors, PortalParams } from '../schemas';
 
 const EmailParams = PortalParams.extend({

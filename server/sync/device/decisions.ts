@@ -1,5 +1,5 @@
 import { fromCents, MONEY_DECIMALS } from '../../../shared/money';
-import { DELETED } from '../tables';
+import { DELETED } from '../synced-table';
 import { settleDefaultPlace } from './default-place';
 import type { LocalState } from './local-state';
 

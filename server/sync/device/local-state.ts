@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { sentColumns } from '../capture';
 import type { RowState } from '../merge';
-import { DELETED, type SyncedTable } from '../tables';
+import { DELETED, type SyncedTable } from '../synced-table';
 
 /**
  * What a device knows of one row: its values in the business table, and the clocks of those

@@ -1,6 +1,6 @@
 import type { PushedChange } from '../hub/storage';
 import type { RowState } from '../merge';
-import { DELETED } from '../tables';
+import { DELETED } from '../synced-table';
 import { changedColumns, type LocalState } from './local-state';
 
 /** Local changes waiting for the hub (sync_outbox), as the push sends them. */

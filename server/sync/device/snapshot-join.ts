@@ -5,7 +5,8 @@ import { CUSTOMER_FIGURES_TRIGGERS, rebuildCustomerFigures } from '../../db/cust
 import { statusAfterPayments } from '../../domain/invoice-status';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
-import { ALIAS_TABLE, DELETED, SYNCED_TABLES, type SyncedTable, syncedTable } from '../tables';
+import { ALIAS_TABLE, DELETED, type SyncedTable } from '../synced-table';
+import { SYNCED_TABLES, syncedTable } from '../tables';
 import { applyPulledRows, sqlValue } from './apply';
 import { noteForDecisions, type Touched } from './decisions';
 import type { LocalState } from './local-state';

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { sentColumns } from '../capture';
-import { DELETED, SYNCED_TABLES } from '../tables';
+import { DELETED } from '../synced-table';
+import { SYNCED_TABLES } from '../tables';
 
 /**
  * The first pairing of an install that keeps the hub in its own SQLite file (docs/sync.md, "First

@@ -1,6 +1,7 @@
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { RowState } from '../merge';
-import { DELETED, SYNCED_TABLES, syncedTable } from '../tables';
+import { DELETED } from '../synced-table';
+import { SYNCED_TABLES, syncedTable } from '../tables';
 import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { authorizeChange } from './push-authorization';

@@ -1,5 +1,6 @@
 import { ApiError, validationError } from '../../lib/errors';
-import { DELETED, type SyncedTable, syncedTable, writableColumns } from '../tables';
+import { DELETED, type SyncedTable, writableColumns } from '../synced-table';
+import { syncedTable } from '../tables';
 import type { HubRowStore } from './push-merge';
 import type { PushedChange } from './storage';
 

@@ -1,5 +1,6 @@
 import { isDeleted, mergeStates, type RowState } from '../merge';
-import { ALIAS_TABLE, DELETED, IDENTITY_COLUMNS, type SyncedTable, syncedTable } from '../tables';
+import { ALIAS_TABLE, DELETED, IDENTITY_COLUMNS, type SyncedTable } from '../synced-table';
+import { syncedTable } from '../tables';
 import type { PushedChange } from './storage';
 
 /**

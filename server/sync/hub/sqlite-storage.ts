@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
 import { localOwner } from '../owner';
-import { DELETED } from '../tables';
+import { DELETED } from '../synced-table';
 import { authorizeChange } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';

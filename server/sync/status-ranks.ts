@@ -1,0 +1,35 @@
+import type {
+  BookingStatus,
+  DecisionsTable,
+  InvoiceStatus,
+  JobStatus,
+  PropertiesTable,
+  QuoteStatus,
+  ServicePlansTable,
+} from '../db/schema';
+
+/**
+ * Status columns merge by rank first, then by clock (docs/sync.md, "Statuses"). Each list names
+ * every status of its enum: a status added there and left out here does not compile.
+ */
+type Ranks<Status extends string> = Record<Status, number>;
+
+export const PROPERTY_RANKS: Ranks<PropertiesTable['status']> = { active: 0, archived: 1 };
+export const JOB_RANKS: Ranks<JobStatus> = {
+  unscheduled: 0,
+  scheduled: 0,
+  in_progress: 1,
+  cancelled: 2,
+  completed: 3,
+};
+export const PLAN_RANKS: Ranks<ServicePlansTable['status']> = { active: 0, ended: 1 };
+export const BOOKING_RANKS: Ranks<BookingStatus> = {
+  pending: 0,
+  confirmed: 1,
+  cancelled: 2,
+  no_show: 2,
+  completed: 3,
+};
+export const QUOTE_RANKS: Ranks<QuoteStatus> = { draft: 0, sent: 1, declined: 2, accepted: 3, converted: 4 };
+export const INVOICE_RANKS: Ranks<InvoiceStatus> = { draft: 0, sent: 1, partially_paid: 1, paid: 1, void: 2 };
+export const DECISION_RANKS: Ranks<DecisionsTable['status']> = { open: 0, cleared: 0, resolved: 1 };
