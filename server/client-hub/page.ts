@@ -136,8 +136,8 @@ export function quotePage(
   const lines = totals.lines
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(l.description)}<br><span class="muted">${escapeHtml(l.quantity)} × ${money(
-          Math.round(l.unit_price * 100),
+        `<tr><td>${escapeHtml(l.description)}<br><span class="muted">${escapeHtml(quantity(l.quantity, page.business))} × ${money(
+          toCents(l.unit_price),
           quote,
           page.business,
         )}</span></td><td class="num">${money(l.amount_cents, quote, page.business)}</td></tr>`,

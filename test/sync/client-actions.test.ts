@@ -143,4 +143,38 @@ describe('client hub actions across devices', () => {
     expect(office2.quote.status).toBe('accepted');
     expect(office2.actions).toEqual([expect.objectContaining({ status: 'applied' })]);
   }, 120_000);
+
+  it('a decline with a reason and a request for changes leave one note each, wherever applied', async () => {
+    const { office, van, account } = await pairedPair();
+    const quote = await sentQuote(account);
+    await settle(office, van, account.clientId);
+    await office.ctx.sync!.stop();
+    await van.ctx.sync!.stop();
+    const changes: ClientActionsTable = {
+      ...approval(account.clientId, quote),
+      id: 'act_01kdz8y0000000000000000001',
+      kind: 'quote.changes',
+      payload: JSON.stringify({ message: 'Could you add the windows?' }),
+    };
+    const decline: ClientActionsTable = {
+      ...approval(account.clientId, quote),
+      id: 'act_01kdz8y0000000000000000002',
+      kind: 'quote.decline',
+      payload: JSON.stringify({ reason: 'Too far out' }),
+    };
+    for (const server of [office, van]) {
+      await server.ctx.db.insertInto('client_actions').values([changes, decline]).execute();
+      expect(await applyPendingActions(server.ctx, account.clientId)).toBe(2);
+    }
+    await settle(office, van, account.clientId);
+    for (const server of [office, van]) {
+      const notes = await server.ctx.db.selectFrom('customer_notes').select('text').orderBy('id').execute();
+      expect(notes.map((n) => n.text).sort()).toEqual([
+        `From the client hub: Asked for changes to quote ${quote.number}: Could you add the windows?`,
+        `From the client hub: Declined quote ${quote.number}: Too far out`,
+      ]);
+      expect((await rows(server, quote.id)).quote.status).toBe('declined');
+      expect((await rows(server, quote.id)).events).toHaveLength(1);
+    }
+  }, 120_000);
 });
