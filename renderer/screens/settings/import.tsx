@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type {
   CustomerImport,
   ImportColumns,
@@ -9,7 +9,7 @@ import type {
 import { IMPORT_FIELDS } from '../../../shared/schemas/customer-import';
 import { ApiRequestError, api, errorMessage, portalUrl, request } from '../../lib/api';
 import { count } from '../../lib/plural';
-import { Button, Card, Checkbox, ErrorNotice, Field, LinkButton, Notice, Select } from '../../ui';
+import { Button, Card, Checkbox, ErrorNotice, Field, Input, LinkButton, Notice, Select } from '../../ui';
 import '../../styles/import.css';
 
 const PRESET_NAMES = {
@@ -157,7 +157,6 @@ export function ImportSettings() {
   const [busy, setBusy] = useState<'upload' | 'dry_run' | 'import' | 'undo' | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [progress, setProgress] = useState<CustomerImport['progress']>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!upload || upload.status !== 'uploaded' || !columns.length) return;
@@ -209,13 +208,7 @@ export function ImportSettings() {
       </p>
       <div className="row">
         <Field label="CSV file">
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".csv,text/csv"
-            className="input"
-            onChange={(e) => start(e.target.files?.[0])}
-          />
+          <Input type="file" accept=".csv,text/csv" onChange={(e) => start(e.target.files?.[0])} />
         </Field>
         {busy === 'upload' && <span className="muted">Reading the file…</span>}
       </div>
