@@ -81,22 +81,24 @@ function Rejected({ upload, summary }: { upload: CustomerImport; summary: Import
   if (!summary.rejected) return null;
   return (
     <div className="import-rejected">
-      <table className="table" aria-label="Rejected rows">
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Why it cannot be imported</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summary.rejected_rows.map((r) => (
-            <tr key={r.row}>
-              <td>{r.row}</td>
-              <td>{r.reason}</td>
+      <div className="import-rejected-rows">
+        <table className="table" aria-label="Rejected rows">
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">Why it cannot be imported</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {summary.rejected_rows.map((r) => (
+              <tr key={r.row}>
+                <td>{r.row}</td>
+                <td>{r.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <LinkButton href={portalUrl(`/customer-imports/${upload.id}/rejected.csv`)} download>
         Download rejected rows (CSV)
       </LinkButton>
