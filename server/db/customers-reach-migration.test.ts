@@ -88,9 +88,10 @@ describe('migrations 0014 and 0015: customers without e-mail, and their places',
       expect((await db.selectFrom('jobs').select('customer_id').execute())[0]!.customer_id).toBe('cus_1');
       const after = database.sqlite
         .prepare(
-          `SELECT type, name FROM sqlite_master WHERE tbl_name = 'customers' AND type IN ('index', 'trigger') AND name NOT LIKE 'sync_capture_%' AND name NOT LIKE 'record_history_%' ORDER BY name`,
+          `SELECT type, name FROM sqlite_master WHERE tbl_name = 'customers' AND type IN ('index', 'trigger') AND name NOT LIKE 'sync_capture_%' AND name NOT LIKE 'record_history_%' AND name <> 'customers_name_lower' ORDER BY name`,
         )
         .all();
+      // customers_name_lower comes with a later migration (0020, customer imports).
       // Capture and history triggers are made anew from the live schema at every start.
       expect(after).toEqual(before.filter((r) => !(r as { name: string }).name.startsWith('sync_capture_')));
 
