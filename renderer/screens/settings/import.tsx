@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type {
   CustomerImport,
   ImportColumns,
@@ -9,7 +9,7 @@ import type {
 import { IMPORT_FIELDS } from '../../../shared/schemas/customer-import';
 import { ApiRequestError, api, errorMessage, portalUrl, request } from '../../lib/api';
 import { count } from '../../lib/plural';
-import { Button, Card, Checkbox, ErrorNotice, Field, LinkButton, Notice, Select } from '../../ui';
+import { Button, Card, Checkbox, ErrorNotice, Field, Input, LinkButton, Notice, Select } from '../../ui';
 import '../../styles/import.css';
 
 const PRESET_NAMES = {
@@ -81,22 +81,24 @@ function Rejected({ upload, summary }: { upload: CustomerImport; summary: Import
   if (!summary.rejected) return null;
   return (
     <div className="import-rejected">
-      <table className="table" aria-label="Rejected rows">
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Why it cannot be imported</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summary.rejected_rows.map((r) => (
-            <tr key={r.row}>
-              <td>{r.row}</td>
-              <td>{r.reason}</td>
+      <div className="import-rejected-rows">
+        <table className="table" aria-label="Rejected rows">
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">Why it cannot be imported</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {summary.rejected_rows.map((r) => (
+              <tr key={r.row}>
+                <td>{r.row}</td>
+                <td>{r.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <LinkButton href={portalUrl(`/customer-imports/${upload.id}/rejected.csv`)} download>
         Download rejected rows (CSV)
       </LinkButton>
@@ -157,7 +159,6 @@ export function ImportSettings() {
   const [busy, setBusy] = useState<'upload' | 'dry_run' | 'import' | 'undo' | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [progress, setProgress] = useState<CustomerImport['progress']>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!upload || upload.status !== 'uploaded' || !columns.length) return;
@@ -209,13 +210,7 @@ export function ImportSettings() {
       </p>
       <div className="row">
         <Field label="CSV file">
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".csv,text/csv"
-            className="input"
-            onChange={(e) => start(e.target.files?.[0])}
-          />
+          <Input type="file" accept=".csv,text/csv" onChange={(e) => start(e.target.files?.[0])} />
         </Field>
         {busy === 'upload' && <span className="muted">Reading the file…</span>}
       </div>

@@ -35,6 +35,14 @@ export function portalCustomerImportRoutes(
   return async (app) => {
     // The file is streamed to disk as it arrives, never held whole: this parser hands the route the stream.
     app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+    // A dry run or an import of a big file answers only when it is done, which on a loaded machine can
+    // outlast the idle timeout that closes a silent connection; the timeout comes back with the answer.
+    app.addHook('preHandler', async (request, reply) => {
+      const socket = request.raw.socket;
+      const idle = socket.timeout ?? 0;
+      socket.setTimeout(0);
+      reply.raw.once('finish', () => socket.setTimeout(idle));
+    });
 
     app.post(
       '/customer-imports',

@@ -1,0 +1,91 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jobberExport } from '../../test/helpers/client-files';
+import { type BenchCase, fmt, type Row } from '../harness';
+
+const MB = 1024 * 1024;
+const ROWS = 50_000;
+const root = path.resolve(import.meta.dirname, '../..');
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/**
+ * A business moving in: a Jobber-shaped export of 50,000 clients uploaded, dry-run, imported and
+ * undone, each step timed, with the peak RSS of the server doing it. The server is a headless one
+ * of its own (`server/serve.ts` in a child process) on an empty data folder, so its RSS is its
+ * own and the bench account's 100,000 customers do not match the file's.
+ */
+const importCase: BenchCase = async ({ log }) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-bench-import-'));
+  const tsx = (args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', ...args, '--data-dir', dataDir], {
+      cwd: root,
+    }).toString();
+  const account = JSON.parse(tsx(['server/cli.ts', 'init', '--business', 'Moving In', '--json']));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/serve.ts', '--data-dir', dataDir, '--port', '0'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    const signIn = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /Sign in[^:]*: (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`import server exited (${code}): ${output}`)));
+    });
+    const base = new URL(signIn).origin;
+    const signedIn = await fetch(signIn, { redirect: 'manual' });
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { csv } = jobberExport(ROWS);
+    const portal = `${base}/api/portal/${account.client_id}/customer-imports`;
+    const rows: Row[] = [];
+    const step = async (name: string, run: () => Promise<Response>) => {
+      const before = rssOf(child.pid!);
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssOf(child.pid!));
+      }, 25);
+      const began = performance.now();
+      const response = await run();
+      const seconds = (performance.now() - began) / 1000;
+      clearInterval(sampler);
+      const answer = (await response.json()) as { id: string; columns: unknown[] };
+      if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+      log(`import: ${name} ${fmt(seconds, 2)} s`);
+      rows.push({
+        case: 'import',
+        figure: `${name} ${ROWS.toLocaleString('en')} rows (${fmt(csv.length / MB)} MB): ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
+        target: '',
+        pass: null,
+      });
+      return answer;
+    };
+    const headers = { cookie, 'content-type': 'application/json' };
+    const uploaded = await step('upload', () =>
+      fetch(portal, { method: 'POST', headers: { cookie, 'content-type': 'text/csv' }, body: csv }),
+    );
+    const id = uploaded.id;
+    const body = JSON.stringify({ columns: uploaded.columns, on_match: 'skip' });
+    await step('dry run', () => fetch(`${portal}/${id}/dry-run`, { method: 'POST', headers, body }));
+    await step('import', () => fetch(`${portal}/${id}/import`, { method: 'POST', headers, body }));
+    await step('undo', () => fetch(`${portal}/${id}/undo`, { method: 'POST', headers, body: '{}' }));
+    return rows;
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default importCase;

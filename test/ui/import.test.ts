@@ -1,0 +1,4 @@
+import { importFlows } from './import-flows';
+import { startPortalSession } from './portal-session';
+
+importFlows(startPortalSession());
