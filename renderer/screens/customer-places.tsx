@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { placeLine, type Property, type PropertyUpdate } from '../../shared/schemas/property';
+import { type Property, type PropertyUpdate, placeLine } from '../../shared/schemas/property';
 import { api, type ListPage } from '../lib/api';
 import { useDraft } from '../lib/use-draft';
 import { useResource } from '../lib/use-resource';
