@@ -8,6 +8,7 @@ import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
 import { BackupAlert } from './backup-alert';
+import { RequestsWaitingNotice } from './booking-requests';
 import { Loaded, Stars } from './common';
 
 /** Good morning, afternoon or evening by the clock where the business is, not where this computer is. */
@@ -43,6 +44,7 @@ export function Dashboard() {
         }
       />
       <BackupAlert />
+      <RequestsWaitingNotice />
       <Loaded resource={dashboard}>
         {(data) => (
           <div className="stack" data-testid="dashboard-loaded">

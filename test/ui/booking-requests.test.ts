@@ -90,7 +90,9 @@ describe('booking requests, the owner’s side', () => {
     const declined = await ask('Priya Patel', 1, 4, { notes: 'Skylights too, please.' });
     const quoted = await ask('Lucas Martin', 0, 5);
 
-    await page.goto(`${server.url}/#/bookings`);
+    await page.goto(`${server.url}/#/`);
+    await page.getByText('4 booking requests wait for your answer.').waitFor();
+    await page.getByRole('link', { name: 'Open Bookings' }).click();
     const card = page.locator('.booking-requests');
     await card.getByRole('heading', { name: 'Requests waiting (4)' }).waitFor();
     const photo = card.getByRole('img', { name: /Sent with Gutter cleaning, Maya Chen/ });
