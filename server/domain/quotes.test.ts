@@ -124,7 +124,8 @@ describe('quote lifecycle', () => {
     expect((await refused(convertQuote(ctx, accountId, quote.number))).message).toContain(
       'already converted',
     );
-    expect(await eventTypes()).toEqual(['customer.created', 'quote.accepted']);
+    // The address given to a customer without a place becomes their first place.
+    expect(await eventTypes()).toEqual(['customer.created', 'property.created', 'quote.accepted']);
   });
 
   it('records a decline and refuses to accept it afterwards', async () => {
