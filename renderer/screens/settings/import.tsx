@@ -161,7 +161,7 @@ export function ImportSettings() {
   const [progress, setProgress] = useState<CustomerImport['progress']>(null);
 
   useEffect(() => {
-    if (!upload || upload.status !== 'uploaded' || !columns.length) return;
+    if (upload?.status !== 'uploaded' || !columns.length) return;
     let current = true;
     api
       .post<{ rows: PreviewRow[] }>(`/customer-imports/${upload.id}/preview`, { columns })
