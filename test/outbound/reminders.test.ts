@@ -6,46 +6,27 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-
-interface Delivered {
-  to: string[];
-  raw: string;
-}
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 // Monday 2 November 2026, 09:30 in Toronto (EST, UTC−5).
 const clock = manualClock('2026-11-02T14:30:00Z');
 let server: TestServer;
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let smtpPort: number;
-const delivered: Delivered[] = [];
+let delivered: SmtpSink['messages'];
 const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-reminders-'));
 
 beforeAll(async () => {
   server = await startTestServer({ clock, dataDir });
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        delivered.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpSink();
+  smtpPort = smtp.port;
+  delivered = smtp.messages;
 });
 afterAll(async () => {
   await server.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

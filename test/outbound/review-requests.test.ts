@@ -1,17 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientLinkMaker } from '../../server/context';
 import { askForReview, recordCustomerReview } from '../../server/domain/review-requests';
 import { manualClock } from '../../server/lib/clock';
 import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
 const clock = manualClock('2026-11-23T15:00:00Z');
 let server: TestServer;
 let shop: TestAccount;
-let smtp: SMTPServer;
-const delivered: Array<{ to: string[]; raw: string }> = [];
+let smtp: SmtpSink;
+let delivered: SmtpSink['messages'];
 const links: Array<{ accountId: string; customerId: string; reviewRequestId: string }> = [];
 
 // Stands in for the client hub's link maker (it records each link it is asked for).
@@ -25,25 +24,10 @@ const linkMaker: ClientLinkMaker = {
 beforeAll(async () => {
   server = await startTestServer({ clock });
   server.ctx.clientLinks = linkMaker;
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        delivered.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString(),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpSink();
+  delivered = smtp.messages;
   shop = await server.createAccount();
-  const port = (smtp.server.address() as AddressInfo).port;
+  const port = smtp.port;
   const configured = await shop.portal('PUT', '/config', {
     body: {
       business_email: 'owner@sparkle.test',
@@ -56,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 async function completedVisit(email: string | null) {
