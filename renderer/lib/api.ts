@@ -107,18 +107,6 @@ export async function request<T>(method: string, url: string, body?: unknown): P
   return (await response.json()) as T;
 }
 
-/**
- * The portal API with a caller-chosen answer type. Only the screens helper P is splitting
- * (plans, document-form) still use it; every other screen calls `portal`, typed from the server.
- */
-export const api = {
-  get: <T>(path: string, query?: Query) => request<T>('GET', portalUrl(path, query)),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', portalUrl(path), body ?? {}),
-  put: <T>(path: string, body: unknown) => request<T>('PUT', portalUrl(path), body),
-  patch: <T>(path: string, body: unknown) => request<T>('PATCH', portalUrl(path), body),
-  delete: <T>(path: string) => request<T>('DELETE', portalUrl(path)),
-};
-
 const client = createClient<paths>({
   credentials: 'same-origin',
   headers: { accept: 'application/json' },
@@ -143,19 +131,38 @@ type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends In
   ...init: InitArgument<I>
 ) => Promise<Answer<P, M, I>>;
 
+async function send(method: Method, path: string, init?: Record<string, unknown>): Promise<unknown> {
+  let result: { data?: unknown; error?: unknown; response: Response };
+  try {
+    result = await client.request(method, path as never, { ...init, baseUrl: portalBase } as never);
+  } catch {
+    throw unreachable();
+  }
+  answered(result.response);
+  if (!result.response.ok) throw toError(result.response.status, result.response.statusText, result.error);
+  return result.data;
+}
+
 function call<M extends Method>(method: M): Call<M> {
-  const send = async (path: string, init?: Record<string, unknown>) => {
-    let result: { data?: unknown; error?: unknown; response: Response };
-    try {
-      result = await client.request(method, path as never, { ...init, baseUrl: portalBase } as never);
-    } catch {
-      throw unreachable();
-    }
-    answered(result.response);
-    if (!result.response.ok) throw toError(result.response.status, result.response.statusText, result.error);
-    return result.data;
-  };
-  return send as unknown as Call<M>;
+  return ((path: string, init?: Record<string, unknown>) => send(method, path, init)) as unknown as Call<M>;
+}
+
+/**
+ * A file posted as the raw request body (a CSV import), which the OpenAPI document leaves
+ * undescribed; the path, query and answer are still typed from it.
+ */
+export function upload<P extends PathsWithMethod<paths, 'post'>, I extends Init<P, 'post'>>(
+  path: P,
+  init: I,
+  file: Blob,
+  contentType: string,
+): Promise<Answer<P, 'post', I>> {
+  return send('post', path, {
+    ...init,
+    body: file,
+    bodySerializer: (body: Blob) => body,
+    headers: { 'content-type': contentType },
+  }) as Promise<Answer<P, 'post', I>>;
 }
 
 /**

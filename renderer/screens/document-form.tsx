@@ -4,11 +4,12 @@ import type { Config } from '../../shared/schemas/config';
 import { documentCreateFields, LineItemInput } from '../../shared/schemas/document';
 import { DueDays, type Invoice } from '../../shared/schemas/invoice';
 import { type Quote, QuoteCreate } from '../../shared/schemas/quote';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { type Problem, problemWith } from '../lib/limits';
 import { useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
+import { useSubmit } from '../lib/use-submit';
 import { Button, Card, Field, FormAlert, fieldError, Input, Textarea } from '../ui';
 import { Loaded } from './common';
 import { CustomerPicker } from './customer-picker';
@@ -85,7 +86,7 @@ export function DocumentForm({
   editing?: EditedDocument;
   onSubmit(body: DocumentBody): Promise<void>;
 }) {
-  const config = useResource(() => api.get<Config>('/config'), 'config');
+  const config = useResource(() => portal.get('/config'), 'config');
   return (
     <Loaded resource={config}>
       {(cfg) => (
@@ -157,10 +158,9 @@ function DocumentEditor({
   // A new document takes a term in days; a saved draft already has its date, which an edit changes.
   const [term, setTerm] = useState(() => initialTerm(kind, config, editing));
   const [notes, setNotes] = useState(start.notes ?? '');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const [touched, setTouched] = useState(false);
   useLeaveGuard(touched && !busy);
-  const [error, setError] = useState<unknown>();
 
   const parsedLines = lines.map((line): ParsedLine => {
     const description = line.description.trim();
@@ -209,15 +209,13 @@ function DocumentEditor({
     return Number.isFinite(days) ? { [termParam]: days } : {};
   };
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     // An edit that keeps its customer says nothing of them; a picked one goes by id, a typed e-mail
     // with the name of the customer it creates (the server refuses the name alone).
     const sameCustomer = editing !== undefined && customerId === editing.customer.id;
-    try {
-      await onSubmit({
+    return run(() =>
+      onSubmit({
         ...(sameCustomer
           ? {}
           : customerId
@@ -232,12 +230,8 @@ function DocumentEditor({
         taxes: parsedTaxes.map((t) => ({ name: t.name, rate: t.rate ?? Number.NaN })),
         ...(notes.trim() ? { notes: notes.trim() } : editing ? { notes: null } : {}),
         ...termField(),
-      });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
   };
 
   const fieldParams = [

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
-import { errorMessage, portal } from '../lib/api';
+import { portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
 import { href, navigate, useRoute } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
@@ -29,6 +29,7 @@ import { CustomerPicker } from './customer-picker';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 import { PagedTable } from './paged-table';
 import { PlacePicker, workPlaceFields } from './place-picker';
+import { useBusyAction } from './use-busy-action';
 import { movedSchedule } from './week-move';
 
 type View = 'week' | 'list';
@@ -81,13 +82,14 @@ function WeekView() {
   );
   const toast = useToast();
   const [target, setTarget] = useState<string>();
+  const move = useBusyAction<'move'>();
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
   const all = [...(jobs.data?.data ?? []), ...(unscheduled.data?.data ?? [])];
   const drop = async (jobId: string, day: string) => {
     setTarget(undefined);
     const job = all.find((j) => j.id === jobId);
     if (!job) return;
-    try {
+    await move.perform('move', async () => {
       const moved = await portal.patch('/jobs/{number}', {
         params: { path: { number: job.id } },
         body: movedSchedule(job, day, session.timezone),
@@ -97,9 +99,7 @@ function WeekView() {
       );
       jobs.reload();
       unscheduled.reload();
-    } catch (failure) {
-      toast.show(errorMessage(failure), 'error');
-    }
+    });
   };
   const dragProps = (job: Job) =>
     job.status === 'completed' || job.status === 'in_progress'

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { placeLine } from '../../shared/place';
-import type { Property } from '../../shared/schemas/property';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import { useResource } from '../lib/use-resource';
 import { Button, Field, fieldError, Select } from '../ui';
 import { PlaceDialog } from './customer-places';
@@ -54,10 +53,8 @@ export function PlacePicker({
   const places = useResource(
     () =>
       customerId
-        ? api.get<ListPage<Property>>('/properties', {
-            customer_id: customerId,
-            status: 'active',
-            limit: 100,
+        ? portal.get('/properties', {
+            params: { query: { customer_id: customerId, status: 'active', limit: 100 } },
           })
         : Promise.resolve(null),
     `places:${customerId}`,

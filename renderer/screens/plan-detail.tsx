@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { Job } from '../../shared/schemas/job';
-import type { ServicePlan } from '../../shared/schemas/service-plan';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
@@ -18,37 +17,28 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
-
 import { BILLING_LABEL, PlanStatus } from './plan-list';
+import { useBusyAction } from './use-busy-action';
 
 /** A service plan: its visits ahead and behind, each with where it is, and the plan's terms. */
 export function PlanDetail({ id }: { id: string }) {
   const format = useFormat();
   const toast = useToast();
-  const path = `/service-plans/${encodeURIComponent(id)}`;
-  const plan = useResource(() => api.get<ServicePlan>(path), path);
-  const upcoming = useResource(
-    () => api.get<{ data: Job[] }>(`${path}/visits`, { when: 'upcoming', limit: 20 }),
-    `${path}:upcoming:${plan.data?.updated_at}`,
-  );
-  const past = useResource(
-    () => api.get<{ data: Job[] }>(`${path}/visits`, { when: 'past', limit: 10 }),
-    `${path}:past:${plan.data?.updated_at}`,
-  );
+  const byId = { params: { path: { id } } };
+  const plan = useResource(() => portal.get('/service-plans/{id}', byId), `plan:${id}`);
+  const visits = (when: 'upcoming' | 'past', limit: number) => () =>
+    portal.get('/service-plans/{id}/visits', { params: { path: { id }, query: { when, limit } } });
+  const upcoming = useResource(visits('upcoming', 20), `plan:${id}:upcoming:${plan.data?.updated_at}`);
+  const past = useResource(visits('past', 10), `plan:${id}:past:${plan.data?.updated_at}`);
   const [confirmEnd, setConfirmEnd] = useState(false);
-  const [ending, setEnding] = useState(false);
+  const { busy, perform } = useBusyAction<'end'>();
 
   const end = async () => {
-    setEnding(true);
-    try {
-      plan.set(await api.post<ServicePlan>(`${path}/end`, {}));
-      toast.show('Plan ended: no more visits will be made');
-    } catch (failure) {
-      toast.show((failure as Error).message, 'error');
-    } finally {
-      setEnding(false);
-      setConfirmEnd(false);
-    }
+    const ended = await perform('end', async () => {
+      plan.set(await portal.post('/service-plans/{id}/end', { ...byId, body: {} }));
+    });
+    setConfirmEnd(false);
+    if (ended) toast.show('Plan ended: no more visits will be made');
   };
 
   return (
@@ -118,7 +108,7 @@ export function PlanDetail({ id }: { id: string }) {
             onClose={() => setConfirmEnd(false)}
             title={`End ${p.title}?`}
             confirmLabel="End plan"
-            busy={ending}
+            busy={busy === 'end'}
             onConfirm={end}
           >
             <p>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ServicePlan, ServicePlanPreview } from '../../shared/schemas/service-plan';
-import { api } from '../lib/api';
+import { portal } from '../lib/api';
 import { todayIn } from '../lib/format';
 import { href, navigate, useLeaveGuard } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
@@ -35,14 +35,12 @@ import {
   type Weekday,
 } from './plan-draft';
 
-/** New plan or edit, with the server's preview of the rule beside the form. */
 /** New plan (#/plans/new) or edit (#/plans/{id}/edit), with the server's preview beside the form. */
 export function PlanForm({ id }: { id?: string }) {
   const { session } = useSession();
-  const path = id ? `/service-plans/${encodeURIComponent(id)}` : '';
   const existing = useResource(
-    () => (id ? api.get<ServicePlan>(path) : Promise.resolve(undefined as unknown as ServicePlan)),
-    `form:${path}`,
+    () => (id ? portal.get('/service-plans/{id}', { params: { path: { id } } }) : Promise.resolve(undefined)),
+    `plan-form:${id ?? ''}`,
   );
   if (id && !existing.data) return <Loaded resource={existing}>{() => null}</Loaded>;
   return <PlanFormBody plan={id ? existing.data : undefined} today={todayIn(session.timezone)} />;
@@ -65,7 +63,7 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      api.post<ServicePlanPreview>('/service-plans/preview', { ...JSON.parse(rule), visits: 6 }).then(
+      portal.post('/service-plans/preview', { body: { ...JSON.parse(rule), visits: 6 } }).then(
         (result) => current && setPreview({ result }),
         (failure: Error) => current && setPreview({ error: failure.message }),
       );
@@ -80,10 +78,12 @@ function PlanFormBody({ plan, today }: { plan: ServicePlan | undefined; today: s
     event.preventDefault();
     return run(async () => {
       const saved = plan
-        ? await api.patch<ServicePlan>(`/service-plans/${encodeURIComponent(plan.id)}`, bodyOf(draft))
-        : await api.post<ServicePlan>('/service-plans/create', {
-            ...customerReference(draft),
-            ...bodyOf(draft),
+        ? await portal.patch('/service-plans/{id}', {
+            params: { path: { id: plan.id } },
+            body: bodyOf(draft),
+          })
+        : await portal.post('/service-plans/create', {
+            body: { ...customerReference(draft), ...bodyOf(draft) },
           });
       toast.show(plan ? 'Plan saved: upcoming visits updated' : 'Plan created: visits are on the calendar');
       navigate(href('plans', saved.id));

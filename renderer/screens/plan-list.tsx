@@ -1,5 +1,5 @@
 import type { ServicePlan } from '../../shared/schemas/service-plan';
-import { api, type ListPage } from '../lib/api';
+import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
@@ -19,7 +19,10 @@ export const BILLING_LABEL: Record<ServicePlan['billing'], string> = {
 
 export function Plans() {
   const format = useFormat();
-  const plans = useResource(() => api.get<ListPage<ServicePlan>>('/service-plans', { limit: 100 }), 'plans');
+  const plans = useResource(
+    () => portal.get('/service-plans', { params: { query: { limit: 100 } } }),
+    'plans',
+  );
   return (
     <>
       <PageHeader

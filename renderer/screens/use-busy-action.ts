@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorMessage } from '../lib/api';
 import { useToast } from '../ui';
 
 /**
@@ -14,7 +15,7 @@ export function useBusyAction<K extends string>() {
       await action();
       return true;
     } catch (failure) {
-      toast.show((failure as Error).message, 'error');
+      toast.show(errorMessage(failure), 'error');
       return false;
     } finally {
       setBusy(undefined);

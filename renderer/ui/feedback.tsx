@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { errorMessage } from '../lib/api';
 
 export function Spinner({ size = 18, label }: { size?: number; label?: string }) {
   const style = { width: size, height: size };
@@ -51,10 +52,10 @@ export function EmptyState({
 }
 
 /** An API error in words, as the server wrote it. */
-export function ErrorNotice({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   return (
     <div className="notice notice-error" role="alert">
-      <strong>Something went wrong.</strong> <span>{error.message}</span>
+      <strong>Something went wrong.</strong> <span>{errorMessage(error)}</span>
       {onRetry && (
         <button type="button" className="link" onClick={onRetry}>
           Try again

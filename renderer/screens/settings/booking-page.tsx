@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { BookingPageSettings, BookingPageUpdate } from '../../../shared/schemas/booking-page';
 import type { Config } from '../../../shared/schemas/config';
-import { api } from '../../lib/api';
+import { portal } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Checkbox, Field, FormAlert, fieldError, Input, Select, useToast } from '../../ui';
 import { Loaded } from '../common';
 import '../../styles/booking-page.css';
@@ -30,10 +31,7 @@ interface PageAndConfig {
 
 export function BookingPageSettingsScreen() {
   const settings = useResource(async (): Promise<PageAndConfig> => {
-    const [page, config] = await Promise.all([
-      api.get<BookingPageSettings>('/booking-page'),
-      api.get<Config>('/config'),
-    ]);
+    const [page, config] = await Promise.all([portal.get('/booking-page'), portal.get('/config')]);
     return { page, config };
   }, 'booking-page-settings');
   return <Loaded resource={settings}>{(s) => <BookingPageForm loaded={s} onSaved={settings.set} />}</Loaded>;
@@ -66,18 +64,15 @@ function BookingPageForm({
   const [hours, setHours] = useState(withKeys(loaded.page.hours));
   const [askForReviews, setAskForReviews] = useState(loaded.config.ask_for_reviews);
   const [ownerAlerts, setOwnerAlerts] = useState(loaded.config.owner_alerts);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useSubmit();
 
   const setService = (i: number, patch: Partial<ServiceDraft>) =>
     setServices(services.map((s, j) => (j === i ? { ...s, ...patch } : s)));
   const setWindow = (i: number, patch: Partial<HoursDraft>) =>
     setHours(hours.map((w, j) => (j === i ? { ...w, ...patch } : w)));
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const update: BookingPageUpdate = {
       enabled,
       intro: intro.trim() || null,
@@ -89,21 +84,16 @@ function BookingPageForm({
       })),
       hours: hours.map(({ key: _key, ...w }) => w),
     };
-    try {
-      const page = await api.put<BookingPageSettings>('/booking-page', update);
-      const config = await api.put<Config>('/config', {
-        ask_for_reviews: askForReviews,
-        owner_alerts: ownerAlerts,
+    return run(async () => {
+      const page = await portal.put('/booking-page', { body: update });
+      const config = await portal.put('/config', {
+        body: { ask_for_reviews: askForReviews, owner_alerts: ownerAlerts },
       });
       onSaved({ page, config });
       setServices(toDrafts(page));
       setHours(withKeys(page.hours));
       toast.show('Booking page settings saved');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const serviceParams = services.flatMap((_, i) =>

@@ -7,8 +7,9 @@ import type {
   PreviewRow,
 } from '../../../shared/schemas/customer-import';
 import { IMPORT_FIELDS } from '../../../shared/schemas/customer-import';
-import { ApiRequestError, api, errorMessage, portalUrl, request } from '../../lib/api';
+import { portal, portalUrl, upload as uploadBody } from '../../lib/api';
 import { count } from '../../lib/plural';
+import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Checkbox, ErrorNotice, Field, Input, LinkButton, Notice, Select } from '../../ui';
 import '../../styles/import.css';
 
@@ -44,18 +45,8 @@ const FIELD_LABELS: Record<ImportField, string> = {
   notes: 'Notes',
 };
 
-async function uploadFile(file: File): Promise<CustomerImport> {
-  const response = await fetch(portalUrl('/customer-imports', { file_name: file.name }), {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', 'content-type': 'text/csv' },
-    body: file,
-  });
-  const body = await response.json();
-  if (!response.ok)
-    throw new ApiRequestError(response.status, body.error?.code ?? 'error', body.error?.message);
-  return body as CustomerImport;
-}
+const uploadFile = (file: File) =>
+  uploadBody('/customer-imports', { params: { query: { file_name: file.name } } }, file, 'text/csv');
 
 function Summary({ summary, dryRun }: { summary: ImportSummary; dryRun: boolean }) {
   const verb = dryRun ? 'will be' : 'were';
@@ -156,49 +147,51 @@ export function ImportSettings() {
   const [preview, setPreview] = useState<PreviewRow[]>([]);
   const [onMatch, setOnMatch] = useState<'skip' | 'update'>('skip');
   const [sendEvents, setSendEvents] = useState(false);
-  const [busy, setBusy] = useState<'upload' | 'dry_run' | 'import' | 'undo' | null>(null);
-  const [error, setError] = useState<Error | null>(null);
+  const { running: busy, error, setError, run } = useSubmit<'upload' | 'dry_run' | 'import' | 'undo'>();
   const [progress, setProgress] = useState<CustomerImport['progress']>(null);
 
   useEffect(() => {
     if (upload?.status !== 'uploaded' || !columns.length) return;
     let current = true;
-    api
-      .post<{ rows: PreviewRow[] }>(`/customer-imports/${upload.id}/preview`, { columns })
-      .then((answer) => current && setPreview(answer.rows))
-      .catch((e: unknown) => current && setError(e as Error));
+    portal
+      .post('/customer-imports/{import_id}/preview', {
+        params: { path: { import_id: upload.id } },
+        body: { columns },
+      })
+      .then(
+        (answer) => current && setPreview(answer.rows),
+        (failure: unknown) => current && setError(failure),
+      );
     return () => {
       current = false;
     };
-  }, [upload, columns]);
+  }, [upload, columns, setError]);
 
-  const act = async (kind: 'upload' | 'dry_run' | 'import' | 'undo', work: () => Promise<CustomerImport>) => {
-    setBusy(kind);
-    setError(null);
-    const id = upload?.id;
-    // The run holds the database for a few seconds on a big file: poll how far it is meanwhile.
-    const poll =
-      id && kind !== 'upload'
-        ? setInterval(() => {
-            request<CustomerImport>('GET', portalUrl(`/customer-imports/${id}`))
-              .then((state) => setProgress(state.progress))
-              .catch(() => {});
-          }, 400)
-        : null;
-    try {
-      const next = await work();
-      setUpload(next);
-      if (kind === 'upload') setColumns(next.columns);
-    } catch (e) {
-      setError(e instanceof Error ? e : new Error(errorMessage(e)));
-    } finally {
-      if (poll) clearInterval(poll);
-      setProgress(null);
-      setBusy(null);
-    }
-  };
+  const act = (kind: 'upload' | 'dry_run' | 'import' | 'undo', work: () => Promise<CustomerImport>) =>
+    run(async () => {
+      const id = upload?.id;
+      // The run holds the database for a few seconds on a big file: poll how far it is meanwhile.
+      const poll =
+        id && kind !== 'upload'
+          ? setInterval(() => {
+              portal.get('/customer-imports/{import_id}', { params: { path: { import_id: id } } }).then(
+                (state) => setProgress(state.progress),
+                () => {},
+              );
+            }, 400)
+          : null;
+      try {
+        const next = await work();
+        setUpload(next);
+        if (kind === 'upload') setColumns(next.columns);
+      } finally {
+        if (poll) clearInterval(poll);
+        setProgress(null);
+      }
+    }, kind);
 
   const body = { columns, on_match: onMatch, send_events: sendEvents };
+  const byId = (id: string) => ({ params: { path: { import_id: id } }, body });
   const start = (file: File | undefined) => file && act('upload', () => uploadFile(file));
 
   return (
@@ -214,7 +207,7 @@ export function ImportSettings() {
         </Field>
         {busy === 'upload' && <span className="muted">Reading the file…</span>}
       </div>
-      {error && <ErrorNotice error={error} />}
+      {error !== undefined && <ErrorNotice error={error} />}
       {upload && (
         <>
           <Notice tone="info">
@@ -266,7 +259,9 @@ export function ImportSettings() {
                 <Button
                   busy={busy === 'dry_run'}
                   onClick={() =>
-                    act('dry_run', () => api.post(`/customer-imports/${upload.id}/dry-run`, body))
+                    act('dry_run', () =>
+                      portal.post('/customer-imports/{import_id}/dry-run', byId(upload.id)),
+                    )
                   }
                 >
                   Dry run
@@ -276,7 +271,9 @@ export function ImportSettings() {
                   write
                   disabled={!upload.dry_run}
                   busy={busy === 'import'}
-                  onClick={() => act('import', () => api.post(`/customer-imports/${upload.id}/import`, body))}
+                  onClick={() =>
+                    act('import', () => portal.post('/customer-imports/{import_id}/import', byId(upload.id)))
+                  }
                 >
                   Import
                 </Button>
@@ -314,7 +311,13 @@ export function ImportSettings() {
                   disabled={!upload.undoable}
                   title={upload.undoable ? undefined : 'Some of these customers changed since the import'}
                   busy={busy === 'undo'}
-                  onClick={() => act('undo', () => api.post(`/customer-imports/${upload.id}/undo`))}
+                  onClick={() =>
+                    act('undo', () =>
+                      portal.post('/customer-imports/{import_id}/undo', {
+                        params: { path: { import_id: upload.id } },
+                      }),
+                    )
+                  }
                 >
                   Undo import
                 </Button>
