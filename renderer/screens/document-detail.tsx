@@ -1,7 +1,20 @@
 import type { ReactNode } from 'react';
 import { portal, portalUrl } from '../lib/api';
 import { href, navigate } from '../lib/router';
-import { Button, ConfirmDialog, LinkButton, Notice, PageHeader, StatusBadge, useToast } from '../ui';
+import { useFormat } from '../lib/session';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  Details,
+  LinkButton,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  useToast,
+} from '../ui';
+import { DocumentEmail } from './document-email';
+import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
 interface HeadedDocument {
@@ -123,5 +136,41 @@ export function DeleteDraftDialog({
     >
       {children}
     </ConfirmDialog>
+  );
+}
+
+/**
+ * The column beside a document's lines: its e-mail, its details (`details`: what this kind of
+ * document adds between the issue date and the notes), and its history.
+ */
+export function DocumentSide({
+  doc,
+  collection,
+  details,
+  mailVersion,
+  onChange,
+  onMailPending,
+}: {
+  doc: { id: string; issue_date: string; notes: string | null; updated_at: string };
+  collection: Collection;
+  details: Array<[string, ReactNode]>;
+  mailVersion: number;
+  onChange(): void;
+  onMailPending(pending: boolean): void;
+}) {
+  const format = useFormat();
+  return (
+    <div className="stack">
+      <DocumentEmail
+        documentId={doc.id}
+        version={mailVersion}
+        onChange={onChange}
+        onPendingChange={onMailPending}
+      />
+      <Card title="Details">
+        <Details items={[['Issued', format.date(doc.issue_date)], ...details, ['Notes', doc.notes]]} />
+      </Card>
+      <RecordHistoryCard record={`${collection}/${doc.id}`} version={doc.updated_at} onRestored={onChange} />
+    </div>
   );
 }

@@ -9,7 +9,6 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  Details,
   Dialog,
   EmptyState,
   Field,
@@ -22,10 +21,9 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
-import { DeleteDraftDialog, DocumentHeader, NoEmailNotice } from './document-detail';
-import { afterSendWords, DocumentEmail } from './document-email';
+import { DeleteDraftDialog, DocumentHeader, DocumentSide, NoEmailNotice } from './document-detail';
+import { afterSendWords } from './document-email';
 import { DocumentLines } from './document-view';
-import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
 const OPEN = ['draft', 'sent', 'partially_paid', 'overdue'];
@@ -136,33 +134,21 @@ export function InvoiceDetail({ number }: { number: string }) {
                   )}
                 </Card>
               </div>
-              <div className="stack">
-                <DocumentEmail
-                  documentId={inv.id}
-                  version={mailVersion}
-                  onChange={invoice.reload}
-                  onPendingChange={setMailGoingOut}
-                />
-                <Card title="Details">
-                  <Details
-                    items={[
-                      ['Issued', format.date(inv.issue_date)],
-                      ['Due', format.date(inv.due_date)],
-                      ['Sent', inv.sent_at ? format.dateTime(inv.sent_at) : 'Not sent'],
-                      ['Paid', inv.paid_at ? format.dateTime(inv.paid_at) : '—'],
-                      ...(inv.voided_at
-                        ? ([['Voided', format.dateTime(inv.voided_at)]] as Array<[string, string]>)
-                        : []),
-                      ['Notes', inv.notes],
-                    ]}
-                  />
-                </Card>
-                <RecordHistoryCard
-                  record={`invoices/${inv.id}`}
-                  version={inv.updated_at}
-                  onRestored={invoice.reload}
-                />
-              </div>
+              <DocumentSide
+                doc={inv}
+                collection="invoices"
+                details={[
+                  ['Due', format.date(inv.due_date)],
+                  ['Sent', inv.sent_at ? format.dateTime(inv.sent_at) : 'Not sent'],
+                  ['Paid', inv.paid_at ? format.dateTime(inv.paid_at) : '—'],
+                  ...(inv.voided_at
+                    ? ([['Voided', format.dateTime(inv.voided_at)]] as Array<[string, string]>)
+                    : []),
+                ]}
+                mailVersion={mailVersion}
+                onChange={invoice.reload}
+                onMailPending={setMailGoingOut}
+              />
             </div>
             {paying && (
               <PaymentDialog

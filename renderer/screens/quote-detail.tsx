@@ -4,12 +4,11 @@ import { portal } from '../lib/api';
 import { href } from '../lib/router';
 import { useFormat } from '../lib/session';
 import { useResource } from '../lib/use-resource';
-import { Button, Card, Details, Notice, useToast } from '../ui';
+import { Button, Notice, useToast } from '../ui';
 import { Loaded } from './common';
-import { DeleteDraftDialog, DocumentHeader, NoEmailNotice } from './document-detail';
-import { afterSendWords, DocumentEmail } from './document-email';
+import { DeleteDraftDialog, DocumentHeader, DocumentSide, NoEmailNotice } from './document-detail';
+import { afterSendWords } from './document-email';
 import { DocumentLines } from './document-view';
-import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
 type Action = 'send' | 'mark-sent' | 'accept' | 'decline' | 'convert';
@@ -111,32 +110,20 @@ export function QuoteDetail({ number }: { number: string }) {
             )}
             <div className="grid grid-3">
               <DocumentLines document={q} />
-              <div className="stack">
-                <DocumentEmail
-                  documentId={q.id}
-                  version={mailVersion}
-                  onChange={quote.reload}
-                  onPendingChange={setMailGoingOut}
-                />
-                <Card title="Details">
-                  <Details
-                    items={[
-                      ['Issued', format.date(q.issue_date)],
-                      ['Valid until', format.date(q.valid_until)],
-                      ['Sent', q.sent_at ? format.dateTime(q.sent_at) : 'Not sent'],
-                      ['Accepted', q.accepted_at ? format.dateTime(q.accepted_at) : '—'],
-                      ['Declined', q.declined_at ? format.dateTime(q.declined_at) : '—'],
-                      ['Converted', q.converted_at ? format.dateTime(q.converted_at) : '—'],
-                      ['Notes', q.notes],
-                    ]}
-                  />
-                </Card>
-                <RecordHistoryCard
-                  record={`quotes/${q.id}`}
-                  version={q.updated_at}
-                  onRestored={quote.reload}
-                />
-              </div>
+              <DocumentSide
+                doc={q}
+                collection="quotes"
+                details={[
+                  ['Valid until', format.date(q.valid_until)],
+                  ['Sent', q.sent_at ? format.dateTime(q.sent_at) : 'Not sent'],
+                  ['Accepted', q.accepted_at ? format.dateTime(q.accepted_at) : '—'],
+                  ['Declined', q.declined_at ? format.dateTime(q.declined_at) : '—'],
+                  ['Converted', q.converted_at ? format.dateTime(q.converted_at) : '—'],
+                ]}
+                mailVersion={mailVersion}
+                onChange={quote.reload}
+                onMailPending={setMailGoingOut}
+              />
             </div>
             <DeleteDraftDialog
               open={confirmDelete}

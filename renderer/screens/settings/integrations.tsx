@@ -21,7 +21,7 @@ import {
 } from '../../ui';
 import { Loaded } from '../common';
 import { useBusyAction } from '../use-busy-action';
-import { SecretOnce } from './secret';
+import { SecretDialog } from './secret';
 
 export function IntegrationSettings() {
   const { session } = useSession();
@@ -205,23 +205,12 @@ export function IntegrationSettings() {
               </Button>
             </div>
           </Card>
-          <Dialog
-            open={Boolean(revealed)}
-            onClose={() => setRevealed(undefined)}
+          <SecretDialog
             title={revealed?.title ?? ''}
-            footer={
-              <Button variant="primary" onClick={() => setRevealed(undefined)}>
-                Done
-              </Button>
-            }
-          >
-            {revealed && (
-              <SecretOnce
-                label={revealed.key.kind === 'feed' ? 'link' : 'key'}
-                secret={revealed.key.kind === 'feed' ? feedUrl(revealed.key.key) : revealed.key.key}
-              />
-            )}
-          </Dialog>
+            label={revealed?.key.kind === 'feed' ? 'link' : 'key'}
+            secret={revealed && (revealed.key.kind === 'feed' ? feedUrl(revealed.key.key) : revealed.key.key)}
+            onClose={() => setRevealed(undefined)}
+          />
           <NewKeyDialog
             open={creating}
             onClose={() => setCreating(false)}

@@ -19,7 +19,7 @@ import {
 } from '../../ui';
 import { ListFooter } from '../common';
 import { useBusyAction } from '../use-busy-action';
-import { SecretOnce } from './secret';
+import { SecretDialog } from './secret';
 
 const DISABLED_BECAUSE: Record<NonNullable<WebhookEndpoint['disabled_reason']>, string> = {
   manual: 'You disabled it',
@@ -241,18 +241,12 @@ export function EndpointDetail({ endpoint, onChanged }: { endpoint: WebhookEndpo
           the new one first, so your receiver keeps working while you update it.
         </p>
       </Dialog>
-      <Dialog
-        open={Boolean(secret)}
-        onClose={() => setSecret(undefined)}
+      <SecretDialog
         title="New signing secret"
-        footer={
-          <Button variant="primary" onClick={() => setSecret(undefined)}>
-            Done
-          </Button>
-        }
-      >
-        {secret && <SecretOnce label="signing secret" secret={secret} />}
-      </Dialog>
+        label="signing secret"
+        secret={secret}
+        onClose={() => setSecret(undefined)}
+      />
     </>
   );
 }

@@ -20,7 +20,7 @@ import {
   Table,
 } from '../../ui';
 import { Loaded } from '../common';
-import { SecretOnce } from './secret';
+import { SecretDialog } from './secret';
 import { EndpointDetail } from './webhook-endpoint';
 
 export function WebhookSettings({ selected }: { selected?: string }) {
@@ -101,26 +101,16 @@ export function WebhookSettings({ selected }: { selected?: string }) {
           navigate(href('settings', 'webhooks', endpoint.id));
         }}
       />
-      <Dialog
-        open={Boolean(secret)}
-        onClose={() => setSecret(undefined)}
+      <SecretDialog
         title="Signing secret"
-        footer={
-          <Button variant="primary" onClick={() => setSecret(undefined)}>
-            Done
-          </Button>
-        }
+        label="signing secret"
+        secret={secret}
+        onClose={() => setSecret(undefined)}
       >
-        {secret && (
-          <>
-            <SecretOnce label="signing secret" secret={secret} />
-            <p className="muted">
-              Verify each delivery: <code>X-Service-Signature: v1=HMAC-SHA256(secret, "timestamp.body")</code>
-              .
-            </p>
-          </>
-        )}
-      </Dialog>
+        <p className="muted">
+          Verify each delivery: <code>X-Service-Signature: v1=HMAC-SHA256(secret, "timestamp.body")</code>.
+        </p>
+      </SecretDialog>
     </div>
   );
 }
