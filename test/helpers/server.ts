@@ -16,6 +16,12 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+/** A list answer of the API, as every list route pages it. */
+export interface ListPage<T> {
+  data: T[];
+  pagination: { has_more: boolean; next_cursor: string | null };
+}
+
 export interface RequestOptions {
   body?: unknown;
   /** A raw body sent as is (for malformed JSON and content-type tests). */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { requestBooking } from '../../server/domain/booking-requests';
 import { newId } from '../../server/lib/ids';
+import type { BookingPageSettings } from '../../shared/schemas/booking-page';
+import type { BookingRequest } from '../../shared/schemas/booking-request';
+import type { Config } from '../../shared/schemas/config';
+import type { Customer } from '../../shared/schemas/customer';
+import type { Job } from '../../shared/schemas/job';
+import type { Quote } from '../../shared/schemas/quote';
 import { addDays, dateInZone, isoWeekday } from '../../shared/time-zone';
+import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { portalCall, portalOk } from './context';
 import { startPortalSession } from './portal-session';
@@ -48,14 +55,14 @@ describe('booking requests, the owner’s side', () => {
     await form.getByRole('button', { name: 'Save booking page' }).click();
     await page.getByText('Booking page settings saved').waitFor();
 
-    const saved = await portalOk(ui, 'GET', '/booking-page');
+    const saved = await portalOk<BookingPageSettings>(ui, 'GET', '/booking-page');
     expect(saved.enabled).toBe(true);
     expect(saved.services.map((s: any) => [s.name, s.duration_minutes, s.price])).toEqual([
       ['Gutter cleaning', 120, 180],
       ['Window washing', 90, null],
     ]);
     expect(saved.hours).toHaveLength(5);
-    expect((await portalOk(ui, 'GET', '/config')).owner_alerts).toBe(true);
+    expect((await portalOk<Config>(ui, 'GET', '/config')).owner_alerts).toBe(true);
     await screenshot(page, 'booking-page-settings-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'booking-page-settings-phone');
@@ -64,16 +71,16 @@ describe('booking requests, the owner’s side', () => {
 
   it('confirms, schedules, quotes and declines the requests customers sent', async () => {
     const { page, server, shop } = ui;
-    const { services } = await portalOk(ui, 'GET', '/booking-page');
-    const customers = (await portalOk(ui, 'GET', '/customers?limit=10')).data;
-    const who = (name: string) => customers.find((c: any) => c.name === name).id;
+    const { services } = await portalOk<BookingPageSettings>(ui, 'GET', '/booking-page');
+    const customers = (await portalOk<ListPage<Customer>>(ui, 'GET', '/customers?limit=10')).data;
+    const who = (name: string) => customers.find((c) => c.name === name)!.id;
     const ask = (name: string, service: number, day: number, extra: object = {}) =>
       requestBooking(
         server.ctx,
         shop.clientId,
         {
           customer_id: who(name),
-          service_id: services[service].id,
+          service_id: services[service]!.id,
           preferred: [
             { date: weekdayAhead(day), time: '09:00' },
             { date: weekdayAhead(day + 1), time: '13:00' },
@@ -104,7 +111,9 @@ describe('booking requests, the owner’s side', () => {
 
     await card.getByRole('button', { name: 'Confirm: Window washing, Oliver Grant' }).click();
     await page.getByText('Request confirmed: Window washing').waitFor();
-    expect((await portalOk(ui, 'GET', `/booking-requests/${windows.id}`)).status).toBe('confirmed');
+    expect((await portalOk<BookingRequest>(ui, 'GET', `/booking-requests/${windows.id}`)).status).toBe(
+      'confirmed',
+    );
 
     await card.getByRole('button', { name: 'Schedule a job: Gutter cleaning, Maya Chen' }).click();
     const dialog = page.getByRole('dialog');
@@ -112,9 +121,9 @@ describe('booking requests, the owner’s side', () => {
     await screenshot(page, 'booking-request-schedule');
     await dialog.getByRole('button', { name: 'Schedule job' }).click();
     await page.getByText('Job scheduled: Gutter cleaning').waitFor();
-    const scheduled = await portalOk(ui, 'GET', `/booking-requests/${gutters.id}`);
+    const scheduled = await portalOk<BookingRequest>(ui, 'GET', `/booking-requests/${gutters.id}`);
     expect(scheduled.status).toBe('converted_to_job');
-    const job = await portalOk(ui, 'GET', `/jobs/${scheduled.booking.job_id}`);
+    const job = await portalOk<Job>(ui, 'GET', `/jobs/${scheduled.booking.job_id}`);
     expect(job).toMatchObject({
       status: 'scheduled',
       assignees: ['Sam'],
@@ -128,16 +137,16 @@ describe('booking requests, the owner’s side', () => {
     await screenshot(page, 'booking-request-decline');
     await dialog.getByRole('button', { name: 'Decline' }).click();
     await page.getByText('Request declined: Window washing').waitFor();
-    expect(await portalOk(ui, 'GET', `/booking-requests/${declined.id}`)).toMatchObject({
+    expect(await portalOk<BookingRequest>(ui, 'GET', `/booking-requests/${declined.id}`)).toMatchObject({
       status: 'declined',
       decline_message: 'Sorry, we do not clean skylights.',
     });
 
     await card.getByRole('button', { name: 'Make a quote: Gutter cleaning, Lucas Martin' }).click();
     await page.waitForURL(/#\/quotes\//);
-    const asQuote = await portalOk(ui, 'GET', `/booking-requests/${quoted.id}`);
+    const asQuote = await portalOk<BookingRequest>(ui, 'GET', `/booking-requests/${quoted.id}`);
     expect(asQuote.status).toBe('converted_to_quote');
-    expect((await portalCall(ui, 'GET', `/quotes/${asQuote.quote_id}`)).body).toMatchObject({
+    expect((await portalCall<Quote>(ui, 'GET', `/quotes/${asQuote.quote_id}`)).body).toMatchObject({
       status: 'draft',
       subtotal: 180,
     });

@@ -20,7 +20,7 @@ export const money = (amount: number) =>
  * The portal API through the page's own session cookie, as the UI calls it. Checks go this way
  * rather than through the portal key, whose 100 requests a minute the seeding already spends.
  */
-export async function portalCall<T = any>(
+export async function portalCall<T = unknown>(
   ui: UiContext,
   method: string,
   path: string,
@@ -36,7 +36,7 @@ export async function portalCall<T = any>(
 }
 
 /** A call that must succeed (setup steps and the server's side of a check). */
-export async function portalOk<T = any>(
+export async function portalOk<T = unknown>(
   ui: UiContext,
   method: string,
   path: string,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { computeTotals, fromCents } from '../../shared/money';
+import type { Customer } from '../../shared/schemas/customer';
+import type { Invoice } from '../../shared/schemas/invoice';
+import type { CustomerWithHistory } from '../../shared/schemas/overview';
+import type { Quote } from '../../shared/schemas/quote';
+import type { Review } from '../../shared/schemas/review';
+import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { money, portalCall, portalOk, type UiContext } from './context';
 
@@ -8,7 +14,7 @@ export function documentFlows(ui: UiContext) {
   describe('customers, drafts and reviews', () => {
     it('shows a customer with the totals of their history', async () => {
       const { page, server } = ui;
-      const stored = await portalOk(ui, 'GET', '/customers/maya%40example.com');
+      const stored = await portalOk<CustomerWithHistory>(ui, 'GET', '/customers/maya%40example.com');
       await page.goto(`${server.url}/#/customers/maya%40example.com`);
       const totals = page.getByTestId('customer-totals');
       await totals.waitFor();
@@ -48,7 +54,7 @@ export function documentFlows(ui: UiContext) {
       await email.fill('lucas.martin@example.com');
       await dialog.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('heading', { name: 'Lucas M. Martin' }).waitFor();
-      const saved = await portalOk(ui, 'GET', '/customers/lucas.martin%40example.com');
+      const saved = await portalOk<Customer>(ui, 'GET', '/customers/lucas.martin%40example.com');
       // An old link by e-mail is rewritten to the id, which survives the change of e-mail.
       expect(page.url()).toContain(`#/customers/${saved.id}`);
       expect(saved).toMatchObject({ name: 'Lucas M. Martin', phone: '+1 416 555 7788' });
@@ -57,12 +63,14 @@ export function documentFlows(ui: UiContext) {
       expect(saved.tags).toContain('vip');
       await page.getByRole('button', { name: 'Remove tag vip' }).click();
       await page.getByRole('list', { name: 'Tags' }).getByText('No tags.').waitFor();
-      expect((await portalOk(ui, 'GET', '/customers/lucas.martin%40example.com')).tags).not.toContain('vip');
+      expect(
+        (await portalOk<Customer>(ui, 'GET', '/customers/lucas.martin%40example.com')).tags,
+      ).not.toContain('vip');
     });
 
     it('edits a draft invoice: the live totals change and the server agrees', async () => {
       const { page, server } = ui;
-      const draft = await portalOk(ui, 'POST', '/invoices/create', {
+      const draft = await portalOk<Invoice>(ui, 'POST', '/invoices/create', {
         customer_email: 'priya@example.com',
         items: [{ description: 'Weekly clean', quantity: 1, unit_price: 100 }],
       });
@@ -94,7 +102,7 @@ export function documentFlows(ui: UiContext) {
       await form.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('heading', { name: new RegExp(`Invoice ${draft.number}`) }).waitFor();
       await page.getByTestId('doc-total').getByText(shown!).waitFor();
-      const saved = await portalOk(ui, 'GET', `/invoices/${draft.number}`);
+      const saved = await portalOk<Invoice>(ui, 'GET', `/invoices/${draft.number}`);
       expect(money(saved.total)).toBe(shown);
       expect(saved.items).toHaveLength(2);
       expect(saved.taxes.map((t: { name: string }) => t.name)).toEqual(['GST']);
@@ -102,7 +110,7 @@ export function documentFlows(ui: UiContext) {
       await page.getByRole('button', { name: 'Void' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Void invoice' }).click();
       await page.locator('.badge', { hasText: 'Void' }).waitFor();
-      expect((await portalOk(ui, 'GET', `/invoices/${draft.number}`)).status).toBe('void');
+      expect((await portalOk<Invoice>(ui, 'GET', `/invoices/${draft.number}`)).status).toBe('void');
     });
 
     it('shows the limits while the owner types, and a total over the limit says so', async () => {
@@ -138,7 +146,7 @@ export function documentFlows(ui: UiContext) {
       const heading = page.getByRole('heading', { name: /Invoice INV-/ });
       await heading.waitFor();
       const number = (await heading.textContent())!.match(/INV-\d+/)![0];
-      expect(money((await portalOk(ui, 'GET', `/invoices/${number}`)).total)).toBe(shown);
+      expect(money((await portalOk<Invoice>(ui, 'GET', `/invoices/${number}`)).total)).toBe(shown);
     });
 
     it('deletes a draft quote and edits another one', async () => {
@@ -147,22 +155,22 @@ export function documentFlows(ui: UiContext) {
         customer_email: 'maya@example.com',
         items: [{ description: 'Carpet shampoo', quantity: 1, unit_price: 80 }],
       };
-      const doomed = await portalOk(ui, 'POST', '/quotes/create', body);
+      const doomed = await portalOk<Quote>(ui, 'POST', '/quotes/create', body);
       await page.goto(`${server.url}/#/quotes/${doomed.number}`);
       await page.getByRole('button', { name: 'Delete draft' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete draft' }).click();
       await page.getByRole('heading', { name: 'Quotes' }).waitFor();
       expect((await portalCall(ui, 'GET', `/quotes/${doomed.number}`)).status).toBe(404);
 
-      const kept = await portalOk(ui, 'POST', '/quotes/create', body);
+      const kept = await portalOk<Quote>(ui, 'POST', '/quotes/create', body);
       await page.goto(`${server.url}/#/quotes/${kept.number}/edit`);
       const form = page.getByRole('form', { name: `Edit quote ${kept.number}` });
       await form.getByLabel('Unit price of line 1').fill('95');
       await form.getByLabel('Valid until').fill('2099-01-31');
       await form.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('heading', { name: new RegExp(`Quote ${kept.number}`) }).waitFor();
-      const saved = await portalOk(ui, 'GET', `/quotes/${kept.number}`);
-      expect(saved.items[0].unit_price).toBe(95);
+      const saved = await portalOk<Quote>(ui, 'GET', `/quotes/${kept.number}`);
+      expect(saved.items[0]!.unit_price).toBe(95);
       expect(saved.valid_until).toBe('2099-01-31');
       expect(await page.getByTestId('doc-total').textContent()).toBe(money(saved.total));
     });
@@ -185,7 +193,7 @@ export function documentFlows(ui: UiContext) {
       await dialog.getByRole('button', { name: 'Record review' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByText('Came back the same day to fix a streak.').waitFor();
-      const latest = (await portalOk(ui, 'GET', '/reviews?limit=1')).data[0];
+      const latest = (await portalOk<ListPage<Review>>(ui, 'GET', '/reviews?limit=1')).data[0];
       expect(latest).toMatchObject({ rating: 4, source: 'phone', customer: { email: 'priya@example.com' } });
     });
   });

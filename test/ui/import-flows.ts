@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Customer } from '../../shared/schemas/customer';
 import { jobberExport } from '../helpers/client-files';
+import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { portalCall, type UiContext } from './context';
 
@@ -14,7 +16,8 @@ export function importFlows(ui: UiContext) {
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'shopdesk-ui-import-')), 'jobber-clients.csv');
       const { csv, badRows } = jobberExport(500, 10);
       writeFileSync(file, csv);
-      const before = (await portalCall(ui, 'GET', '/customers?limit=100')).body.data.length;
+      const before = (await portalCall<ListPage<Customer>>(ui, 'GET', '/customers?limit=100')).body.data
+        .length;
 
       await page.goto(`${server.url}/#/settings/import`);
       await page.getByLabel('CSV file').setInputFiles(file);
@@ -33,20 +36,30 @@ export function importFlows(ui: UiContext) {
       const rejected = dryRun.getByRole('table', { name: 'Rejected rows' }).locator('tbody tr');
       expect(await rejected.count()).toBe(10);
       expect(await rejected.first().textContent()).toContain(String(badRows[0]));
-      expect((await portalCall(ui, 'GET', '/customers?q=client1%40example.com')).body.data).toHaveLength(0);
+      expect(
+        (await portalCall<ListPage<Customer>>(ui, 'GET', '/customers?q=client1%40example.com')).body.data,
+      ).toHaveLength(0);
       await screenshot(page, 'import-dry-run');
 
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       const result = page.getByRole('region', { name: 'Import result' });
       await result.getByText('490 customers').waitFor({ timeout: 60_000 });
-      const imported = await portalCall(ui, 'GET', '/customers?q=client251%40example.com');
+      const imported = await portalCall<ListPage<Customer>>(
+        ui,
+        'GET',
+        '/customers?q=client251%40example.com',
+      );
       expect(imported.body.data).toMatchObject([{ name: 'Client 251 Example', tags: ['weekly'] }]);
       await screenshot(page, 'import-done');
 
       await result.getByRole('button', { name: 'Undo import' }).click();
       await page.getByRole('heading', { name: 'Import undone' }).waitFor({ timeout: 60_000 });
-      expect((await portalCall(ui, 'GET', '/customers?q=client251%40example.com')).body.data).toHaveLength(0);
-      expect((await portalCall(ui, 'GET', '/customers?limit=100')).body.data.length).toBe(before);
+      expect(
+        (await portalCall<ListPage<Customer>>(ui, 'GET', '/customers?q=client251%40example.com')).body.data,
+      ).toHaveLength(0);
+      expect((await portalCall<ListPage<Customer>>(ui, 'GET', '/customers?limit=100')).body.data.length).toBe(
+        before,
+      );
       await screenshot(page, 'import-undone');
     });
   });

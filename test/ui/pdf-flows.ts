@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Invoice } from '../../shared/schemas/invoice';
 import { screenshot } from './browser';
 import { portalCall, portalOk, type UiContext } from './context';
 
@@ -26,7 +27,7 @@ const VIEWER = `<!doctype html><canvas id="page"></canvas><script type="module">
 export function pdfFlows(ui: UiContext) {
   describe('the PDF a customer gets', () => {
     it('draws Chinese, Japanese and Korean names and lines, as a picture to look at', async () => {
-      const invoice = await portalOk(ui, 'POST', '/invoices/create', {
+      const invoice = await portalOk<Invoice>(ui, 'POST', '/invoices/create', {
         customer_name: '王小明',
         customer_email: 'wang.xiaoming@example.com',
         items: [
@@ -43,7 +44,7 @@ export function pdfFlows(ui: UiContext) {
         const { pathname } = new URL(route.request().url());
         if (pathname === '/') return route.fulfill({ contentType: 'text/html', body: VIEWER });
         if (pathname === '/document.pdf')
-          return route.fulfill({ contentType: 'application/pdf', body: pdf.body });
+          return route.fulfill({ contentType: 'application/pdf', body: pdf.body as Buffer });
         const file = path.join(PDFJS, pathname.replace(/^\/pdfjs\//, ''));
         if (!file.startsWith(PDFJS)) return route.abort();
         return route.fulfill({ contentType: 'text/javascript', body: readFileSync(file) });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
+import type { Invoice } from '../../shared/schemas/invoice';
 import { screenshot } from './browser';
 import { money, portalOk, type UiContext } from './context';
 
@@ -144,7 +145,7 @@ export function phoneFlows(ui: UiContext) {
       await dialog.getByLabel('Amount').fill('500');
       await dialog.getByRole('button', { name: 'Record payment' }).click();
       await page.locator('.badge', { hasText: 'Partially paid' }).waitFor();
-      const invoice = await portalOk(ui, 'GET', `/invoices/${number}`);
+      const invoice = await portalOk<Invoice>(ui, 'GET', `/invoices/${number}`);
       expect(await page.getByTestId('doc-total').textContent()).toBe(money(invoice.total));
       expect(await page.getByTestId('doc-balance').textContent()).toBe(money(invoice.balance));
       await expectFits(page, 'the invoice');

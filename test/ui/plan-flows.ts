@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../renderer/lib/format';
+import type { Job } from '../../shared/schemas/job';
+import type { ServicePlan } from '../../shared/schemas/service-plan';
 import { isoWeekday } from '../../shared/time-zone';
+import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { portalOk, type UiContext } from './context';
 
@@ -57,9 +60,9 @@ export function planFlows(ui: UiContext) {
       expect(await page.textContent('main')).toContain('A monthly invoice');
       await screenshot(page, 'plan-detail');
 
-      const plans = await portalOk(ui, 'GET', '/service-plans');
+      const plans = await portalOk<ListPage<ServicePlan>>(ui, 'GET', '/service-plans');
       expect(plans.data).toHaveLength(1);
-      const visits = await portalOk(ui, 'GET', `/service-plans/${plans.data[0].id}/visits`);
+      const visits = await portalOk<ListPage<Job>>(ui, 'GET', `/service-plans/${plans.data[0]!.id}/visits`);
       expect(visits.data[0]).toMatchObject({ occurrence_date: start, assignees: ['Priya'], price: 80 });
 
       // A visit is an ordinary job that shows its plan.
@@ -76,8 +79,8 @@ export function planFlows(ui: UiContext) {
 
     it('edits the plan: the preview follows, and upcoming visits move', async () => {
       const { page, server } = ui;
-      const plans = await portalOk(ui, 'GET', '/service-plans');
-      await page.goto(`${server.url}/#/plans/${plans.data[0].id}/edit`);
+      const plans = await portalOk<ListPage<ServicePlan>>(ui, 'GET', '/service-plans');
+      await page.goto(`${server.url}/#/plans/${plans.data[0]!.id}/edit`);
       const form = page.getByRole('form', { name: 'Service plan' });
       await form.getByLabel('From').fill('10:00');
       await form.getByLabel('To', { exact: true }).fill('12:00');
@@ -93,7 +96,7 @@ export function planFlows(ui: UiContext) {
       expect(await form.getByLabel('From').inputValue()).toBe('10:00');
       await form.getByRole('button', { name: 'Save plan' }).click();
       await page.getByText('Every 2 weeks on Tuesday, 10:00–12:00').first().waitFor();
-      const visits = await portalOk(ui, 'GET', `/service-plans/${plans.data[0].id}/visits`);
+      const visits = await portalOk<ListPage<Job>>(ui, 'GET', `/service-plans/${plans.data[0]!.id}/visits`);
       // 10:00 in Toronto (EST) is 15:00 UTC.
       for (const visit of visits.data) expect(visit.scheduled_start).toMatch(/T15:00:00Z$/);
     });

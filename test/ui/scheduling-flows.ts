@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../renderer/lib/format';
+import type { Booking } from '../../shared/schemas/booking';
+import type { Job } from '../../shared/schemas/job';
+import type { TeamMember } from '../../shared/schemas/team';
+import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { portalOk, type UiContext } from './context';
 
@@ -50,10 +54,10 @@ export function schedulingFlows(ui: UiContext) {
       await confirm.waitFor({ state: 'hidden' });
       await row.waitFor({ state: 'detached' });
 
-      const bookings = await portalOk(ui, 'GET', '/bookings?status=confirmed');
-      const booking = bookings.data.find((b: { service: string }) => b.service === 'Oven and fridge clean');
+      const bookings = await portalOk<ListPage<Booking>>(ui, 'GET', '/bookings?status=confirmed');
+      const booking = bookings.data.find((b) => b.service === 'Oven and fridge clean')!;
       expect(booking.job_id).toMatch(/^job_/);
-      const job = await portalOk(ui, 'GET', `/jobs/${booking.job_id}`);
+      const job = await portalOk<Job>(ui, 'GET', `/jobs/${booking.job_id}`);
       expect(job.status).toBe('scheduled');
       expect([...job.assignees].sort()).toEqual(['Riley', 'Sam']);
 
@@ -66,8 +70,8 @@ export function schedulingFlows(ui: UiContext) {
 
     it('reschedules a job and marks it complete from its page', async () => {
       const { page, server } = ui;
-      const jobs = await portalOk(ui, 'GET', '/jobs?status=scheduled&assignee=Riley');
-      const job = jobs.data[0];
+      const jobs = await portalOk<ListPage<Job>>(ui, 'GET', '/jobs?status=scheduled&assignee=Riley');
+      const job = jobs.data[0]!;
       await page.goto(`${server.url}/#/jobs/${job.job_number}`);
       await page.getByRole('button', { name: 'Reschedule or edit' }).click();
       const dialog = page.getByRole('dialog');
@@ -82,21 +86,21 @@ export function schedulingFlows(ui: UiContext) {
       await dialog.getByRole('button', { name: 'Save changes' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByRole('heading', { name: /Oven, fridge and freezer clean/ }).waitFor();
-      const moved = await portalOk(ui, 'GET', `/jobs/${job.job_number}`);
+      const moved = await portalOk<Job>(ui, 'GET', `/jobs/${job.job_number}`);
       expect(moved.assignees).toEqual(['Riley']);
-      expect(moved.scheduled_start > job.scheduled_start).toBe(true);
+      expect(moved.scheduled_start! > job.scheduled_start!).toBe(true);
       await screenshot(page, 'job-detail');
 
       await page.getByRole('button', { name: 'Mark complete' }).click();
       await page.locator('.badge', { hasText: 'Completed' }).waitFor();
-      expect((await portalOk(ui, 'GET', `/jobs/${job.job_number}`)).status).toBe('completed');
+      expect((await portalOk<Job>(ui, 'GET', `/jobs/${job.job_number}`)).status).toBe('completed');
       await page.getByRole('link', { name: 'Invoice this job' }).waitFor();
     });
 
     it('cancels a pending booking', async () => {
       const { page, server } = ui;
       const when = slot(4, '14:00', '15:00');
-      const booking = await portalOk(ui, 'POST', '/bookings', {
+      const booking = await portalOk<Booking>(ui, 'POST', '/bookings', {
         customer_email: 'maya@example.com',
         service: 'Window touch-up',
         start: new Date(`${when.start}:00-05:00`).toISOString(),
@@ -106,7 +110,7 @@ export function schedulingFlows(ui: UiContext) {
       const row = page.getByRole('row', { name: /Window touch-up/ });
       await row.getByRole('button', { name: /^Cancel/ }).click();
       await row.waitFor({ state: 'detached' });
-      expect((await portalOk(ui, 'GET', `/bookings/${booking.id}`)).status).toBe('cancelled');
+      expect((await portalOk<Booking>(ui, 'GET', `/bookings/${booking.id}`)).status).toBe('cancelled');
     });
 
     it('adds, renames, deactivates and removes team members, handing open jobs to a teammate', async () => {
@@ -121,10 +125,10 @@ export function schedulingFlows(ui: UiContext) {
       await page.getByRole('button', { name: 'Remove Casey' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click();
       await members.getByRole('row', { name: /Casey/ }).waitFor({ state: 'detached' });
-      const team = await portalOk(ui, 'GET', '/team');
+      const team = await portalOk<ListPage<TeamMember>>(ui, 'GET', '/team');
       expect(team.data.map((m: { name: string }) => m.name)).not.toContain('Casey');
 
-      const sam = team.data.find((m: { name: string }) => m.name === 'Sam');
+      const sam = team.data.find((m) => m.name === 'Sam')!;
       expect(sam.open_jobs).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Remove Sam' }).click();
       const dialog = page.getByRole('dialog');
@@ -134,9 +138,9 @@ export function schedulingFlows(ui: UiContext) {
       await screenshot(page, 'team-remove-reassign');
       await remove.click();
       await dialog.waitFor({ state: 'hidden' });
-      const after = (await portalOk(ui, 'GET', '/team')).data;
+      const after = (await portalOk<ListPage<TeamMember>>(ui, 'GET', '/team')).data;
       expect(after.map((m: { name: string }) => m.name)).not.toContain('Sam');
-      const alex = after.find((m: { name: string }) => m.name === 'Alex');
+      const alex = after.find((m) => m.name === 'Alex')!;
       expect(alex.open_jobs).toBeGreaterThanOrEqual(sam.open_jobs);
 
       await page.getByRole('button', { name: 'Rename Alex' }).click();

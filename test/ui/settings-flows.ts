@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Invoice } from '../../shared/schemas/invoice';
+import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
+import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../shared/schemas/webhook';
+import type { ListPage } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import { portalCall, portalOk, type UiContext } from './context';
 
@@ -7,7 +11,7 @@ export function settingsFlows(ui: UiContext) {
   describe('settings, messages and export', () => {
     it('disables, re-enables, rotates the secret of and deletes a webhook endpoint', async () => {
       const { page, server } = ui;
-      const created = await portalOk(ui, 'POST', '/webhooks', {
+      const created = await portalOk<WebhookEndpointWithSecret>(ui, 'POST', '/webhooks', {
         url: 'https://hooks.example.com/shopdesk',
         description: 'Accounting sync',
       });
@@ -15,12 +19,12 @@ export function settingsFlows(ui: UiContext) {
       const detail = page.locator('.card', { has: page.getByRole('button', { name: 'Rotate secret' }) });
       await detail.getByRole('button', { name: 'Disable' }).click();
       await detail.getByText('You disabled it').waitFor();
-      expect((await portalOk(ui, 'GET', `/webhooks/${created.id}`)).enabled).toBe(false);
+      expect((await portalOk<WebhookEndpoint>(ui, 'GET', `/webhooks/${created.id}`)).enabled).toBe(false);
       await screenshot(page, 'settings-webhook-disabled');
 
       await detail.getByRole('button', { name: 'Re-enable' }).click();
       await detail.getByRole('button', { name: 'Disable' }).waitFor();
-      expect((await portalOk(ui, 'GET', `/webhooks/${created.id}`)).enabled).toBe(true);
+      expect((await portalOk<WebhookEndpoint>(ui, 'GET', `/webhooks/${created.id}`)).enabled).toBe(true);
 
       await detail.getByRole('button', { name: 'Rotate secret' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
@@ -32,7 +36,7 @@ export function settingsFlows(ui: UiContext) {
       await detail.getByText(/also signed with the previous secret/).waitFor();
       expect(await page.content()).not.toContain(secret);
       expect(
-        (await portalOk(ui, 'GET', `/webhooks/${created.id}`)).previous_secret_expires_at,
+        (await portalOk<WebhookEndpoint>(ui, 'GET', `/webhooks/${created.id}`)).previous_secret_expires_at,
       ).not.toBeNull();
 
       await detail.getByRole('button', { name: 'Delete endpoint' }).click();
@@ -45,7 +49,7 @@ export function settingsFlows(ui: UiContext) {
 
     it('lists a queued invoice e-mail with the SMTP reason, and retries a failed one', async () => {
       const { page, server } = ui;
-      const invoice = await portalOk(ui, 'POST', '/invoices/create', {
+      const invoice = await portalOk<Invoice>(ui, 'POST', '/invoices/create', {
         customer_email: 'oliver@example.com',
         items: [{ description: 'Gutter cleaning', quantity: 1, unit_price: 180 }],
       });
@@ -60,9 +64,9 @@ export function settingsFlows(ui: UiContext) {
       await screenshot(page, 'messages');
 
       // A message the mail server refused, as the mail worker leaves it after its last attempt.
-      const queued = (await portalOk(ui, 'GET', '/messages?status=queued')).data.find(
-        (m: { subject: string }) => m.subject.includes(invoice.number),
-      );
+      const queued = (
+        await portalOk<ListPage<OutboxMessage>>(ui, 'GET', '/messages?status=queued')
+      ).data.find((m) => m.subject.includes(invoice.number))!;
       await server.ctx.db
         .updateTable('mail_messages')
         .set({ status: 'failed', last_error: '550 5.1.1 Mailbox unavailable', attempts: 5 })
@@ -72,7 +76,7 @@ export function settingsFlows(ui: UiContext) {
       const failed = page.getByRole('row', { name: /550 5\.1\.1 Mailbox unavailable/ });
       await failed.getByRole('button', { name: /^Retry/ }).click();
       await failed.waitFor({ state: 'detached' });
-      const retried = (await portalOk(ui, 'GET', '/messages')).data.find(
+      const retried = (await portalOk<ListPage<OutboxMessage>>(ui, 'GET', '/messages')).data.find(
         (m: { id: string }) => m.id === queued.id,
       );
       expect(retried).toMatchObject({ status: 'queued', waiting_reason: 'smtp_not_configured' });
