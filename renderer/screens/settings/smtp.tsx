@@ -46,31 +46,26 @@ export function SmtpSettings({ config, onSaved }: { config: Config; onSaved(conf
   const smtp: Smtp | null = config.smtp;
   const [draft, setDraft] = useState(() => toDraft(smtp));
   const [replacingPassword, setReplacingPassword] = useState(!smtp?.password_set);
-  const submission = useSubmit();
-  const [doing, setDoing] = useState<'save' | 'off' | 'test'>();
-  const busy = submission.busy ? doing : undefined;
-  const { error } = submission;
+  const { running: busy, error, run } = useSubmit<'save' | 'off' | 'test'>();
   const [tested, setTested] = useState<SmtpTestResult>();
   const set =
     (field: 'host' | 'port' | 'user' | 'password' | 'from') => (e: React.ChangeEvent<HTMLInputElement>) =>
       setDraft({ ...draft, [field]: e.target.value });
 
   const save = (update: ConfigUpdate, what: 'save' | 'off', message: string) => {
-    setDoing(what);
     setTested(undefined);
-    return submission.run(async () => {
+    return run(async () => {
       const saved = await portal.put('/config', { body: update });
       onSaved(saved);
       setDraft(toDraft(saved.smtp));
       setReplacingPassword(!saved.smtp?.password_set);
       toast.show(message);
-    });
+    }, what);
   };
 
   const sendTest = () => {
-    setDoing('test');
     setTested(undefined);
-    return submission.run(async () => setTested(await portal.post('/config/smtp/test', { body: {} })));
+    return run(async () => setTested(await portal.post('/config/smtp/test', { body: {} })), 'test');
   };
 
   const submit = (event: React.FormEvent) => {
