@@ -6,8 +6,9 @@
 import type { BookingStatus } from '../../shared/schemas/booking';
 import type { StoredInvoiceStatus } from '../../shared/schemas/invoice';
 import type { JobStatus } from '../../shared/schemas/job';
+import type { PropertyStatus } from '../../shared/schemas/property';
 import type { StoredQuoteStatus } from '../../shared/schemas/quote';
-import type { PLAN_STATUSES } from '../../shared/schemas/service-plan';
+import type { PlanStatus } from '../../shared/schemas/service-plan';
 import type {
   EventsTable,
   IdempotencyKeysTable,
@@ -110,7 +111,7 @@ export interface PropertiesTable {
   /** For the crew (gate code, key safe, pets, alarm); never on anything the customer gets. */
   access_notes: string | null;
   is_default: number;
-  status: 'active' | 'archived';
+  status: PropertyStatus;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
@@ -239,7 +240,7 @@ export interface ServicePlansTable {
   holiday_rule: 'skip' | 'move';
   billing: 'none' | 'per_visit' | 'per_period';
   invoice_delivery: 'draft' | 'send';
-  status: (typeof PLAN_STATUSES)[number];
+  status: PlanStatus;
   ended_at: string | null;
   created_at: string;
   updated_at: string;

@@ -8,10 +8,10 @@ import {
 } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../../shared/schemas/document';
-import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
+import { todayIn } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
@@ -255,15 +255,10 @@ export async function loadDocumentCustomers(
 
 const DELETED_CUSTOMER = 'Deleted customer';
 
-/** Today's date where the business is: due dates and validity end at the business's midnight. */
-export function todayFor(ctx: AppContext, timeZone: string): string {
-  return dateInZone(ctx.clock.now(), timeZone);
-}
-
-/** todayFor an account's own time zone, for reads that compute overdue or expired. */
+/** todayIn an account's own time zone, for reads that compute overdue or expired. */
 export async function accountToday(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
   const { config } = await getAccount(db, accountId);
-  return todayFor(ctx, config.timezone);
+  return todayIn(ctx.clock, config.timezone);
 }
 
 /** The end of a document's term (due date, validity) may not come before its issue date. */

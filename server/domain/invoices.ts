@@ -13,7 +13,7 @@ import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
@@ -33,7 +33,6 @@ import {
   mailSignature,
   markDraftSent,
   requireDateOrder,
-  todayFor,
   whereDocumentSearch,
 } from './documents';
 import { isOverdue, overdueSql } from './invoice-status';
@@ -203,7 +202,7 @@ export async function insertInvoice(
   });
   const place = await placeFor(tx, accountId, customer.id, input.property_id);
   const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
   const now = isoNow(ctx.clock);
   const row: InvoicesTable = {
     // A service plan's invoices come with an id every install derives alike (recurring-work.md).
@@ -239,7 +238,7 @@ export async function insertInvoice(
       customer: { id: customer.id, name: customer.name, email: customer.email },
       payments: [],
     },
-    todayFor(ctx, config.timezone),
+    todayIn(ctx.clock, config.timezone),
   );
 }
 

@@ -13,7 +13,7 @@ import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
@@ -32,7 +32,6 @@ import {
   markDraftSent,
   requireDateOrder,
   saveDocumentBody,
-  todayFor,
   whereDocumentSearch,
 } from './documents';
 import { type EventOrigin, recordEvent } from './events';
@@ -184,7 +183,7 @@ export async function insertQuote(
   });
   const place = await placeFor(tx, accountId, customer.id, input.property_id);
   const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
   const now = isoNow(ctx.clock);
   const row: QuotesTable = {
     id: newId('quo', ctx.clock.now().getTime()),
@@ -272,7 +271,7 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
   return ctx.db.transaction().execute(async (tx) => {
     const row = await findRow(tx, accountId, ref);
     const { config } = await getAccount(tx, accountId);
-    const today = todayFor(ctx, config.timezone);
+    const today = todayIn(ctx.clock, config.timezone);
     if (row.status !== 'draft' && row.status !== 'sent') {
       throw invalidState(`Quote ${row.number} is ${row.status} and cannot be sent again.`);
     }
