@@ -88,6 +88,11 @@ function checkColumns(
   const operator = new Set(table.operator ?? []);
   const kept: string[] = [];
   for (const [column, value] of Object.entries(change.state.v)) {
+    const notWritable = (message: string) =>
+      new ApiError(403, 'column_not_writable', message, {
+        param: `${at}.state.v.${column}`,
+        details: { table: table.name, pk: change.pk, column },
+      });
     if (writable.has(column) || (operator.has(column) && (authority.operator || !held))) {
       kept.push(column);
       continue;
@@ -96,19 +101,11 @@ function checkColumns(
     // hub does not hold yet is a business arriving with its plans (an upload to a hosted hub).
     if (operator.has(column)) {
       if (sameValue(held?.[column], value)) continue;
-      throw new ApiError(
-        403,
-        'column_not_writable',
+      throw notWritable(
         `${table.name}.${column} is changed by the hub's operator (shopdesk plan on the hub's folder), not by a device's push.`,
-        { param: `${at}.state.v.${column}`, details: { table: table.name, pk: change.pk, column } },
       );
     }
-    throw new ApiError(
-      403,
-      'column_not_writable',
-      `${table.name}.${column} is not a column a device sends.`,
-      { param: `${at}.state.v.${column}`, details: { table: table.name, pk: change.pk, column } },
-    );
+    throw notWritable(`${table.name}.${column} is not a column a device sends.`);
   }
   return kept;
 }
