@@ -180,7 +180,7 @@ export interface TeamMembersTable {
   deactivated_at: string | null;
 }
 
-export type { JobStatus };
+export type { JobStatus, PlanStatus, PropertyStatus };
 
 export interface JobsTable {
   id: string;

@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { computeTotals, fromCents, toCents } from '../../shared/money';
+import { fromCents, toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DeletedDocument } from '../../shared/schemas/document';
 import type {
@@ -19,7 +19,7 @@ import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
-import { findOrCreateCustomer, requireEmail } from './customers';
+import { requireEmail } from './customers';
 import {
   accountToday,
   applyDraftFields,
@@ -30,6 +30,7 @@ import {
   loadDocumentCustomers,
   mailSignature,
   markDraftSent,
+  newDocumentBasics,
   requireDateOrder,
   saveDocumentBody,
   whereDocumentSearch,
@@ -39,7 +40,6 @@ import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
-import { placeFor } from './properties';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
 
@@ -175,15 +175,7 @@ export async function insertQuote(
   accountId: string,
   input: QuoteCreate,
 ): Promise<Quote> {
-  const { config } = await getAccount(tx, accountId);
-  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-    customer_id: input.customer_id,
-    email: input.customer_email,
-    name: input.customer_name,
-  });
-  const place = await placeFor(tx, accountId, customer.id, input.property_id);
-  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-  const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
+  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
   const now = isoNow(ctx.clock);
   const row: QuotesTable = {
     id: newId('quo', ctx.clock.now().getTime()),

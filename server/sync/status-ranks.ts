@@ -1,14 +1,16 @@
-import type { BookingStatus } from '../../shared/schemas/booking';
-import type { StoredInvoiceStatus } from '../../shared/schemas/invoice';
-import type { JobStatus } from '../../shared/schemas/job';
-import type { PropertyStatus } from '../../shared/schemas/property';
-import type { StoredQuoteStatus } from '../../shared/schemas/quote';
-import type { PlanStatus } from '../../shared/schemas/service-plan';
-import type { DecisionsTable } from '../db/schema';
+import type {
+  BookingStatus,
+  DecisionsTable,
+  InvoiceStatus,
+  JobStatus,
+  PlanStatus,
+  PropertyStatus,
+  QuoteStatus,
+} from '../db/schema';
 
 /**
  * Status columns merge by rank first, then by clock (docs/sync.md, "Statuses"). Each list names
- * every status of its shared enum: a status added there and left out here does not compile.
+ * every status of its shared enum (shared/schemas/, through db/schema.ts): a status added there and left out here does not compile.
  */
 type Ranks<Status extends string> = Record<Status, number>;
 
@@ -28,14 +30,14 @@ export const BOOKING_RANKS: Ranks<BookingStatus> = {
   no_show: 2,
   completed: 3,
 };
-export const QUOTE_RANKS: Ranks<StoredQuoteStatus> = {
+export const QUOTE_RANKS: Ranks<QuoteStatus> = {
   draft: 0,
   sent: 1,
   declined: 2,
   accepted: 3,
   converted: 4,
 };
-export const INVOICE_RANKS: Ranks<StoredInvoiceStatus> = {
+export const INVOICE_RANKS: Ranks<InvoiceStatus> = {
   draft: 0,
   sent: 1,
   partially_paid: 1,

@@ -3,7 +3,7 @@ import { DELETED } from '../synced-table';
 import { pgHubDeliveries } from './pg-deliveries';
 import { PUSHED_CHANNEL, pushWatcher } from './pg-push-watch';
 import { rowStore } from './pg-row-store';
-import { authorizeChange } from './push-authorization';
+import { mergePush } from './push-authorization';
 import { mergePushedChange } from './push-merge';
 import { pgSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
@@ -105,14 +105,12 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
         if (!device) throw new Error(`The hub holds no device ${deviceId}`);
         let seq = Number(business.last_seq);
         const store = await rowStore(client, accountId, changes, () => ++seq);
-        let acknowledged = Number(device.last_local_seq);
-        let accepted = 0;
-        for (const [index, change] of changes.entries()) {
-          if (change.local_seq <= acknowledged) continue;
-          acknowledged = change.local_seq;
-          const allowed = await authorizeChange(store, { business: accountId, operator }, change, index);
-          accepted += await mergePushedChange(store, allowed);
-        }
+        const { acknowledged, accepted } = await mergePush(
+          store,
+          { business: accountId, operator },
+          changes,
+          Number(device.last_local_seq),
+        );
         await store.flush();
         await client.query('UPDATE hub_businesses SET last_seq = $2 WHERE account_id = $1', [accountId, seq]);
         await client.query('UPDATE hub_devices SET last_local_seq = $2 WHERE id = $1', [

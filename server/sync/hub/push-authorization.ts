@@ -1,7 +1,7 @@
 import { ApiError, validationError } from '../../lib/errors';
 import { DELETED, type SyncedTable, writableColumns } from '../synced-table';
 import { syncedTable } from '../tables';
-import type { HubRowStore } from './push-merge';
+import { type HubRowStore, mergePushedChange } from './push-merge';
 import type { PushedChange } from './storage';
 
 /**
@@ -176,4 +176,24 @@ async function heldForBusiness(store: HubRowStore, tables: string[], id: string)
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * A device's push, in its order: a change at or below what the hub acknowledged already is a resend
+ * and skipped; every other one is authorized, then merged. Both hub storages run pushes through it.
+ */
+export async function mergePush(
+  store: HubRowStore,
+  authority: PushAuthority,
+  changes: PushedChange[],
+  acknowledgedBefore: number,
+): Promise<{ acknowledged: number; accepted: number }> {
+  let acknowledged = acknowledgedBefore;
+  let accepted = 0;
+  for (const [index, change] of changes.entries()) {
+    if (change.local_seq <= acknowledged) continue;
+    acknowledged = change.local_seq;
+    accepted += await mergePushedChange(store, await authorizeChange(store, authority, change, index));
+  }
+  return { acknowledged, accepted };
 }
