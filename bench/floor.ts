@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3-multiple-ciphers';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../server/db/schema';
-import { selectCustomers } from '../server/domain/customers';
+import { selectCustomers } from '../server/domain/customer-list';
 import { newId } from '../server/lib/ids';
 
 /**

@@ -7,7 +7,7 @@ import { encryptInPlace, sameContent } from '../db/encrypt-in-place';
 import { runFileTask } from '../db/file-worker';
 import { type Clock, toIso } from '../lib/clock';
 import { syncFile } from '../lib/durable-files';
-import { ApiError } from '../lib/errors';
+import { ApiError, notFound, validationError } from '../lib/errors';
 import {
   backupFile,
   backupId,
@@ -64,9 +64,7 @@ export class Backups {
   /** Points backups at another folder (an external or synced drive); later backups go there. */
   setFolder(folder: string): void {
     if (!path.isAbsolute(folder))
-      throw new ApiError(400, 'validation_failed', 'The backups folder must be an absolute path.', {
-        param: 'folder',
-      });
+      throw validationError('The backups folder must be an absolute path.', 'folder');
     try {
       mkdirSync(folder, { recursive: true });
       accessSync(folder, constants.W_OK);
@@ -89,7 +87,7 @@ export class Backups {
 
   find(id: string): Backup {
     const backup = readBackup(this.folder(), id);
-    if (!backup) throw new ApiError(404, 'not_found', `No backup ${id} in ${this.folder()}.`);
+    if (!backup) throw notFound(`No backup ${id} in ${this.folder()}.`);
     return backup;
   }
 

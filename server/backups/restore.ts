@@ -27,12 +27,13 @@ export interface PreparedRestore {
   copy: string;
 }
 
+const unusable = (message: string) => new ApiError(409, 'backup_unusable', message);
+
 export async function prepareRestore(backups: Backups, id: string): Promise<PreparedRestore> {
   const restored = backups.find(id);
-  if (restored.result === 'missing')
-    throw new ApiError(409, 'backup_unusable', `Backup ${id} cannot be restored: its file is gone.`);
+  if (restored.result === 'missing') throw unusable(`Backup ${id} cannot be restored: its file is gone.`);
   if (restored.encrypted && !backups.key)
-    throw new ApiError(409, 'backup_unusable', `Backup ${id} is encrypted and this server has no key.`);
+    throw unusable(`Backup ${id} is encrypted and this server has no key.`);
   const copy = `${databaseFile(backups.dataDir)}.restoring`;
   try {
     copyFileSync(restored.file, copy);
@@ -44,11 +45,7 @@ export async function prepareRestore(backups: Backups, id: string): Promise<Prep
       keyPragmas: keyPragmas(backups.key),
     }).catch((error: Error) => ({ integrity: error.message, tables: {} }));
     if (!sameContent({ integrity: 'ok', tables: restored.tables }, found))
-      throw new ApiError(
-        409,
-        'backup_unusable',
-        `Backup ${id} did not verify (${found.integrity}); nothing was changed.`,
-      );
+      throw unusable(`Backup ${id} did not verify (${found.integrity}); nothing was changed.`);
     syncFile(copy);
     return { restored, copy };
   } catch (error) {

@@ -1,5 +1,6 @@
-import { defaultConfig, type StoredConfig } from '../../shared/schemas/config';
+import type { StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
+import { readStoredConfig } from '../domain/accounts';
 import { formatHlc } from '../sync/hlc';
 import type { HubStorage } from '../sync/hub/storage';
 import type { BusinessView, ClientHubData, QuoteView } from './data';
@@ -22,11 +23,7 @@ export function hubClientData(storage: HubStorage, now: () => number): ClientHub
     business: async (accountId) => {
       const [account] = await storage.readRows(accountId, 'accounts', 'id', [accountId]);
       if (!account) return undefined;
-      const config: StoredConfig = {
-        ...defaultConfig('Your service business'),
-        ...(JSON.parse(String(account.config)) as Partial<StoredConfig>),
-      };
-      return businessView(config);
+      return businessView(readStoredConfig(String(account.config)));
     },
     customer: async (accountId, customerId) => {
       const [row] = await storage.readRows(accountId, 'customers', 'id', [customerId]);

@@ -6,8 +6,9 @@
 import type { BookingStatus } from '../../shared/schemas/booking';
 import type { StoredInvoiceStatus } from '../../shared/schemas/invoice';
 import type { JobStatus } from '../../shared/schemas/job';
+import type { PropertyStatus } from '../../shared/schemas/property';
 import type { StoredQuoteStatus } from '../../shared/schemas/quote';
-import type { PLAN_STATUSES } from '../../shared/schemas/service-plan';
+import type { PlanStatus } from '../../shared/schemas/service-plan';
 import type {
   EventsTable,
   IdempotencyKeysTable,
@@ -26,10 +27,12 @@ import type {
   SyncSettingsTable,
 } from './schema-sync';
 
+export type * from './schema-figures';
 export type * from './schema-outbound';
 export type * from './schema-sync';
 
 import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
+import type { CustomerFiguresTable, OverviewDaysTable, OverviewSlotsTable } from './schema-figures';
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
 export interface AccountsTable {
@@ -110,7 +113,7 @@ export interface PropertiesTable {
   /** For the crew (gate code, key safe, pets, alarm); never on anything the customer gets. */
   access_notes: string | null;
   is_default: number;
-  status: 'active' | 'archived';
+  status: PropertyStatus;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
@@ -177,7 +180,7 @@ export interface TeamMembersTable {
   deactivated_at: string | null;
 }
 
-export type { JobStatus };
+export type { JobStatus, PlanStatus, PropertyStatus };
 
 export interface JobsTable {
   id: string;
@@ -239,7 +242,7 @@ export interface ServicePlansTable {
   holiday_rule: 'skip' | 'move';
   billing: 'none' | 'per_visit' | 'per_period';
   invoice_delivery: 'draft' | 'send';
-  status: (typeof PLAN_STATUSES)[number];
+  status: PlanStatus;
   ended_at: string | null;
   created_at: string;
   updated_at: string;
@@ -362,44 +365,6 @@ export interface ReviewsTable {
   received_at: string;
   created_at: string;
   updated_at: string;
-}
-
-/**
- * Overview rollups (migration 0004), kept by triggers on payments, invoices, jobs, customers and
- * quotes: sums per account and 15-minute UTC slot ('YYYY-MM-DDTHH:MM:00Z', minutes 00/15/30/45).
- * Never written by application code.
- */
-export interface OverviewSlotsTable {
-  account_id: string;
-  slot: string;
-  payments_cents: number;
-  payments: number;
-  /** Invoices with status paid, counted at their paid_at. */
-  invoices_paid: number;
-  /** Sum over those invoices of days from issue_date to the UTC date of paid_at. */
-  invoice_days_to_pay: number;
-  jobs_completed: number;
-  new_customers: number;
-  /** Quotes accepted or converted, counted at their decision time. */
-  quotes_accepted: number;
-  quotes_declined: number;
-}
-
-/** Overview rollup of non-void invoices per account and issue_date (migration 0004). */
-export interface OverviewDaysTable {
-  account_id: string;
-  day: string;
-  invoiced_cents: number;
-  invoices: number;
-}
-
-/** What the customer list shows beside each customer, kept by triggers (migration 0021). */
-export interface CustomerFiguresTable {
-  customer_id: string;
-  tags_json: string;
-  notes_json: string;
-  paid_cents: number;
-  last_job_at: string | null;
 }
 
 export interface Database {

@@ -4,6 +4,7 @@ import { SALES_TAX_MAX_DAYS } from '../../shared/schemas/sales-tax';
 import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
+import { ISSUED_STATUSES } from '../domain/invoice-status';
 import { checkRange, period } from '../domain/overview/periods';
 import { csvField } from '../lib/csv';
 import { type ExportedInvoiceLine, type ExportedPayment, FORMATS } from './accounting-formats';
@@ -15,9 +16,6 @@ import { type ExportedInvoiceLine, type ExportedPayment, FORMATS } from './accou
  * ones it counts on cash. Each invoice's tax is spread over its lines so that the lines add up to
  * the invoice's tax to the cent, and the file to the report.
  */
-
-/** Invoices that count as issued, as the sales-tax report counts them. */
-const ISSUED = ['sent', 'partially_paid', 'paid'] as const;
 
 /**
  * Each line's share of `tax`, cumulatively: line i carries round(tax × (a1+…+ai) / subtotal) less
@@ -58,7 +56,7 @@ async function invoiceLines(
     .where('i.account_id', '=', accountId)
     .where('i.issue_date', '>=', from)
     .where('i.issue_date', '<=', to)
-    .where('i.status', 'in', ISSUED);
+    .where('i.status', 'in', ISSUED_STATUSES);
   const invoices = await issued
     .innerJoin('customers as c', 'c.id', 'i.customer_id')
     .select([

@@ -3,10 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZipArchive } from 'archiver';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { sql } from 'kysely';
-import { StoredConfig } from '../../shared/schemas/config';
 import type { ExportFormat } from '../../shared/schemas/export';
 import type { AppContext } from '../context';
-import { type Account, presentConfig } from '../domain/accounts';
+import { type Account, presentConfig, readStoredConfig } from '../domain/accounts';
 import { isoNow } from '../lib/clock';
 import { csvRow } from '../lib/csv';
 import { notFound } from '../lib/errors';
@@ -215,7 +214,7 @@ function accountConfig(snapshot: Snapshot, accountId: string) {
     id: accountId,
     plan: row.plan as Account['plan'],
     api_plan: row.api_plan as Account['api_plan'],
-    config: StoredConfig.parse(JSON.parse(String(row.config))),
+    config: readStoredConfig(String(row.config)),
     created_at: String(row.created_at),
   });
 }

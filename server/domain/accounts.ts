@@ -38,10 +38,11 @@ function storedConfig(raw: Record<string, unknown>): StoredConfig {
 }
 
 /**
- * Every request reads its account; validating the stored config each time would cost more than
- * the query. The same stored text always parses to the same config, so remember the last few.
+ * The one way to read an account's stored config (accounts.config, here or as a synced row on a
+ * hub). Every request reads its account; validating the stored config each time would cost more
+ * than the query. The same stored text always parses to the same config, so remember the last few.
  */
-function parseConfig(text: string): StoredConfig {
+export function readStoredConfig(text: string): StoredConfig {
   let config = parsedConfigs.get(text);
   if (!config) {
     config = Object.freeze(storedConfig(JSON.parse(text)));
@@ -56,7 +57,7 @@ function toAccount(row: AccountsTable): Account {
     id: row.id,
     plan: row.plan,
     api_plan: row.api_plan,
-    config: parseConfig(row.config),
+    config: readStoredConfig(row.config),
     created_at: row.created_at,
   };
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/database';
 import type { ApiKeysTable } from '../db/schema';
 import { storageProblem } from '../db/storage-errors';
 import { isoNow, toIso } from '../lib/clock';
-import { ApiError, invalidState, notFound } from '../lib/errors';
+import { ApiError, invalidState, notFound, unauthorized } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../lib/secrets';
 
@@ -199,7 +199,7 @@ export async function authenticateSecret(ctx: AppContext, secret: string): Promi
     .where('s.hash', '=', hashSecret(secret))
     .executeTakeFirst();
   if (!row || row.revoked_at) {
-    throw new ApiError(401, 'unauthorized', 'The API key is missing, unknown or revoked.');
+    throw unauthorized('The API key is missing, unknown or revoked.');
   }
   const now = ctx.clock.now();
   if (row.expires_at && new Date(row.expires_at) <= now) {

@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { ClientActionsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
-import { ApiError } from '../lib/errors';
+import { ApiError, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
 import type { EventOrigin } from './events';
 import { answerQuote } from './quotes';
@@ -86,7 +86,7 @@ async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Pr
     .executeTakeFirst();
   // A link shows one customer's quotes: an action naming another's is refused like a missing one.
   if (!quote || quote.customer_id !== action.customer_id) {
-    throw new ApiError(404, 'not_found', 'This quote is no longer available.');
+    throw notFound('This quote is no longer available.');
   }
   switch (action.kind) {
     case 'quote.approve':

@@ -8,8 +8,9 @@ import { manualClock } from '../lib/clock';
 import { customerReferences } from '../sync/customer-references';
 import { type OpenedDatabase, openDatabase } from '../sync/open';
 import { createAccount } from './accounts';
+import { listCustomers } from './customer-list';
 import { mergeCustomers } from './customer-merge';
-import { addNote, addTags, createCustomer, listCustomers, removeTag } from './customers';
+import { addNote, addTags, createCustomer, removeTag } from './customers';
 
 /**
  * The trigger-kept customer figures (migration 0021) held to the aggregates they replace, computed

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { fromCents } from '../../shared/money';
 import { type CustomerHistory, type CustomerWithHistory, HISTORY_LIMIT } from '../../shared/schemas/overview';
-import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
+import { todayIn } from '../lib/clock';
 import { getAccount } from './accounts';
 import { getCustomer, resolveCustomerId } from './customers';
 import { isOverdue, OPEN_STATUSES } from './invoice-status';
@@ -21,7 +21,7 @@ export async function getCustomerHistory(
   customerId: string,
 ): Promise<CustomerHistory> {
   const { config } = await getAccount(db, accountId);
-  const todayDate = dateInZone(ctx.clock.now(), config.timezone);
+  const todayDate = todayIn(ctx.clock, config.timezone);
 
   const [invoices, quotes, jobs, reviews, messages, totals] = await Promise.all([
     db

@@ -4,7 +4,8 @@ import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import { isoNow } from '../lib/clock';
 import { validationError } from '../lib/errors';
-import { getCustomer, presentCustomer, resolveCustomerId, selectCustomers, winbackDays } from './customers';
+import { presentCustomer, selectCustomers, winbackDays } from './customer-list';
+import { getCustomer, resolveCustomerId } from './customers';
 
 const DUPLICATES_LIMIT = 10;
 

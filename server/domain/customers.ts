@@ -1,147 +1,16 @@
-import { type SqlBool, sql } from 'kysely';
-import { fromCents } from '../../shared/money';
-import type {
-  Customer,
-  CustomerCreate,
-  CustomerListQuery,
-  CustomerUpdate,
-  MailMessage,
-} from '../../shared/schemas/customer';
+import type { Customer, CustomerCreate, CustomerUpdate, MailMessage } from '../../shared/schemas/customer';
 import { MAX_TAGS, NO_WAY_TO_REACH } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { CustomersTable } from '../db/schema';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow } from '../lib/clock';
 import { ApiError, conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import { presentCustomer, selectCustomers, winbackDays } from './customer-list';
 import { recordEvent } from './events';
-import { type TimeFilters, whereTimeFilters } from './list-filters';
 import { fillTemplate, queueMail } from './mail';
-import { keysetPage, type Page } from './pagination';
 import { addFirstPlace } from './properties';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-type CustomerFigures = {
-  tags_json: string;
-  notes_json: string;
-  paid_cents: number;
-  last_job_at: string | null;
-};
-export type CustomerRow = CustomersTable & CustomerFigures;
-
-/**
- * Customers with everything the API shows about them — tags, notes, lifetime value, last job — in
- * one statement (the win-back period is the account's, read once by the caller). The figures are kept current by triggers in every
- * writer's transaction (migration 0021), so a page reads one figures row per customer.
- */
-export function selectCustomers(db: Queryable) {
-  return db
-    .selectFrom('customers as c')
-    .leftJoin('customer_figures as f', 'f.customer_id', 'c.id')
-    .selectAll('c')
-    .select([
-      sql<string>`coalesce(f.tags_json, '[]')`.as('tags_json'),
-      sql<string>`coalesce(f.notes_json, '[]')`.as('notes_json'),
-      sql<number>`coalesce(f.paid_cents, 0)`.as('paid_cents'),
-      'f.last_job_at',
-    ]);
-}
-
-/** A customer as the API returns it. Lapsed: had a completed job, and none within the win-back period. */
-export function presentCustomer(row: CustomerRow, now: Date, winbackAfterDays: number): Customer {
-  const cutoff = toIso(new Date(now.getTime() - winbackAfterDays * DAY_MS));
-  return {
-    id: row.id,
-    object: 'customer' as const,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    address: row.address,
-    tags: JSON.parse(row.tags_json) as string[],
-    notes: JSON.parse(row.notes_json) as Customer['notes'],
-    lifetime_value: fromCents(Number(row.paid_cents)),
-    last_job_at: row.last_job_at,
-    lapsed: row.last_job_at !== null && row.last_job_at < cutoff,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-/** The account's win-back period, which decides whether each of its customers is lapsed. */
-export async function winbackDays(db: Queryable, accountId: string): Promise<number> {
-  return (await getAccount(db, accountId)).config.winback_after_days;
-}
-
-export async function listCustomers(
-  ctx: AppContext,
-  accountId: string,
-  query: CustomerListQuery & TimeFilters,
-): Promise<Page<Customer>> {
-  const days = await winbackDays(ctx.db, accountId);
-  const cutoff =
-    query.lapsed === undefined ? undefined : toIso(new Date(ctx.clock.now().getTime() - days * DAY_MS));
-  return keysetPage(
-    query,
-    'cus',
-    (beforeId, limit) => {
-      let q = selectCustomers(ctx.db).where('c.account_id', '=', accountId);
-      if (beforeId) q = q.where('c.id', '<', beforeId);
-      if (query.q) {
-        const text = query.q;
-        const pattern = `%${escapeLike(text.toLowerCase())}%`;
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(c.name)`, 'like', sql`${pattern} escape '\\'`),
-            eb('c.email_lower', 'like', sql<string>`${pattern} escape '\\'`),
-            eb('c.phone', 'like', sql<string>`${pattern} escape '\\'`),
-            ...phoneDigitsMatch(text),
-          ]),
-        );
-      }
-      if (query.tag) {
-        const tag = query.tag;
-        q = q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('customer_tags as t')
-              .select('t.tag')
-              .whereRef('t.customer_id', '=', 'c.id')
-              .where('t.tag', '=', tag),
-          ),
-        );
-      }
-      q = whereTimeFilters(q, 'c', query);
-      if (cutoff !== undefined) {
-        const completed = (since?: string) =>
-          sql<SqlBool>`exists (select 1 from jobs j where j.customer_id = c.id and j.status = 'completed'${
-            since ? sql` and j.completed_at >= ${since}` : sql``
-          })`;
-        q = query.lapsed
-          ? q.where(sql<SqlBool>`(${completed()} and not ${completed(cutoff)})`)
-          : q.where(sql<SqlBool>`(not ${completed()} or ${completed(cutoff)})`);
-      }
-      return q.orderBy('c.id', 'desc').limit(limit).execute();
-    },
-    (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now(), days)),
-  );
-}
-
-/**
- * A phone typed as bare digits ("4165550100") finds "+1 416 555 0100": both sides are compared
- * without spaces, dashes, dots, brackets or plus signs.
- */
-function phoneDigitsMatch(q: string) {
-  const digits = q.replace(/\D/g, '');
-  if (digits.length < 3 || digits.length !== q.replace(/[\s().+-]/g, '').length) return [];
-  const bare = sql<string>`replace(replace(replace(replace(replace(replace(coalesce(c.phone, ''), ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''), '+', '')`;
-  return [sql<boolean>`${bare} like ${`%${digits}%`}`];
-}
 
 async function findRowByEmail(
   db: Queryable,

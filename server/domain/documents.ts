@@ -8,10 +8,10 @@ import {
 } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../../shared/schemas/document';
-import { dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
+import { todayIn } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
@@ -255,15 +255,40 @@ export async function loadDocumentCustomers(
 
 const DELETED_CUSTOMER = 'Deleted customer';
 
-/** Today's date where the business is: due dates and validity end at the business's midnight. */
-export function todayFor(ctx: AppContext, timeZone: string): string {
-  return dateInZone(ctx.clock.now(), timeZone);
+/**
+ * What a new quote or invoice starts from: the account's config, its customer (found or created),
+ * its place, its totals (the account's default taxes unless it names its own) and its issue date.
+ */
+export async function newDocumentBasics(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: {
+    customer_id?: string | undefined;
+    customer_email?: string | undefined;
+    customer_name?: string | undefined;
+    property_id?: string | null | undefined;
+    items: LineInput[];
+    taxes?: TaxInput[] | undefined;
+    issue_date?: string | undefined;
+  },
+) {
+  const { config } = await getAccount(tx, accountId);
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    customer_id: input.customer_id,
+    email: input.customer_email,
+    name: input.customer_name,
+  });
+  const place = await placeFor(tx, accountId, customer.id, input.property_id);
+  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
+  const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
+  return { config, customer, place, totals, issueDate };
 }
 
-/** todayFor an account's own time zone, for reads that compute overdue or expired. */
+/** todayIn an account's own time zone, for reads that compute overdue or expired. */
 export async function accountToday(db: Queryable, ctx: AppContext, accountId: string): Promise<string> {
   const { config } = await getAccount(db, accountId);
-  return todayFor(ctx, config.timezone);
+  return todayIn(ctx.clock, config.timezone);
 }
 
 /** The end of a document's term (due date, validity) may not come before its issue date. */

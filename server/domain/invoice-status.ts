@@ -9,6 +9,9 @@ import type { InvoiceStatus } from '../db/schema';
 /** Sent and not yet paid in full: an invoice that can be late and that reminders chase. */
 export const OPEN_STATUSES = ['sent', 'partially_paid'] as const satisfies readonly InvoiceStatus[];
 
+/** Invoices that count as issued (sales tax, accounting export): sent, or paid without being sent. */
+export const ISSUED_STATUSES = ['sent', 'partially_paid', 'paid'] as const satisfies readonly InvoiceStatus[];
+
 export function isOpen(status: string): boolean {
   return (OPEN_STATUSES as readonly string[]).includes(status);
 }
@@ -27,7 +30,7 @@ export function isOverdue(
 }
 
 /** Open and owing money, as SQL. */
-export const owingSql = sql<SqlBool>`(i.status in ('sent', 'partially_paid') and i.total_cents > i.amount_paid_cents)`;
+export const owingSql = sql<SqlBool>`(i.status in (${sql.join([...OPEN_STATUSES])}) and i.total_cents > i.amount_paid_cents)`;
 
 /** isOverdue, as SQL. */
 export function overdueSql(today: string) {

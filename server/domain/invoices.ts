@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { computeTotals, fromCents, toCents } from '../../shared/money';
+import { fromCents, toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DeletedDocument, DocumentCustomer } from '../../shared/schemas/document';
 import type {
@@ -13,12 +13,12 @@ import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
-import { findOrCreateCustomer, requireEmail } from './customers';
+import { requireEmail } from './customers';
 import {
   accountToday,
   applyDraftFields,
@@ -32,15 +32,14 @@ import {
   loadDocumentCustomers,
   mailSignature,
   markDraftSent,
+  newDocumentBasics,
   requireDateOrder,
-  todayFor,
   whereDocumentSearch,
 } from './documents';
 import { isOverdue, overdueSql } from './invoice-status';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
-import { placeFor } from './properties';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
 
@@ -195,15 +194,7 @@ export async function insertInvoice(
   input: InvoiceCreate,
   links: { quoteId?: string; jobId?: string; id?: string } = {},
 ): Promise<Invoice> {
-  const { config } = await getAccount(tx, accountId);
-  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-    customer_id: input.customer_id,
-    email: input.customer_email,
-    name: input.customer_name,
-  });
-  const place = await placeFor(tx, accountId, customer.id, input.property_id);
-  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
   const now = isoNow(ctx.clock);
   const row: InvoicesTable = {
     // A service plan's invoices come with an id every install derives alike (recurring-work.md).
@@ -239,7 +230,7 @@ export async function insertInvoice(
       customer: { id: customer.id, name: customer.name, email: customer.email },
       payments: [],
     },
-    todayFor(ctx, config.timezone),
+    todayIn(ctx.clock, config.timezone),
   );
 }
 

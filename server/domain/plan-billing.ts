@@ -4,7 +4,7 @@ import { addDays, dateInZone, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { JobsTable, ServicePlansTable } from '../db/schema';
-import { toIso } from '../lib/clock';
+import { todayIn, toIso } from '../lib/clock';
 import { derivedId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { insertInvoice, queueInvoiceMail } from './invoices';
@@ -99,7 +99,7 @@ async function issuePlanInvoice(
 export async function billPlanPeriod(tx: Tx, ctx: AppContext, plan: ServicePlansTable): Promise<boolean> {
   if (plan.billing !== 'per_period') return false;
   const { config } = await getAccount(tx, plan.account_id);
-  const today = dateInZone(ctx.clock.now(), config.timezone);
+  const today = todayIn(ctx.clock, config.timezone);
   const monthStart = `${today.slice(0, 7)}-01`;
   const period = addDays(monthStart, -1).slice(0, 7);
   const cutoff = startOfDay(monthStart, config.timezone);

@@ -1,9 +1,9 @@
 import { occurrences, type RecurrenceRule, type WeekdayCode } from '../../shared/recurrence';
-import { addDays, dateInZone } from '../../shared/time-zone';
+import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { JobsTable, ServicePlansTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { derivedId, idTime } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
@@ -98,7 +98,7 @@ export async function reconcileVisits(
   const { config } = await getAccount(tx, plan.account_id);
   const timeZone = config.timezone;
   const now = isoNow(ctx.clock);
-  const today = dateInZone(ctx.clock.now(), timeZone);
+  const today = todayIn(ctx.clock, timeZone);
   const horizonEnd = addDays(today, plan.horizon_weeks * 7);
   const existing = await tx.selectFrom('jobs').selectAll().where('plan_id', '=', plan.id).execute();
   const untouched = existing.filter(

@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { computeTotals, fromCents, toCents } from '../../shared/money';
+import { fromCents, toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DeletedDocument } from '../../shared/schemas/document';
 import type {
@@ -13,13 +13,13 @@ import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
-import { findOrCreateCustomer, requireEmail } from './customers';
+import { requireEmail } from './customers';
 import {
   accountToday,
   applyDraftFields,
@@ -30,9 +30,9 @@ import {
   loadDocumentCustomers,
   mailSignature,
   markDraftSent,
+  newDocumentBasics,
   requireDateOrder,
   saveDocumentBody,
-  todayFor,
   whereDocumentSearch,
 } from './documents';
 import { type EventOrigin, recordEvent } from './events';
@@ -40,7 +40,6 @@ import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
 import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
 import { keysetPage, type Page } from './pagination';
-import { placeFor } from './properties';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
 
@@ -176,15 +175,7 @@ export async function insertQuote(
   accountId: string,
   input: QuoteCreate,
 ): Promise<Quote> {
-  const { config } = await getAccount(tx, accountId);
-  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-    customer_id: input.customer_id,
-    email: input.customer_email,
-    name: input.customer_name,
-  });
-  const place = await placeFor(tx, accountId, customer.id, input.property_id);
-  const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
-  const issueDate = input.issue_date ?? todayFor(ctx, config.timezone);
+  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
   const now = isoNow(ctx.clock);
   const row: QuotesTable = {
     id: newId('quo', ctx.clock.now().getTime()),
@@ -272,7 +263,7 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
   return ctx.db.transaction().execute(async (tx) => {
     const row = await findRow(tx, accountId, ref);
     const { config } = await getAccount(tx, accountId);
-    const today = todayFor(ctx, config.timezone);
+    const today = todayIn(ctx.clock, config.timezone);
     if (row.status !== 'draft' && row.status !== 'sent') {
       throw invalidState(`Quote ${row.number} is ${row.status} and cannot be sent again.`);
     }

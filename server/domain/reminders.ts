@@ -6,11 +6,11 @@ import type { ReminderSettings } from '../../shared/schemas/reminders';
 import { addDays, daysBetween, startOfDay, wallClockDate, wallTime } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { MailMessagesTable, ReminderKind } from '../db/schema';
-import { toIso } from '../lib/clock';
+import { todayIn, toIso } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { getAccount } from './accounts';
 import { invoiceMailHeldBack, type Outgoing, quoteMailHeldBack } from './document-mail';
-import { formatMoney, todayFor } from './documents';
+import { formatMoney } from './documents';
 import { OPEN_STATUSES } from './invoice-status';
 import { getInvoice } from './invoices';
 import { getJob } from './jobs';
@@ -72,7 +72,7 @@ async function compose(
   const settings = config.reminders;
   if (!settings[occasion.kind].enabled) return { cancel: SWITCHED_OFF[occasion.kind] };
   const business = { business_name: config.business_name };
-  const today = todayFor(ctx, config.timezone);
+  const today = todayIn(ctx.clock, config.timezone);
   try {
     if (occasion.kind === 'invoice_overdue') {
       const invoice = await getInvoice(ctx, accountId, occasion.subjectId);
@@ -331,7 +331,7 @@ export async function queueDueReminders(ctx: AppContext, accountId: string): Pro
   const { config } = await getAccount(ctx.db, accountId);
   const settings = config.reminders;
   const now = ctx.clock.now();
-  const today = todayFor(ctx, config.timezone);
+  const today = todayIn(ctx.clock, config.timezone);
   const lastDay = lastSendDay(now, today, settings, config.timezone);
   const occasions: Array<Occasion & { skipped?: string[] }> = [];
   if (settings.invoice_overdue.enabled) {

@@ -10,7 +10,7 @@ import { addDays, dateInZone, isoWeekday, startOfDay } from '../../shared/time-z
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { ReviewsTable } from '../db/schema';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow, todayIn, toIso } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
@@ -270,7 +270,7 @@ export async function reviewVelocity(
 ): Promise<ReviewVelocity> {
   const { config } = await getAccount(ctx.db, accountId);
   const timeZone = config.timezone;
-  const today = dateInZone(ctx.clock.now(), timeZone);
+  const today = todayIn(ctx.clock, timeZone);
   const thisMonday = addDays(today, 1 - isoWeekday(today));
   const firstMonday = addDays(thisMonday, -7 * (weeks - 1));
   const previousMonday = addDays(firstMonday, -7 * weeks);

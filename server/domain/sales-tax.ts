@@ -9,18 +9,17 @@ import {
 import { addDays, dateInZone } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
+import { todayIn } from '../lib/clock';
 import { csvRow } from '../lib/csv';
 import { getAccount } from './accounts';
-import { addMonths, checkRange, period, today } from './overview/periods';
+import { ISSUED_STATUSES } from './invoice-status';
+import { addMonths, checkRange, period } from './overview/periods';
 
 /**
  * The sales-tax report (docs/reminders-and-tax.md): per tax name and rate, the sales it was charged
  * on and the tax, on invoices issued in a period (accrual) or on payments received in it (cash).
  * Figures are integer cents until the answer is written.
  */
-
-/** Invoices that count as issued: sent, or paid without being sent. Drafts and void ones never do. */
-const ISSUED = ['sent', 'partially_paid', 'paid'] as const;
 
 interface LineSums {
   name: string;
@@ -117,7 +116,7 @@ function issuedInvoices(db: Queryable, accountId: string, from: string, to: stri
     .where('i.account_id', '=', accountId)
     .where('i.issue_date', '>=', from)
     .where('i.issue_date', '<=', to)
-    .where('i.status', 'in', ISSUED);
+    .where('i.status', 'in', ISSUED_STATUSES);
 }
 
 /** Accrual: every issued invoice dated in the period, its whole subtotal and each tax as charged. */
@@ -333,7 +332,7 @@ export async function salesTaxFigures(
   withDetails: boolean,
 ): Promise<SalesTaxFigures> {
   const { config } = await getAccount(ctx.db, accountId);
-  const quarter = quarterOf(query.from ?? query.to ?? today(ctx, config.timezone));
+  const quarter = quarterOf(query.from ?? query.to ?? todayIn(ctx.clock, config.timezone));
   const from = query.from ?? quarter.from;
   const to = query.to ?? (query.from ? quarterOf(from).to : quarter.to);
   checkRange(from, to, SALES_TAX_MAX_DAYS);

@@ -11,11 +11,11 @@ import {
   type ServicePlanPreview,
   type ServicePlanUpdate,
 } from '../../shared/schemas/service-plan';
-import { addDays, dateInZone } from '../../shared/time-zone';
+import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
 import type { ServicePlansTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
@@ -163,7 +163,7 @@ export async function previewPlan(
   const { config } = await getAccount(ctx.db, accountId);
   const rule = ruleFromInput(input);
   const now = isoNow(ctx.clock);
-  const today = dateInZone(ctx.clock.now(), config.timezone);
+  const today = todayIn(ctx.clock, config.timezone);
   const from = rule.start_date > today ? rule.start_date : today;
   const visits = [];
   // Widen the window until enough visits are found (a monthly rule on the 31st is sparse).

@@ -10,7 +10,7 @@ import { addDays, dateInZone, daysBetween, isoWeekday, startOfDay } from '../../
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { TeamMembersTable } from '../db/schema';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow, todayIn, toIso } from '../lib/clock';
 import { conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
@@ -270,7 +270,7 @@ export async function teamSchedule(
 ): Promise<TeamSchedule> {
   const { config } = await getAccount(ctx.db, accountId);
   const timeZone = config.timezone;
-  const { from, to } = scheduleWindow(query, dateInZone(ctx.clock.now(), timeZone));
+  const { from, to } = scheduleWindow(query, todayIn(ctx.clock, timeZone));
   const startIso = toIso(startOfDay(from, timeZone));
   const endIso = toIso(startOfDay(addDays(to, 1), timeZone));
 

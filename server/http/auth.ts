@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { type Account, getAccount } from '../domain/accounts';
 import { type AuthenticatedKey, authenticateSecret } from '../domain/api-keys';
 import { authenticateSession } from '../domain/sessions';
-import { ApiError } from '../lib/errors';
+import { unauthorized } from '../lib/errors';
 
 export interface RequestAuth {
   account: Account;
@@ -29,7 +29,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw new ApiError(401, 'unauthorized', 'Send the key as Authorization: Bearer <API_KEY>.');
+    throw unauthorized('Send the key as Authorization: Bearer <API_KEY>.');
   }
   return match[1];
 }
@@ -45,7 +45,7 @@ export async function authenticateKey(ctx: AppContext, secret: string): Promise<
 
 export async function authenticateSessionCookie(ctx: AppContext, token: string): Promise<RequestAuth> {
   const accountId = await authenticateSession(ctx, token);
-  if (!accountId) throw new ApiError(401, 'unauthorized', 'Your session has ended. Open a new sign-in link.');
+  if (!accountId) throw unauthorized('Your session has ended. Open a new sign-in link.');
   return {
     account: await getAccount(ctx.db, accountId),
     via: 'session',
@@ -54,8 +54,7 @@ export async function authenticateSessionCookie(ctx: AppContext, token: string):
   };
 }
 
-export const missingCredentials = () =>
-  new ApiError(401, 'unauthorized', 'Send an API key as Authorization: Bearer <API_KEY>.');
+export const missingCredentials = () => unauthorized('Send an API key as Authorization: Bearer <API_KEY>.');
 
 export function isWrite(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ApiError } from '../lib/errors';
+import { unsupportedMediaType } from '../lib/errors';
 import { isWrite } from './auth';
-import { invalidJson, unsupportedMediaType } from './errors';
+import { invalidJson, jsonRequired } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,14 +37,12 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
     const type = request.headers['content-type'];
     const csv =
       request.routeOptions.config.csvUpload && type !== undefined && /^text\/csv\s*(;|$)/i.test(type);
-    if (type !== undefined && !csv && !/^application\/json\s*(;|$)/i.test(type)) throw unsupportedMediaType();
+    if (type !== undefined && !csv && !/^application\/json\s*(;|$)/i.test(type)) throw jsonRequired();
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-      throw new ApiError(
-        415,
-        'unsupported_media_type',
+      throw unsupportedMediaType(
         `Content-Encoding ${encoding} is not supported; send the body uncompressed.`,
-        { param: 'Content-Encoding' },
+        'Content-Encoding',
       );
     }
   });

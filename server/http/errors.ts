@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import type { StorageHealth } from '../db/integrity';
 import { databaseBusy, databaseDamaged, insufficientStorage, storageProblem } from '../db/storage-errors';
-import { ApiError } from '../lib/errors';
+import { ApiError, notFound, payloadTooLarge, unsupportedMediaType, validationError } from '../lib/errors';
 
 /** Long enough for any id and for a 254-character e-mail in /customers/{email}; longer is a 404. */
 export const MAX_PARAM_LENGTH = 512;
@@ -30,14 +30,10 @@ function fromIssues(issues: ReadonlyArray<Issue>, where?: string): ApiError {
   }));
   const first = details[0];
   const prefix = first?.param ? `${first.param}: ` : '';
-  return new ApiError(
-    400,
-    'validation_failed',
+  return validationError(
     `${where ? `Invalid ${where}. ` : ''}${prefix}${first?.message ?? 'invalid'}`,
-    {
-      ...(first?.param && { param: first.param }),
-      details,
-    },
+    first?.param || undefined,
+    details,
   );
 }
 
@@ -63,15 +59,15 @@ export function toApiError(error: unknown): ApiError {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return unsupportedMediaType();
+      return jsonRequired();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MB.');
+      return payloadTooLarge('The request body is larger than 1 MB.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'validation_failed', 'The body is empty; send a JSON object.');
+      return validationError('The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return invalidJson();
     case 'FST_ERR_BAD_URL':
-      return new ApiError(400, 'validation_failed', 'The path has a malformed percent-escape.');
+      return validationError('The path has a malformed percent-escape.');
   }
   if (fastifyError instanceof SyntaxError) return invalidJson();
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
@@ -80,14 +76,12 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'Something went wrong on our side. The error was logged.');
 }
 
-export const unsupportedMediaType = () =>
-  new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).', {
-    param: 'Content-Type',
-  });
+export const jsonRequired = () =>
+  unsupportedMediaType('Send the body as JSON (Content-Type: application/json).', 'Content-Type');
 
 /** The parser's own message quotes the body, which may be binary or someone else's data: it is not echoed. */
 export const invalidJson = () =>
-  new ApiError(400, 'validation_failed', 'The body is not valid JSON (send UTF-8 JSON, uncompressed).');
+  validationError('The body is not valid JSON (send UTF-8 JSON, uncompressed).');
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
@@ -146,10 +140,6 @@ export function registerErrorHandling(app: FastifyInstance, storage?: StorageHea
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
-    ),
+    sendError(request, reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

@@ -1,3 +1,5 @@
+import { dateInZone } from '../../shared/time-zone';
+
 /** The server's notion of "now". Tests pass their own so limits, schedules and due dates are controllable. */
 export interface Clock {
   now(): Date;
@@ -61,6 +63,11 @@ export function manualClock(start: Date | string = '2026-11-22T09:00:00Z'): Cloc
       elapsed += ms;
     },
   };
+}
+
+/** Today's date where the business is: due dates, validity and reporting days end at its midnight. */
+export function todayIn(clock: Clock, timeZone: string): string {
+  return dateInZone(clock.now(), timeZone);
 }
 
 export function isoNow(clock: Clock): string {

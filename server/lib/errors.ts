@@ -44,3 +44,19 @@ export const invalidState = (message: string, details?: unknown) =>
 
 export const conflict = (message: string, param?: string) =>
   new ApiError(409, 'conflict', message, { param });
+
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+
+export const forbidden = (message: string, param?: string) =>
+  new ApiError(403, 'forbidden', message, { param });
+
+export const planRequired = (message: string) => new ApiError(403, 'plan_required', message);
+
+export const payloadTooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);
+
+/** The header names the request's part that has the wrong type (Content-Type, Content-Encoding). */
+export const unsupportedMediaType = (message: string, header: string) =>
+  new ApiError(415, 'unsupported_media_type', message, { param: header });
+
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });

@@ -1,8 +1,8 @@
-import type { StoredConfig } from '../../shared/schemas/config';
 import type { AppContext } from '../context';
 import { deliveredHere } from '../db/node';
 import type { MailMessagesTable } from '../db/schema';
 import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
+import { readStoredConfig } from '../domain/accounts';
 import { composeDocumentMail, markDocumentSent } from '../domain/document-mail';
 import { recordEvent } from '../domain/events';
 import { presentMail } from '../domain/mail';
@@ -58,7 +58,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
       // Accounts without SMTP keep their messages queued; looking only at the others keeps their
       // backlog from crowding out messages that can go.
       const accounts = (await tx.selectFrom('accounts').select(['id', 'config']).execute()).flatMap((a) => {
-        const config = JSON.parse(a.config) as StoredConfig;
+        const config = readStoredConfig(a.config);
         const address = senderAddress(config);
         return config.smtp && address
           ? [{ id: a.id, smtp: config.smtp, from: { name: config.business_name, address } }]

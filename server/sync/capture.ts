@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
+import { replaceGeneratedTriggers } from '../db/generated-triggers';
 import { installHistoryTriggers } from './history';
 import { Hlc } from './hlc';
 import { notSent, type SyncedTable } from './synced-table';
@@ -120,23 +121,10 @@ export function captureBaseline(sqlite: SQLite.Database, accountId: string): num
 
 /** Creates or replaces the capture triggers whose text differs from what the schema needs. */
 function installTriggers(sqlite: SQLite.Database): void {
-  const existing = new Map(
-    (
-      sqlite
-        .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_capture_%'`)
-        .all() as Array<{ name: string; sql: string }>
-    ).map((t) => [t.name, t.sql]),
-  );
   const wanted = new Map<string, string>();
   for (const table of SYNCED_TABLES) {
     for (const [name, text] of Object.entries(triggersFor(table, sentColumns(sqlite, table))))
       wanted.set(name, text);
   }
-  const stale = [...existing.keys()].filter((name) => existing.get(name) !== wanted.get(name));
-  const missing = [...wanted.keys()].filter((name) => existing.get(name) !== wanted.get(name));
-  if (stale.length === 0 && missing.length === 0) return;
-  sqlite.transaction(() => {
-    for (const name of stale) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
-    for (const name of missing) sqlite.exec(wanted.get(name)!);
-  })();
+  replaceGeneratedTriggers(sqlite, 'sync_capture_', wanted);
 }

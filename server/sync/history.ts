@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
+import { replaceGeneratedTriggers } from '../db/generated-triggers';
 import type { RowState } from './merge';
 
 /**
@@ -34,15 +35,6 @@ export function nodeOf(clock: string | undefined): string {
 /** Creates (or replaces, when the tracked fields changed) the triggers that record local edits. */
 export function installHistoryTriggers(sqlite: SQLite.Database): void {
   sqlite.function('history_author', { deterministic: false }, () => hostname());
-  const existing = new Map(
-    (
-      sqlite
-        .prepare(
-          `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'record_history_%'`,
-        )
-        .all() as Array<{ name: string; sql: string }>
-    ).map((t) => [t.name, t.sql]),
-  );
   const wanted = new Map<string, string>();
   for (const [table, fields] of Object.entries(TRACKED_FIELDS)) {
     const changes = fields
@@ -61,13 +53,7 @@ export function installHistoryTriggers(sqlite: SQLite.Database): void {
       END`,
     );
   }
-  const stale = [...existing.keys()].filter((name) => existing.get(name) !== wanted.get(name));
-  const missing = [...wanted.keys()].filter((name) => existing.get(name) !== wanted.get(name));
-  if (stale.length === 0 && missing.length === 0) return;
-  sqlite.transaction(() => {
-    for (const name of stale) sqlite.exec(`DROP TRIGGER IF EXISTS ${name}`);
-    for (const name of missing) sqlite.exec(wanted.get(name)!);
-  })();
+  replaceGeneratedTriggers(sqlite, 'record_history_', wanted);
 }
 
 /**

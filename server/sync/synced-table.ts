@@ -51,6 +51,9 @@ export interface SyncedTable {
 }
 
 /** The pull's pseudo-table of merges: pk [table, from_id], values { to_id }. */
+/** `account` of a table that carries its own account_id. */
+export const ownAccount = (r: string) => `${r}.account_id`;
+
 export const ALIAS_TABLE = '_alias';
 
 /** What a merged-away record never passes to the record it merged into. */

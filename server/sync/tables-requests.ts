@@ -1,13 +1,11 @@
-import type { SyncedTable } from './synced-table';
-
-const own = (r: string) => `${r}.account_id`;
+import { ownAccount, type SyncedTable } from './synced-table';
 
 /** Booking requests, their photos and review requests (migration 0023): synced, so every device and the hub hold them. */
 export const REQUEST_TABLES: SyncedTable[] = [
   {
     name: 'booking_requests',
     pk: ['booking_id'],
-    account: own,
+    account: ownAccount,
     // The first decision on a request wins: a later one made elsewhere on an open copy is refused by the state check there.
     writable: [
       'booking_id',
@@ -30,7 +28,7 @@ export const REQUEST_TABLES: SyncedTable[] = [
     // Photos travel with their request so the crew's devices have them.
     name: 'booking_photos',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     writable: [
       'id',
       'account_id',
@@ -47,7 +45,7 @@ export const REQUEST_TABLES: SyncedTable[] = [
     // Keyed by the job (its id is derived from the job's), so a visit's customer is asked once.
     name: 'review_requests',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     ranks: { status: { sent: 0, no_email: 0, no_link: 0, answered: 1 } },
     writable: [

@@ -1,5 +1,5 @@
 import * as statusRanks from './status-ranks';
-import { DELETED, type SyncedTable } from './synced-table';
+import { DELETED, ownAccount, type SyncedTable } from './synced-table';
 
 /**
  * Which tables are the business (synced) and which belong to one install (device-local), and how
@@ -7,14 +7,10 @@ import { DELETED, type SyncedTable } from './synced-table';
  * holds new migrations to that.
  */
 
+import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
 import { REQUEST_TABLES } from './tables-requests';
 
-const own = (r: string) => `${r}.account_id`;
 const viaCustomer = (r: string) => `(SELECT account_id FROM customers WHERE id = ${r}.customer_id)`;
-const viaDocument = (r: string) =>
-  `coalesce((SELECT account_id FROM invoices WHERE id = ${r}.document_id), (SELECT account_id FROM quotes WHERE id = ${r}.document_id))`;
-
-const DOCUMENTS = ['invoices', 'quotes'];
 
 export const SYNCED_TABLES: SyncedTable[] = [
   {
@@ -29,7 +25,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'customers',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     naturalKey: 'email_lower',
     writable: [
       'id',
@@ -65,14 +61,14 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'team_members',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     naturalKey: 'name',
     writable: ['id', 'account_id', 'name', 'created_at', 'deactivated_at'],
   },
   {
     name: 'customer_merges',
     pk: ['from_id'],
-    account: own,
+    account: ownAccount,
     refs: { to_id: 'customers' },
     appendOnly: true,
     recordsMergeOf: 'customers',
@@ -82,7 +78,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'properties',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     // Archived beats edited: an edit made elsewhere never brings an archived place back.
     ranks: { status: statusRanks.PROPERTY_RANKS },
@@ -109,7 +105,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'jobs',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     ranks: { status: statusRanks.JOB_RANKS },
     writable: [
@@ -149,7 +145,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'service_plans',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     ranks: { status: statusRanks.PLAN_RANKS },
     writable: [
@@ -195,7 +191,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'bookings',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     ranks: { status: statusRanks.BOOKING_RANKS },
     writable: [
@@ -215,97 +211,11 @@ export const SYNCED_TABLES: SyncedTable[] = [
     ],
     parents: { customer_id: ['customers'], job_id: ['jobs'], property_id: ['properties'] },
   },
-  {
-    name: 'quotes',
-    pk: ['id'],
-    account: own,
-    refs: { customer_id: 'customers' },
-    derived: ['subtotal_cents', 'tax_total_cents', 'total_cents'],
-    ranks: { status: statusRanks.QUOTE_RANKS },
-    writable: [
-      'id',
-      'account_id',
-      'number',
-      'customer_id',
-      'status',
-      'currency',
-      'issue_date',
-      'valid_until',
-      'notes',
-      'sent_at',
-      'accepted_at',
-      'declined_at',
-      'converted_at',
-      'job_id',
-      'created_at',
-      'updated_at',
-      'property_id',
-    ],
-    parents: { customer_id: ['customers'], job_id: ['jobs'], property_id: ['properties'] },
-  },
-  {
-    name: 'invoices',
-    pk: ['id'],
-    account: own,
-    refs: { customer_id: 'customers' },
-    derived: ['subtotal_cents', 'tax_total_cents', 'total_cents', 'amount_paid_cents'],
-    // Payments decide paid and partially paid (derived); what the owner sets ranks draft < sent < void.
-    ranks: { status: statusRanks.INVOICE_RANKS },
-    writable: [
-      'id',
-      'account_id',
-      'number',
-      'customer_id',
-      'status',
-      'currency',
-      'issue_date',
-      'due_date',
-      'notes',
-      'quote_id',
-      'job_id',
-      'sent_at',
-      'paid_at',
-      'voided_at',
-      'created_at',
-      'updated_at',
-      'property_id',
-    ],
-    parents: {
-      customer_id: ['customers'],
-      quote_id: ['quotes'],
-      job_id: ['jobs'],
-      property_id: ['properties'],
-    },
-  },
-  {
-    name: 'document_lines',
-    pk: ['document_id', 'position'],
-    account: viaDocument,
-    writable: ['document_id', 'position', 'description', 'quantity', 'unit_price', 'amount_cents'],
-    parents: { document_id: DOCUMENTS },
-    ownedVia: 'document_id',
-  },
-  {
-    name: 'document_taxes',
-    pk: ['document_id', 'position'],
-    account: viaDocument,
-    derived: ['amount_cents'],
-    writable: ['document_id', 'position', 'name', 'rate'],
-    parents: { document_id: DOCUMENTS },
-    ownedVia: 'document_id',
-  },
-  {
-    name: 'payments',
-    pk: ['id'],
-    account: own,
-    appendOnly: true,
-    writable: ['id', 'account_id', 'invoice_id', 'amount_cents', 'method', 'paid_at', 'created_at'],
-    parents: { invoice_id: ['invoices'] },
-  },
+  ...DOCUMENT_TABLES,
   {
     name: 'reviews',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     writable: [
       'id',
@@ -324,7 +234,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'mail_messages',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     // The sending state is written by whichever install sends (docs/sync.md, "Mail").
     writable: [
@@ -354,7 +264,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'events',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     appendOnly: true,
     writable: ['id', 'account_id', 'type', 'payload', 'created_at'],
   },
@@ -362,7 +272,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'reminder_sends',
     pk: ['kind', 'subject_id', 'occasion'],
-    account: own,
+    account: ownAccount,
     appendOnly: true,
     writable: ['account_id', 'kind', 'subject_id', 'occasion', 'outcome', 'message_id', 'created_at'],
     parents: { message_id: ['mail_messages'] },
@@ -371,7 +281,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'decisions',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     ranks: { status: statusRanks.DECISION_RANKS },
     // Any install that sees the situation raises, clears or resolves it (docs/sync.md, "Decisions").
     writable: [
@@ -391,7 +301,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'client_links',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     writable: ['id', 'account_id', 'customer_id', 'token_hash', 'created_at', 'expires_at', 'revoked_at'],
     parents: { customer_id: ['customers'] },
@@ -399,7 +309,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'client_actions',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     refs: { customer_id: 'customers' },
     // Applied beats refused beats pending: two installs applying it while apart end on one answer.
     ranks: { status: { pending: 0, refused: 1, applied: 2 } },
@@ -422,7 +332,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   {
     name: 'webhook_endpoints',
     pk: ['id'],
-    account: own,
+    account: ownAccount,
     // The signing secrets stay on the node that delivers; the failure streak and the place in its
     // own arrival order of events (event_arrivals) are its own too.
     local: [

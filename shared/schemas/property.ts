@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ListQuery, Timestamp, text } from './common';
 
+export const PropertyStatus = z.enum(['active', 'archived']);
+export type PropertyStatus = z.infer<typeof PropertyStatus>;
+
 export const Property = z
   .object({
     id: z.string().meta({ example: 'prop_01jd3k5x2m9q7r8s6t4v2w0y1z' }),
@@ -17,7 +20,7 @@ export const Property = z
       description: 'Gate code, key safe, pets, alarm: for the crew; never in what the customer gets.',
     }),
     is_default: z.boolean().meta({ description: "The customer's default place: new work goes there." }),
-    status: z.enum(['active', 'archived']),
+    status: PropertyStatus,
     archived_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -52,7 +55,7 @@ export type PropertyUpdate = z.infer<typeof PropertyUpdate>;
 
 export const PropertyListQuery = ListQuery.extend({
   customer_id: z.string().min(1).optional().meta({ description: "Only this customer's places." }),
-  status: z.enum(['active', 'archived']).optional().meta({ description: 'Default: both.' }),
+  status: PropertyStatus.optional().meta({ description: 'Default: both.' }),
 });
 export type PropertyListQuery = z.infer<typeof PropertyListQuery>;
 

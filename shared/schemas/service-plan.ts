@@ -9,6 +9,7 @@ import { placeInputField, recordPlaceField } from './property';
 
 export const PLAN_STATUSES = ['active', 'ended'] as const;
 export const PlanStatus = z.enum(PLAN_STATUSES).meta({ id: 'ServicePlanStatus' });
+export type PlanStatus = z.infer<typeof PlanStatus>;
 
 export const PlanFrequency = z
   .enum(['daily', 'weekly', 'monthly'])

@@ -13,7 +13,7 @@ import type {
 import type { AppContext } from '../../context';
 import type { CustomerImportsTable } from '../../db/import-schema';
 import { isoNow } from '../../lib/clock';
-import { ApiError, invalidState, notFound, validationError } from '../../lib/errors';
+import { invalidState, notFound, payloadTooLarge, validationError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { type CsvShape, readHead, sniffShape } from './csv-file';
 import { suggestColumns } from './presets';
@@ -104,7 +104,7 @@ export async function uploadImport(
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
       if (size > MAX_UPLOAD_BYTES) {
-        done(new ApiError(413, 'payload_too_large', `The file is over ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`));
+        done(payloadTooLarge(`The file is over ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`));
       } else done(null, chunk);
     },
   });

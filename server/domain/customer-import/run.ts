@@ -10,7 +10,7 @@ import type {
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/database';
 import { invalidState } from '../../lib/errors';
-import { presentCustomer, selectCustomers, winbackDays } from '../customers';
+import { presentCustomer, selectCustomers, winbackDays } from '../customer-list';
 import { recordEvent } from '../events';
 import { type BatchContext, type Outcome, type PendingRow, writeBatch } from './batch';
 import { type CsvShape, readRecords } from './csv-file';

@@ -8,8 +8,9 @@ import {
 import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
+import { todayIn } from '../../lib/clock';
 import { getAccount } from '../accounts';
-import { addMonths, checkRange, monthStart, period, today, weekStart } from './periods';
+import { addMonths, checkRange, monthStart, period, weekStart } from './periods';
 import { sumRanges, total } from './rollups';
 
 type Interval = AnalyticsQuery['interval'];
@@ -65,7 +66,7 @@ export async function getAnalytics(
   query: AnalyticsQuery,
 ): Promise<Analytics> {
   const { config } = await getAccount(ctx.db, accountId);
-  const to = query.to ?? today(ctx, config.timezone);
+  const to = query.to ?? todayIn(ctx.clock, config.timezone);
   const from = query.from ?? defaultFrom(query.interval, to);
   checkRange(from, to, ANALYTICS_MAX_DAYS);
   const list = buckets(query.interval, from, to);

@@ -10,8 +10,9 @@ import {
 import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
+import { todayIn } from '../../lib/clock';
 import { getAccount } from '../accounts';
-import { bucketIndex, checkRange, localDateSql, period, spanDays, today } from './periods';
+import { bucketIndex, checkRange, localDateSql, period, spanDays } from './periods';
 import { sumRanges, total } from './rollups';
 
 const DEFAULT_DAYS = 30;
@@ -173,7 +174,7 @@ export async function getBenchmark(
   query: BenchmarkQuery,
 ): Promise<Benchmark> {
   const { config } = await getAccount(ctx.db, accountId);
-  const todayDate = today(ctx, config.timezone);
+  const todayDate = todayIn(ctx.clock, config.timezone);
   const to = query.to ?? (query.from && query.from > todayDate ? query.from : todayDate);
   const from = query.from ?? addDays(to, 1 - DEFAULT_DAYS);
   checkRange(from, to, BENCHMARK_MAX_DAYS);

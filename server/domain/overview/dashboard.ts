@@ -5,10 +5,11 @@ import type { Dashboard, DashboardJob, ReviewSummary } from '../../../shared/sch
 import { addDays } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
+import { todayIn } from '../../lib/clock';
 import { getAccount } from '../accounts';
 import { owingSql } from '../invoice-status';
 import { jobsStartingBetween, NOT_CANCELLED } from '../scheduled-jobs';
-import { addMonths, period, today } from './periods';
+import { addMonths, period } from './periods';
 import { sumRanges, total } from './rollups';
 
 /** The dashboard lists at most this many jobs per list; a busier week is what the calendar is for. */
@@ -127,7 +128,7 @@ async function months(db: Queryable, accountId: string, todayDate: string, timeZ
 export async function getDashboard(ctx: AppContext, accountId: string): Promise<Dashboard> {
   const { config } = await getAccount(ctx.db, accountId);
   const timeZone = config.timezone;
-  const todayDate = today(ctx, timeZone);
+  const todayDate = todayIn(ctx.clock, timeZone);
   const day = period(todayDate, todayDate, timeZone);
   const week = period(addDays(todayDate, 1), addDays(todayDate, 7), timeZone);
   const db = ctx.db;

@@ -1,13 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import {
-  addDays,
-  dateInZone,
-  daysBetween,
-  isoWeekday,
-  offsetMinutes,
-  startOfDay,
-} from '../../../shared/time-zone';
-import type { AppContext } from '../../context';
+import { addDays, daysBetween, isoWeekday, offsetMinutes, startOfDay } from '../../../shared/time-zone';
 import { toIso } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
 
@@ -32,11 +24,6 @@ export function period(from: string, to: string, timeZone: string): Period {
     start: toIso(startOfDay(from, timeZone)),
     end: toIso(startOfDay(addDays(to, 1), timeZone)),
   };
-}
-
-/** Today's date in the account's time zone, from the server clock. */
-export function today(ctx: AppContext, timeZone: string): string {
-  return dateInZone(ctx.clock.now(), timeZone);
 }
 
 export function monthStart(date: string): string {

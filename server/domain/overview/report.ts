@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { fromCents } from '../../../shared/money';
 import { REPORT_MAX_DAYS, type Report, type ReportQuery } from '../../../shared/schemas/overview';
 import type { AppContext } from '../../context';
+import { todayIn } from '../../lib/clock';
 import { getAccount } from '../accounts';
-import { checkRange, monthEnd, monthStart, period, today } from './periods';
+import { checkRange, monthEnd, monthStart, period } from './periods';
 
 const TOP_CUSTOMERS = 10;
 
@@ -16,7 +17,7 @@ function defaultEnd(from: string | undefined, todayDate: string): string {
 /** What came in and went out over a period (default: this month), for the owner or the accountant. */
 export async function getReport(ctx: AppContext, accountId: string, query: ReportQuery): Promise<Report> {
   const { config } = await getAccount(ctx.db, accountId);
-  const todayDate = today(ctx, config.timezone);
+  const todayDate = todayIn(ctx.clock, config.timezone);
   const from = query.from ?? monthStart(query.to ?? todayDate);
   const to = query.to ?? defaultEnd(query.from, todayDate);
   checkRange(from, to, REPORT_MAX_DAYS);

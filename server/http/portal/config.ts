@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Config, ConfigUpdate, SmtpTestRequest, SmtpTestResult } from '../../../shared/schemas/config';
 import type { AppContext } from '../../context';
 import { presentConfig, updateConfig } from '../../domain/accounts';
-import { ApiError } from '../../lib/errors';
+import { forbidden } from '../../lib/errors';
 import { sendTestMail } from '../../outbound/smtp-test';
 import { commonErrors, PortalParams } from '../schemas';
 
@@ -39,11 +39,9 @@ export function portalConfigRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         // Letting webhooks reach the owner's own network is the owner's decision, not an integration's.
         if (request.body.allow_local_webhooks !== undefined && request.auth.via !== 'session') {
-          throw new ApiError(
-            403,
-            'forbidden',
+          throw forbidden(
             'allow_local_webhooks is changed under Settings > Webhooks in the signed-in portal UI, not with an API key.',
-            { param: 'allow_local_webhooks' },
+            'allow_local_webhooks',
           );
         }
         return presentConfig(await updateConfig(ctx, request.auth.account.id, request.body));

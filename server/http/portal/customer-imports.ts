@@ -10,7 +10,7 @@ import {
 } from '../../../shared/schemas/customer-import';
 import type { AppContext } from '../../context';
 import * as imports from '../../domain/customer-import/imports';
-import { ApiError } from '../../lib/errors';
+import { unsupportedMediaType } from '../../lib/errors';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['customers'];
@@ -60,13 +60,9 @@ export function portalCustomerImportRoutes(
       async (request, reply) => {
         const body = request.body as Readable | undefined;
         if (!body || typeof body.pipe !== 'function') {
-          throw new ApiError(
-            415,
-            'unsupported_media_type',
+          throw unsupportedMediaType(
             'Send the CSV file itself as the body, with Content-Type: text/csv.',
-            {
-              param: 'Content-Type',
-            },
+            'Content-Type',
           );
         }
         const created = await imports.uploadImport(

@@ -17,6 +17,7 @@ import {
 import { CustomerWithHistory } from '../../../shared/schemas/overview';
 import type { AppContext } from '../../context';
 import { getCustomerWithHistory } from '../../domain/customer-history';
+import { listCustomers } from '../../domain/customer-list';
 import { findPossibleDuplicates, mergeCustomers } from '../../domain/customer-merge';
 import * as customers from '../../domain/customers';
 import { customerReferences } from '../../sync/customer-references';
@@ -44,7 +45,7 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => customers.listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => listCustomers(ctx, request.auth.account.id, request.query),
     );
 
     app.post(

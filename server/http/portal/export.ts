@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ExportQuery } from '../../../shared/schemas/export';
-import { dateInZone } from '../../../shared/time-zone';
 import type { AppContext } from '../../context';
 import { exportAccount } from '../../documents/export';
+import { todayIn } from '../../lib/clock';
 import { commonErrors, PortalParams } from '../schemas';
 
 export function portalExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -32,7 +32,7 @@ export function portalExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const account = request.auth.account;
-        const date = dateInZone(ctx.clock.now(), account.config.timezone);
+        const date = todayIn(ctx.clock, account.config.timezone);
         const file = await exportAccount(ctx, account.id, request.query.format, date);
         return reply
           .type(file.contentType)

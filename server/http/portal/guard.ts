@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { ApiError } from '../../lib/errors';
+import { forbidden, planRequired, rateLimited, unauthorized } from '../../lib/errors';
 import {
   authenticateKey,
   authenticateSessionCookie,
@@ -32,8 +32,7 @@ async function identify(ctx: AppContext, request: FastifyRequest): Promise<Reque
   const feed = (request.query as { token?: unknown } | undefined)?.token;
   if (request.routeOptions.config.feedToken && typeof feed === 'string') {
     const auth = await authenticateKey(ctx, feed);
-    if (auth.key?.kind !== 'feed')
-      throw new ApiError(401, 'unauthorized', 'token must be the calendar feed token.');
+    if (auth.key?.kind !== 'feed') throw unauthorized('token must be the calendar feed token.');
     return auth;
   }
   const session = sessionToken(request);
@@ -58,19 +57,17 @@ export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
     const auth = await identify(ctx, request);
     const clientId = (request.params as { client_id?: string }).client_id;
     if (auth.key && auth.key.kind === 'v1') {
-      throw new ApiError(403, 'forbidden', 'This is a v1 API key; the portal API takes the portal key.');
+      throw forbidden('This is a v1 API key; the portal API takes the portal key.');
     }
     if (auth.key?.kind === 'feed' && !request.routeOptions.config.feedToken) {
-      throw new ApiError(403, 'forbidden', 'The calendar feed token only opens the calendar feed.');
+      throw forbidden('The calendar feed token only opens the calendar feed.');
     }
     if (auth.account.id !== clientId) {
-      throw new ApiError(403, 'forbidden', 'This key belongs to another account.');
+      throw forbidden('This key belongs to another account.');
     }
     const { ownerOnly } = request.routeOptions.config;
     if (ownerOnly && auth.via !== 'session') {
-      throw new ApiError(
-        403,
-        'forbidden',
+      throw forbidden(
         typeof ownerOnly === 'string'
           ? ownerOnly
           : 'Keys are managed from the signed-in portal UI or the CLI, not with an API key.',
@@ -82,12 +79,10 @@ export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
     const window = decision.windows[0]!;
     setRateHeaders(reply, window.limit, window.remaining, window.resetAt);
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', `Too many requests: the limit is ${limit} a minute.`, {
-        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      });
+      throw rateLimited(`Too many requests: the limit is ${limit} a minute.`, decision.retryAfterSeconds);
     }
     if (isWrite(request.method) && auth.account.plan !== 'platform') {
-      throw new ApiError(403, 'plan_required', 'Changing data through the portal needs the Platform plan.');
+      throw planRequired('Changing data through the portal needs the Platform plan.');
     }
     request.auth = auth;
   });

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/schemas/customer';
 import { Deleted, V1ListFilters } from '../../../shared/schemas/v1';
 import type { AppContext } from '../../context';
+import { listCustomers } from '../../domain/customer-list';
 import * as customers from '../../domain/customers';
 import { commonErrors } from '../schemas';
 import { withExample } from './examples';
@@ -43,7 +44,7 @@ export function v1ClientRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => customers.listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => listCustomers(ctx, request.auth.account.id, request.query),
     );
 
     app.get(

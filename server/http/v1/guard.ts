@@ -3,7 +3,7 @@ import type { Scope } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
 import { getAccount } from '../../domain/accounts';
 import { authenticateSecret } from '../../domain/api-keys';
-import { ApiError } from '../../lib/errors';
+import { ApiError, forbidden, planRequired } from '../../lib/errors';
 import { bearerToken, isWrite, missingCredentials } from '../auth';
 import type { RateLimiter } from '../rate-limiter';
 import { enforcePlanLimits } from './limits';
@@ -24,9 +24,7 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
     if (!secret) throw missingCredentials();
     const key = await authenticateSecret(ctx, secret);
     if (key.kind !== 'v1') {
-      throw new ApiError(
-        403,
-        'forbidden',
+      throw forbidden(
         key.kind === 'feed'
           ? 'The calendar feed token only opens the calendar feed; the v1 API takes a v1 key (sd_live_… or sd_test_…).'
           : 'This is a portal key; the v1 API takes a v1 key (sd_live_… or sd_test_…).',
@@ -37,9 +35,7 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
     const account = await getAccount(ctx.db, key.accountId);
     const apiPlan = account.api_plan;
     if (apiPlan === 'none') {
-      throw new ApiError(
-        403,
-        'plan_required',
+      throw planRequired(
         'The v1 API needs an SMB Developer plan (Lite, Essential, Business Suite or Growth).',
       );
     }

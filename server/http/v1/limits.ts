@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiPlan } from '../../domain/accounts';
-import { ApiError } from '../../lib/errors';
+import { rateLimited } from '../../lib/errors';
 import type { LimitDecision, RateLimiter, WindowRule } from '../rate-limiter';
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -75,10 +75,8 @@ export function enforcePlanLimits(
   const exhausted = decision.windows.find((w) => w.remaining === 0 && w.bucket.endsWith(':day'))
     ? `${limits.daily?.toLocaleString('en-US')} requests a day`
     : `${limits.hourly.toLocaleString('en-US')} requests an hour`;
-  throw new ApiError(
-    429,
-    'rate_limited',
+  throw rateLimited(
     `Rate limit reached: the ${PLAN_NAMES[apiPlan]} plan allows ${exhausted}. Retry after ${decision.retryAfterSeconds} s.`,
-    { headers: { 'Retry-After': String(decision.retryAfterSeconds) } },
+    decision.retryAfterSeconds,
   );
 }

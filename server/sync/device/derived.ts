@@ -1,4 +1,4 @@
-import { taxAmountCents } from '../../../shared/money';
+import { computeTotals } from '../../../shared/money';
 import { statusAfterPayments } from '../../domain/invoice-status';
 import type { LocalState } from './local-state';
 
@@ -17,23 +17,30 @@ function recomputeDocument(local: LocalState, id: string): void {
     | Record<string, unknown>
     | undefined;
   if (!doc) return;
-  const { subtotal } = local
-    .statement('SELECT coalesce(sum(amount_cents), 0) AS subtotal FROM document_lines WHERE document_id = ?')
-    .get(id) as { subtotal: number };
+  const lines = local
+    .statement(
+      'SELECT description, quantity, unit_price FROM document_lines WHERE document_id = ? ORDER BY position',
+    )
+    .all(id) as Array<{ description: string; quantity: string; unit_price: string }>;
   const taxes = local
-    .statement('SELECT position, rate, amount_cents FROM document_taxes WHERE document_id = ?')
-    .all(id) as Array<{ position: number; rate: string; amount_cents: number }>;
-  let taxTotal = 0;
-  for (const tax of taxes) {
-    const amount = taxAmountCents(subtotal, Number(tax.rate));
-    taxTotal += amount;
-    if (amount !== tax.amount_cents) {
+    .statement(
+      'SELECT position, name, rate, amount_cents FROM document_taxes WHERE document_id = ? ORDER BY position',
+    )
+    .all(id) as Array<{ position: number; name: string; rate: string; amount_cents: number }>;
+  // The same arithmetic the writer used (shared/money.ts), so every device stores the same figures.
+  const totals = computeTotals(
+    lines.map((line) => ({ ...line, quantity: Number(line.quantity), unit_price: Number(line.unit_price) })),
+    taxes.map((tax) => ({ name: tax.name, rate: Number(tax.rate) })),
+  );
+  taxes.forEach((tax, i) => {
+    const amount = totals.taxes[i]?.amount_cents;
+    if (amount !== undefined && amount !== tax.amount_cents) {
       local
         .statement('UPDATE document_taxes SET amount_cents = ? WHERE document_id = ? AND position = ?')
         .run(amount, id, tax.position);
     }
-  }
-  const total = subtotal + taxTotal;
+  });
+  const { subtotal_cents: subtotal, tax_total_cents: taxTotal, total_cents: total } = totals;
   if (table === 'quotes') {
     local
       .statement(`UPDATE quotes SET subtotal_cents = ?, tax_total_cents = ?, total_cents = ? WHERE id = ?

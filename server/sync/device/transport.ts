@@ -1,9 +1,11 @@
+import type { z } from 'zod';
 import {
   SYNC_SCHEMA_HEADER,
-  type SyncJoinResponse,
-  type SyncPullResponse,
-  type SyncPushResponse,
-  type SyncSnapshotResponse,
+  SyncJoinResponse,
+  SyncLeaseResponse,
+  SyncPullResponse,
+  SyncPushResponse,
+  SyncSnapshotResponse,
   type SyncUploadRequest,
   type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
@@ -61,7 +63,10 @@ interface Call {
   signal?: AbortSignal;
 }
 
-async function call<T>(hub: HubAddress, path: string, init: Call): Promise<T> {
+/** What a call expects back: a wire schema of shared/schemas/sync.ts, or nothing (204). */
+type Answer<T> = z.ZodType<T> | null;
+
+async function call<T>(hub: HubAddress, path: string, init: Call, answer: Answer<T>): Promise<T> {
   const headers: Record<string, string> = { [SYNC_SCHEMA_HEADER]: String(SCHEMA_VERSION) };
   if (init.body) headers['content-type'] = 'application/json';
   if (init.credential) headers.authorization = `Bearer ${init.credential}`;
@@ -77,15 +82,15 @@ async function call<T>(hub: HubAddress, path: string, init: Call): Promise<T> {
         hub.fingerprint,
       );
     } else {
-      const answer = await fetch(url, { method: init.method, headers, body: init.body, signal });
-      response = { status: answer.status, text: await answer.text() };
+      const reply = await fetch(url, { method: init.method, headers, body: init.body, signal });
+      response = { status: reply.status, text: await reply.text() };
     }
   } catch (error) {
     if (init.signal?.aborted) throw error;
     const cause = (error as Error).cause ?? (error as Error).message;
     throw new SyncError(`The hub at ${hub.url} cannot be reached (${cause}).`, 'hub_unreachable');
   }
-  const body = response.text ? (JSON.parse(response.text) as unknown) : undefined;
+  const body = parseJson(response.text);
   if (response.status >= 400) {
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
     throw new SyncError(
@@ -94,27 +99,69 @@ async function call<T>(hub: HubAddress, path: string, init: Call): Promise<T> {
       response.status,
     );
   }
-  return body as T;
+  return readAnswer(hub, path, body, answer);
+}
+
+/** The answer's JSON; NOT_JSON when it is something else (a proxy's HTML page, a cut-off body). */
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * A hub's answer is checked against its wire schema before any of it is used: a proxy's page or a
+ * hub of another make gives the owner a sync error naming what was wrong, not a crash rounds later.
+ */
+function readAnswer<T>(hub: HubAddress, path: string, body: unknown, answer: Answer<T>): T {
+  if (answer === null) return undefined as T;
+  const parsed = body === NOT_JSON ? null : answer.safeParse(body);
+  if (parsed?.success) return parsed.data;
+  const issue = parsed?.error.issues[0];
+  const what = issue
+    ? `${issue.message}${issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''}`
+    : 'not JSON';
+  throw new SyncError(
+    `The hub at ${hub.url} sent an answer to ${path.split('?')[0]} this install cannot read (${what}).`,
+    'hub_bad_answer',
+  );
 }
 
 export function httpTransport(hub: HubAddress, credential: string): HubTransport {
   return {
-    push: (changes) => call(hub, '/push', { method: 'POST', body: JSON.stringify({ changes }), credential }),
+    push: (changes) =>
+      call(hub, '/push', { method: 'POST', body: JSON.stringify({ changes }), credential }, SyncPushResponse),
     pull: (cursor, limit, wait, signal) =>
-      call(hub, `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`, { method: 'GET', credential, signal }),
+      call(
+        hub,
+        `/pull?cursor=${cursor}&limit=${limit}&wait=${wait}`,
+        { method: 'GET', credential, signal },
+        SyncPullResponse,
+      ),
     lease: (series, size, signal) =>
-      call(hub, '/leases', { method: 'POST', body: JSON.stringify({ series, size }), credential, signal }),
+      call(
+        hub,
+        '/leases',
+        { method: 'POST', body: JSON.stringify({ series, size }), credential, signal },
+        SyncLeaseResponse,
+      ),
     snapshot: ({ table, after, upTo, limit }) => {
       const query = new URLSearchParams({ table, after, limit: String(limit) });
       if (upTo !== undefined) query.set('up_to', String(upTo));
-      return call(hub, `/snapshot?${query}`, { method: 'GET', credential });
+      return call(hub, `/snapshot?${query}`, { method: 'GET', credential }, SyncSnapshotResponse);
     },
     handOverWebhook: (endpointId, secrets) =>
-      call(hub, `/webhook-endpoints/${endpointId}/secrets`, {
-        method: 'PUT',
-        body: JSON.stringify(secrets),
-        credential,
-      }),
+      call(
+        hub,
+        `/webhook-endpoints/${endpointId}/secrets`,
+        { method: 'PUT', body: JSON.stringify(secrets), credential },
+        null,
+      ),
   };
 }
 
@@ -125,7 +172,12 @@ export function joinHub(
   name?: string,
   known: string[] = [],
 ): Promise<SyncJoinResponse> {
-  return call(hub, '/join', { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) });
+  return call(
+    hub,
+    '/join',
+    { method: 'POST', body: JSON.stringify({ code, name, known_accounts: known }) },
+    SyncJoinResponse,
+  );
 }
 
 /** Brings a business onto a hosted hub with the operator's admin token (hub/onboarding-routes.ts). */
@@ -134,7 +186,12 @@ export function uploadBusiness(
   adminToken: string,
   upload: SyncUploadRequest,
 ): Promise<SyncJoinResponse> {
-  return call(hub, '/businesses', { method: 'POST', body: JSON.stringify(upload), credential: adminToken });
+  return call(
+    hub,
+    '/businesses',
+    { method: 'POST', body: JSON.stringify(upload), credential: adminToken },
+    SyncJoinResponse,
+  );
 }
 
 /** The hub's own install talks to its hub without a network hop. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SyncJoinResponse, SyncUploadRequest } from '../../../shared/schemas/sync';
 import { commonErrors } from '../../http/schemas';
 import { type Clock, isoNow } from '../../lib/clock';
-import { ApiError } from '../../lib/errors';
+import { ApiError, unauthorized } from '../../lib/errors';
 import type { Hub } from './service';
 
 /**
@@ -31,7 +31,7 @@ export function onboardingRoutes(clock: Clock, hub: Hub, adminToken: string): Fa
       async (request) => {
         const given = request.headers.authorization?.match(/^Bearer (\S+)$/)?.[1];
         if (!given || !timingSafeEqual(digest(given), expected)) {
-          throw new ApiError(401, 'unauthorized', "Send the hub's admin token as Authorization: Bearer …");
+          throw unauthorized("Send the hub's admin token as Authorization: Bearer …");
         }
         const { client_id: accountId, name, number_floors: floors } = request.body;
         if (await hub.storage.hasBusiness(accountId)) {

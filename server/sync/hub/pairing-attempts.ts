@@ -1,5 +1,5 @@
 import type { Clock } from '../../lib/clock';
-import { ApiError } from '../../lib/errors';
+import { rateLimited } from '../../lib/errors';
 
 export const PAIRING_FAILURE_WINDOW_MS = 15 * 60_000;
 /** Wrong codes one address may send in a window. */
@@ -35,11 +35,9 @@ export class PairingAttempts {
       1,
       Math.ceil((this.windowStart + PAIRING_FAILURE_WINDOW_MS - this.clock.now().getTime()) / 1000),
     );
-    throw new ApiError(
-      429,
-      'rate_limited',
+    throw rateLimited(
       `Too many wrong pairing codes: try again in ${Math.ceil(seconds / 60)} minutes.`,
-      { headers: { 'Retry-After': String(seconds) } },
+      seconds,
     );
   }
 

@@ -1,7 +1,7 @@
 import { ApiError, validationError } from '../../lib/errors';
 import { DELETED, type SyncedTable, writableColumns } from '../synced-table';
 import { syncedTable } from '../tables';
-import type { HubRowStore } from './push-merge';
+import { type HubRowStore, mergePushedChange } from './push-merge';
 import type { PushedChange } from './storage';
 
 /**
@@ -88,6 +88,11 @@ function checkColumns(
   const operator = new Set(table.operator ?? []);
   const kept: string[] = [];
   for (const [column, value] of Object.entries(change.state.v)) {
+    const notWritable = (message: string) =>
+      new ApiError(403, 'column_not_writable', message, {
+        param: `${at}.state.v.${column}`,
+        details: { table: table.name, pk: change.pk, column },
+      });
     if (writable.has(column) || (operator.has(column) && (authority.operator || !held))) {
       kept.push(column);
       continue;
@@ -96,19 +101,11 @@ function checkColumns(
     // hub does not hold yet is a business arriving with its plans (an upload to a hosted hub).
     if (operator.has(column)) {
       if (sameValue(held?.[column], value)) continue;
-      throw new ApiError(
-        403,
-        'column_not_writable',
+      throw notWritable(
         `${table.name}.${column} is changed by the hub's operator (shopdesk plan on the hub's folder), not by a device's push.`,
-        { param: `${at}.state.v.${column}`, details: { table: table.name, pk: change.pk, column } },
       );
     }
-    throw new ApiError(
-      403,
-      'column_not_writable',
-      `${table.name}.${column} is not a column a device sends.`,
-      { param: `${at}.state.v.${column}`, details: { table: table.name, pk: change.pk, column } },
-    );
+    throw notWritable(`${table.name}.${column} is not a column a device sends.`);
   }
   return kept;
 }
@@ -179,4 +176,24 @@ async function heldForBusiness(store: HubRowStore, tables: string[], id: string)
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * A device's push, in its order: a change at or below what the hub acknowledged already is a resend
+ * and skipped; every other one is authorized, then merged. Both hub storages run pushes through it.
+ */
+export async function mergePush(
+  store: HubRowStore,
+  authority: PushAuthority,
+  changes: PushedChange[],
+  acknowledgedBefore: number,
+): Promise<{ acknowledged: number; accepted: number }> {
+  let acknowledged = acknowledgedBefore;
+  let accepted = 0;
+  for (const [index, change] of changes.entries()) {
+    if (change.local_seq <= acknowledged) continue;
+    acknowledged = change.local_seq;
+    accepted += await mergePushedChange(store, await authorizeChange(store, authority, change, index));
+  }
+  return { acknowledged, accepted };
 }

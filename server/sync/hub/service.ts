@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { SyncDevice, SyncPairing } from '../../../shared/schemas/sync';
 import { type Clock, isoNow, toIso } from '../../lib/clock';
-import { ApiError, notFound, validationError } from '../../lib/errors';
+import { ApiError, invalidState, notFound, unauthorized, validationError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../../lib/secrets';
 import { syncedTable } from '../tables';
@@ -132,15 +132,10 @@ export class Hub {
   async authenticate(authorization: string | undefined): Promise<HubDevice> {
     const credential = authorization?.match(/^Bearer (\S+)$/)?.[1];
     if (!credential?.startsWith(SECRET_PREFIXES.syncDevice)) {
-      throw new ApiError(
-        401,
-        'unauthorized',
-        'Send the device credential as Authorization: Bearer sd_sync_…',
-      );
+      throw unauthorized('Send the device credential as Authorization: Bearer sd_sync_…');
     }
     const device = await this.storage.deviceByCredential(hashSecret(credential));
-    if (!device)
-      throw new ApiError(401, 'unauthorized', 'Unknown device credential: pair this device again.');
+    if (!device) throw unauthorized('Unknown device credential: pair this device again.');
     if (device.revoked_at) {
       throw new ApiError(
         401,
@@ -235,7 +230,7 @@ export class Hub {
   }
 
   async revoke(accountId: string, deviceId: string, hubDeviceId: string): Promise<void> {
-    if (deviceId === hubDeviceId) throw new ApiError(409, 'invalid_state', 'The hub cannot remove itself.');
+    if (deviceId === hubDeviceId) throw invalidState('The hub cannot remove itself.');
     if (!(await this.storage.revokeDevice(accountId, deviceId, isoNow(this.clock)))) {
       throw notFound(`No active device ${deviceId}`);
     }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
 import { localOwner } from '../owner';
 import { DELETED } from '../synced-table';
-import { authorizeChange } from './push-authorization';
+import { mergePush } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
 import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
@@ -139,14 +139,12 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           };
           let seq = business.last_seq;
           const store = rowStore(accountId, () => ++seq);
-          let acknowledged = device.last_local_seq;
-          let accepted = 0;
-          for (const [index, change] of changes.entries()) {
-            if (change.local_seq <= acknowledged) continue;
-            acknowledged = change.local_seq;
-            const allowed = await authorizeChange(store, { business: accountId, operator }, change, index);
-            accepted += await mergePushedChange(store, allowed);
-          }
+          const { acknowledged, accepted } = await mergePush(
+            store,
+            { business: accountId, operator },
+            changes,
+            device.last_local_seq,
+          );
           sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
           sqlite
             .prepare('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?')

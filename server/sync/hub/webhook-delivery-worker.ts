@@ -1,4 +1,5 @@
 import type { WebhookInterface } from '../../db/schema';
+import { readStoredConfig } from '../../domain/accounts';
 import { defaultJitter, type Jitter, maxAttempts, retryDelayMs } from '../../domain/retry-schedules';
 import { scheduleOf, subscribes } from '../../domain/webhook-fanout';
 import { HUB_DELIVERS } from '../../domain/webhooks';
@@ -209,5 +210,5 @@ export function startHubWebhookWorker(storage: HubDeliveryStorage, options: HubW
 function allowsLocalTargets(account: RowState | undefined): boolean {
   const config = account?.v.config;
   if (typeof config !== 'string') return false;
-  return (JSON.parse(config) as { allow_local_webhooks?: unknown }).allow_local_webhooks === true;
+  return readStoredConfig(config).allow_local_webhooks === true;
 }
