@@ -44,7 +44,7 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => customers.listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => customers.listCustomers(ctx, request.auth.account, request.query),
     );
 
     app.post(

@@ -43,7 +43,7 @@ export function v1ClientRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => customers.listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => customers.listCustomers(ctx, request.auth.account, request.query),
     );
 
     app.get(
