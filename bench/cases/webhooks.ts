@@ -80,7 +80,7 @@ const webhooks: BenchCase = async ({ server, account, seconds }) => {
         target: '',
         pass: null,
       },
-      { case: 'p99 during burst ÷ quiet p99', figure: fmt(ratio, 2), target: '≤ 1.5', pass: ratio <= 1.5 },
+      { case: 'p99 during burst ÷ quiet p99', figure: fmt(ratio, 2), target: '≤ 1.3', pass: ratio <= 1.3 },
     ];
   } finally {
     fast.server.close();

@@ -33,6 +33,7 @@ import * as clientActions from './migrations/0019_client_actions';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
+import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -217,6 +218,7 @@ export async function openDatabaseFile(
     dialect: new ImmediateSqliteDialect(sqlite, { database: withStatementCache(sqlite) }),
   });
   hookWrites(db);
+  watchOtherWriters(db, sqlite);
   const migrator = new Migrator({ db, provider: migrationProvider });
   try {
     const known = await migrator.getMigrations();

@@ -1,5 +1,6 @@
 import { type Config, ConfigUpdate, defaultConfig, StoredConfig } from '../../shared/schemas/config';
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Queryable, Tx } from '../db/database';
 import type { AccountsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
@@ -80,7 +81,10 @@ export async function createAccount(
 }
 
 export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  // Every request reads its account: compiled once.
+  const [row] = await runCompiledOnce(db, 'account by id', { id }, (v) =>
+    db.selectFrom('accounts').selectAll().where('id', '=', v.id),
+  );
   return row ? toAccount(row) : undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyWithSecret, Scope } from '../../shared/schemas/api-key';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/database';
+import { otherWritersVersion } from '../db/other-writers';
 import type { ApiKeysTable } from '../db/schema';
 import { storageProblem } from '../db/storage-errors';
 import { isoNow, toIso } from '../lib/clock';
@@ -78,23 +79,26 @@ export async function createKey(
     revoked_at: null,
     last_used_at: null,
   };
-  await ctx.db.transaction().execute(async (tx) => {
-    // One portal key and one feed token are active per account: a new one replaces the old at once.
-    if (input.kind !== 'v1') {
+  await ctx.db
+    .transaction()
+    .execute(async (tx) => {
+      // One portal key and one feed token are active per account: a new one replaces the old at once.
+      if (input.kind !== 'v1') {
+        await tx
+          .updateTable('api_keys')
+          .set({ revoked_at: now })
+          .where('account_id', '=', accountId)
+          .where('kind', '=', input.kind)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
+      await tx.insertInto('api_keys').values(row).execute();
       await tx
-        .updateTable('api_keys')
-        .set({ revoked_at: now })
-        .where('account_id', '=', accountId)
-        .where('kind', '=', input.kind)
-        .where('revoked_at', 'is', null)
+        .insertInto('api_key_secrets')
+        .values({ hash: hashSecret(secret), key_id: row.id, created_at: now, expires_at: null })
         .execute();
-    }
-    await tx.insertInto('api_keys').values(row).execute();
-    await tx
-      .insertInto('api_key_secrets')
-      .values({ hash: hashSecret(secret), key_id: row.id, created_at: now, expires_at: null })
-      .execute();
-  });
+    })
+    .finally(() => forgetKeys(ctx.db));
   return { ...present(row, null, ctx.clock.now()), key: secret };
 }
 
@@ -136,38 +140,46 @@ export async function rotateKey(
   const now = ctx.clock.now();
   const expiresAt = toIso(new Date(now.getTime() + ROTATION_GRACE_MS));
   const secret = newSecret(prefixFor(row.kind, row.mode));
-  await ctx.db.transaction().execute(async (tx) => {
-    // Only the current secret and the one before it work (contract part 2): a secret already
-    // rotated out stops now, and the current one becomes the previous one for the grace period.
-    await tx
-      .updateTable('api_key_secrets')
-      .set({ expires_at: toIso(now) })
-      .where('key_id', '=', keyId)
-      .where('expires_at', '>', toIso(now))
-      .execute();
-    await tx
-      .updateTable('api_key_secrets')
-      .set({ expires_at: expiresAt })
-      .where('key_id', '=', keyId)
-      .where('expires_at', 'is', null)
-      .execute();
-    await tx
-      .insertInto('api_key_secrets')
-      .values({ hash: hashSecret(secret), key_id: keyId, created_at: toIso(now), expires_at: null })
-      .execute();
-    await tx
-      .updateTable('api_keys')
-      .set({ last4: secret.slice(-4) })
-      .where('id', '=', keyId)
-      .execute();
-  });
+  await ctx.db
+    .transaction()
+    .execute(async (tx) => {
+      // Only the current secret and the one before it work (contract part 2): a secret already
+      // rotated out stops now, and the current one becomes the previous one for the grace period.
+      await tx
+        .updateTable('api_key_secrets')
+        .set({ expires_at: toIso(now) })
+        .where('key_id', '=', keyId)
+        .where('expires_at', '>', toIso(now))
+        .execute();
+      await tx
+        .updateTable('api_key_secrets')
+        .set({ expires_at: expiresAt })
+        .where('key_id', '=', keyId)
+        .where('expires_at', 'is', null)
+        .execute();
+      await tx
+        .insertInto('api_key_secrets')
+        .values({ hash: hashSecret(secret), key_id: keyId, created_at: toIso(now), expires_at: null })
+        .execute();
+      await tx
+        .updateTable('api_keys')
+        .set({ last4: secret.slice(-4) })
+        .where('id', '=', keyId)
+        .execute();
+    })
+    .finally(() => forgetKeys(ctx.db));
   return { ...present({ ...row, last4: secret.slice(-4) }, expiresAt, now), key: secret };
 }
 
 export async function revokeKey(ctx: AppContext, accountId: string, keyId: string): Promise<ApiKey> {
   const row = await getActiveKey(ctx, accountId, keyId);
   const now = isoNow(ctx.clock);
-  await ctx.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
+  await ctx.db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
+    .execute()
+    .finally(() => forgetKeys(ctx.db));
   return present({ ...row, revoked_at: now }, null, ctx.clock.now());
 }
 
@@ -181,9 +193,41 @@ export interface AuthenticatedKey {
   expiresAt: string | null;
 }
 
-/** Resolves a presented secret to its key, or throws 401 (unknown, revoked or expired). */
-export async function authenticateSecret(ctx: AppContext, secret: string): Promise<AuthenticatedKey> {
-  const row = await ctx.db
+type SecretRow = Pick<
+  ApiKeysTable,
+  'id' | 'account_id' | 'kind' | 'mode' | 'scopes' | 'revoked_at' | 'last_used_at'
+> & {
+  expires_at: string | null;
+};
+
+/**
+ * Presented secrets already looked up, by hash, for one database: every request of an integration
+ * presents the same key. Dropped whole when this process writes a key (create, rotate, revoke) and
+ * when another process (the CLI) commits anything, so a revocation refuses the very next request.
+ */
+interface SecretCache {
+  otherWriters: number;
+  rows: Map<string, SecretRow | undefined>;
+}
+
+const secretCaches = new WeakMap<object, SecretCache>();
+/** Counts this process's key writes per database: a lookup that overlapped one is not cached. */
+const keyWrites = new WeakMap<object, number>();
+/** Unknown secrets are cached too (a client retrying a wrong key); this bounds what they can fill. */
+const SECRET_CACHE_SIZE = 1000;
+
+function forgetKeys(db: object): void {
+  secretCaches.delete(db);
+  keyWrites.set(db, (keyWrites.get(db) ?? 0) + 1);
+}
+
+async function findSecret(db: AppContext['db'], hash: string): Promise<SecretRow | undefined> {
+  const version = otherWritersVersion(db);
+  const writes = keyWrites.get(db) ?? 0;
+  let cache = secretCaches.get(db);
+  if (version !== null && cache?.otherWriters === version && cache.rows.has(hash))
+    return cache.rows.get(hash);
+  const row = await db
     .selectFrom('api_key_secrets as s')
     .innerJoin('api_keys as k', 'k.id', 's.key_id')
     .select([
@@ -196,8 +240,21 @@ export async function authenticateSecret(ctx: AppContext, secret: string): Promi
       'k.last_used_at',
       's.expires_at',
     ])
-    .where('s.hash', '=', hashSecret(secret))
+    .where('s.hash', '=', hash)
     .executeTakeFirst();
+  if (version === null || (keyWrites.get(db) ?? 0) !== writes) return row;
+  cache = secretCaches.get(db);
+  if (cache?.otherWriters !== version || cache.rows.size >= SECRET_CACHE_SIZE) {
+    cache = { otherWriters: version, rows: new Map() };
+    secretCaches.set(db, cache);
+  }
+  cache.rows.set(hash, row);
+  return row;
+}
+
+/** Resolves a presented secret to its key, or throws 401 (unknown, revoked or expired). */
+export async function authenticateSecret(ctx: AppContext, secret: string): Promise<AuthenticatedKey> {
+  const row = await findSecret(ctx.db, hashSecret(secret));
   if (!row || row.revoked_at) {
     throw unauthorized('The API key is missing, unknown or revoked.');
   }
@@ -210,15 +267,18 @@ export async function authenticateSecret(ctx: AppContext, secret: string): Promi
     );
   }
   if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > LAST_USED_GRANULARITY_MS) {
+    const lastUsed = toIso(now);
     await ctx.db
       .updateTable('api_keys')
-      .set({ last_used_at: toIso(now) })
+      .set({ last_used_at: lastUsed })
       .where('id', '=', row.id)
       .execute()
       .catch((error: unknown) => {
         // A note of when the key was last used must not turn a read into a failure on a full disk.
         if (storageProblem(error) !== 'full') throw error;
       });
+    // The cached row is this key's (only key writes change it): it keeps the note it just got.
+    row.last_used_at = lastUsed;
   }
   return {
     keyId: row.id,

@@ -7,7 +7,7 @@ import { up as createFigures } from '../db/migrations/0021_customer_figures';
 import { manualClock } from '../lib/clock';
 import { customerReferences } from '../sync/customer-references';
 import { type OpenedDatabase, openDatabase } from '../sync/open';
-import { createAccount } from './accounts';
+import { createAccount, getAccount } from './accounts';
 import { listCustomers } from './customer-list';
 import { mergeCustomers } from './customer-merge';
 import { addNote, addTags, createCustomer, removeTag } from './customers';
@@ -199,7 +199,7 @@ describe('customer figures', () => {
       tags: ['b', 'a'],
     });
     await addNote(ctx, accountId, customer.id, 'Gate code 1234');
-    const [listed] = (await listCustomers(ctx, accountId, { limit: 25 })).data;
+    const [listed] = (await listCustomers(ctx, await getAccount(ctx.db, accountId), { limit: 25 })).data;
     expect(listed).toMatchObject({
       tags: ['a', 'b'],
       notes: [{ text: 'Gate code 1234' }],

@@ -2,10 +2,11 @@ import { type SqlBool, sql } from 'kysely';
 import { fromCents } from '../../shared/money';
 import type { Customer, CustomerListQuery } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Queryable } from '../db/database';
 import type { CustomersTable } from '../db/schema';
 import { toIso } from '../lib/clock';
-import { getAccount } from './accounts';
+import { type Account, getAccount } from './accounts';
 import { type TimeFilters, whereTimeFilters } from './list-filters';
 import { keysetPage, type Page } from './pagination';
 
@@ -45,7 +46,14 @@ export function selectCustomers(db: Queryable) {
 
 /** A customer as the API returns it. Lapsed: had a completed job, and none within the win-back period. */
 export function presentCustomer(row: CustomerRow, now: Date, winbackAfterDays: number): Customer {
-  const cutoff = toIso(new Date(now.getTime() - winbackAfterDays * DAY_MS));
+  return presentWithCutoff(row, lapsedCutoff(now, winbackAfterDays));
+}
+
+function lapsedCutoff(now: Date, winbackAfterDays: number): string {
+  return toIso(new Date(now.getTime() - winbackAfterDays * DAY_MS));
+}
+
+function presentWithCutoff(row: CustomerRow, cutoff: string): Customer {
   return {
     id: row.id,
     object: 'customer' as const,
@@ -70,16 +78,37 @@ export async function winbackDays(db: Queryable, accountId: string): Promise<num
 
 export async function listCustomers(
   ctx: AppContext,
-  accountId: string,
+  account: Pick<Account, 'id' | 'config'>,
   query: CustomerListQuery & TimeFilters,
 ): Promise<Page<Customer>> {
-  const days = await winbackDays(ctx.db, accountId);
-  const cutoff =
-    query.lapsed === undefined ? undefined : toIso(new Date(ctx.clock.now().getTime() - days * DAY_MS));
+  const accountId = account.id;
+  const days = account.config.winback_after_days;
+  const now = ctx.clock.now();
+  const cutoff = query.lapsed === undefined ? undefined : lapsedCutoff(now, days);
+  const plain =
+    !query.q &&
+    !query.tag &&
+    cutoff === undefined &&
+    !query.created_after &&
+    !query.created_before &&
+    !query.updated_since;
   return keysetPage(
     query,
     'cus',
     (beforeId, limit) => {
+      // The list as the UI first opens it, and every page after: the one shape worth compiling once.
+      if (plain) {
+        return runCompiledOnce(
+          ctx.db,
+          beforeId ? 'customers page after' : 'customers page',
+          { accountId, beforeId: beforeId ?? '', limit },
+          (v) => {
+            let q = selectCustomers(ctx.db).where('c.account_id', '=', v.accountId);
+            if (beforeId) q = q.where('c.id', '<', v.beforeId);
+            return q.orderBy('c.id', 'desc').limit(v.limit);
+          },
+        );
+      }
       let q = selectCustomers(ctx.db).where('c.account_id', '=', accountId);
       if (beforeId) q = q.where('c.id', '<', beforeId);
       if (query.q) {
@@ -118,7 +147,10 @@ export async function listCustomers(
       }
       return q.orderBy('c.id', 'desc').limit(limit).execute();
     },
-    (rows) => rows.map((row) => presentCustomer(row, ctx.clock.now(), days)),
+    (rows) => {
+      const lapsedBefore = lapsedCutoff(now, days);
+      return rows.map((row) => presentWithCutoff(row, lapsedBefore));
+    },
   );
 }
 

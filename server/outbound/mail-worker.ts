@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import { deliveredHere } from '../db/node';
 import type { MailMessagesTable } from '../db/schema';
 import { renderInvoicePdf, renderQuotePdf } from '../documents/pdf';
@@ -54,6 +55,16 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
   async function claim(max: number, running: string[]): Promise<Array<MailJob & { id: string }>> {
     const now = waits.now();
     const nowIso = toIso(now);
+    // Every write wakes the worker; most find nothing due, and a read tells so without a write transaction.
+    const anyDue = await runCompiledOnce(ctx.db, 'mail messages due', { nowIso }, (v) =>
+      ctx.db
+        .selectFrom('mail_messages')
+        .select('id')
+        .where('status', 'in', ['queued', 'sending'])
+        .where('next_attempt_at', '<=', v.nowIso)
+        .limit(1),
+    );
+    if (anyDue.length === 0) return [];
     return ctx.db.transaction().execute(async (tx) => {
       // Accounts without SMTP keep their messages queued; looking only at the others keeps their
       // backlog from crowding out messages that can go.

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { WebhookInterface } from '../db/schema';
 import { getAccount } from '../domain/accounts';
 import { defaultJitter, type Jitter, retryDelayMs } from '../domain/retry-schedules';
@@ -67,6 +68,16 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
     const now = waits.now();
     const dueIso = toIso(now);
     const nowIso = isoNow(ctx.clock);
+    // Every write wakes the worker; most find nothing due, and a read tells so without a write transaction.
+    const anyDue = await runCompiledOnce(ctx.db, 'webhook deliveries due', { dueIso }, (v) =>
+      ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', 'in', ['pending', 'sending'])
+        .where('next_attempt_at', '<=', v.dueIso)
+        .limit(1),
+    );
+    if (anyDue.length === 0) return [];
     return ctx.db.transaction().execute(async (tx) => {
       let query = tx
         .selectFrom('webhook_deliveries as d')

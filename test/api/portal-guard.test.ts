@@ -1,5 +1,8 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, revokeKey } from '../../server/domain/api-keys';
+import { DATABASE_FILE } from '../../server/db/storage-errors';
+import { createKey, revokeKey, rotateKey } from '../../server/domain/api-keys';
 import { sessionCookieName } from '../../server/http/session';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -49,6 +52,39 @@ describe('portal authentication and scoping', () => {
     expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(200);
     await revokeKey(server.ctx, other.clientId, fresh.id);
     expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(401);
+  });
+
+  it('refuses a key revoked by another process (the CLI) from the next request on', async () => {
+    const fresh = await createKey(server.ctx, other.clientId, { kind: 'portal' });
+    expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(200);
+    expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(200);
+    const cli = new SQLite(path.join(server.dataDir, DATABASE_FILE));
+    try {
+      cli
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?')
+        .run('2026-11-22T09:00:30.000Z', fresh.id);
+    } finally {
+      cli.close();
+    }
+    expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(401);
+  });
+
+  it('takes a secret refused once as soon as a key with it exists', async () => {
+    const refused = await other.portal('GET', '/config', { key: 'sd_portal_not_yet' });
+    expect(refused.status).toBe(401);
+    const fresh = await createKey(server.ctx, other.clientId, { kind: 'portal' });
+    expect((await other.portal('GET', '/config', { key: 'sd_portal_not_yet' })).status).toBe(401);
+    expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(200);
+  });
+
+  it('refuses the secrets a rotation retired, from the next request on', async () => {
+    const key = await createKey(server.ctx, shop.clientId, { kind: 'v1' });
+    expect((await shop.v1('GET', '/clients', { key: key.key })).status).toBe(200);
+    const second = await rotateKey(server.ctx, shop.clientId, key.id);
+    await rotateKey(server.ctx, shop.clientId, key.id);
+    // The first secret had its grace period; rotated twice, it is retired at once (contract part 2).
+    expect((await shop.v1('GET', '/clients', { key: key.key })).status).toBe(401);
+    expect((await shop.v1('GET', '/clients', { key: second.key })).status).toBe(200);
   });
 
   it('answers unknown routes with 404 in the error shape', async () => {

@@ -45,7 +45,7 @@ export function portalCustomerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => listCustomers(ctx, request.auth.account, request.query),
     );
 
     app.post(

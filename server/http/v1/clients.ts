@@ -44,7 +44,7 @@ export function v1ClientRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Customer), ...commonErrors },
         },
       },
-      (request) => listCustomers(ctx, request.auth.account.id, request.query),
+      (request) => listCustomers(ctx, request.auth.account, request.query),
     );
 
     app.get(
