@@ -7,6 +7,7 @@ import type {
   QuoteStatus,
   ServicePlansTable,
 } from '../db/schema';
+import type { TimeEntryStatus } from '../db/schema-hours';
 
 /**
  * Status columns merge by rank first, then by clock (docs/sync.md, "Statuses"). Each list names
@@ -33,3 +34,4 @@ export const BOOKING_RANKS: Ranks<BookingStatus> = {
 export const QUOTE_RANKS: Ranks<QuoteStatus> = { draft: 0, sent: 1, declined: 2, accepted: 3, converted: 4 };
 export const INVOICE_RANKS: Ranks<InvoiceStatus> = { draft: 0, sent: 1, partially_paid: 1, paid: 1, void: 2 };
 export const DECISION_RANKS: Ranks<DecisionsTable['status']> = { open: 0, cleared: 0, resolved: 1 };
+export const TIME_ENTRY_RANKS: Ranks<TimeEntryStatus> = { kept: 0, deleted: 1 };

@@ -7,6 +7,7 @@ import { DELETED, type SyncedTable } from './synced-table';
  * holds new migrations to that.
  */
 
+import { HOURS_TABLES } from './tables-hours';
 import { REQUEST_TABLES } from './tables-requests';
 
 const own = (r: string) => `${r}.account_id`;
@@ -351,6 +352,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     parents: { customer_id: ['customers'], document_id: DOCUMENTS },
   },
   ...REQUEST_TABLES,
+  ...HOURS_TABLES,
   {
     name: 'events',
     pk: ['id'],
