@@ -73,6 +73,7 @@ export async function listTimeEntries(
       if (beforeId) q = q.where('time_entries.id', '<', beforeId);
       if (query.member_id) q = q.where('time_entries.member_id', '=', query.member_id);
       if (query.job_id) q = q.where('time_entries.job_id', '=', query.job_id);
+      if (query.open !== undefined) q = q.where('time_entries.ended_at', query.open ? 'is' : 'is not', null);
       return q.orderBy('time_entries.id', 'desc').limit(limit).execute();
     },
     (rows) => rows.map(presentTimeEntry),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, ListQuery, Timestamp, text } from './common';
+import { DateOnly, ListQuery, QueryBoolean, Timestamp, text } from './common';
 
 const Note = text().max(500).nullable();
 
@@ -68,6 +68,9 @@ export type ClockIn = z.infer<typeof ClockIn>;
 export const TimeEntryListQuery = ListQuery.extend({
   member_id: z.string().min(1).optional(),
   job_id: z.string().min(1).optional(),
+  open: QueryBoolean.optional().meta({
+    description: 'true: only entries still open (who is clocked in now).',
+  }),
 });
 export type TimeEntryListQuery = z.infer<typeof TimeEntryListQuery>;
 

@@ -106,6 +106,8 @@ describe('hours worked', () => {
       minutes: null,
       source: 'clock',
     });
+    const open = await shop.portal<{ data: TimeEntry[] }>('GET', '/time-entries?open=true');
+    expect(open.body.data.map((e) => e.id)).toEqual([start.body.id]);
     const again = await shop.portal('POST', '/time-entries/clock-in', { body: { member_id: kim.id } });
     expect(again.status).toBe(409);
     expect((again.body as any).error.code).toBe('invalid_state');

@@ -33,7 +33,7 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'List hours',
           description:
-            'Time entries, newest recorded first, keyset-paginated; filter by member_id or job_id.',
+            'Time entries, newest recorded first, keyset-paginated; filter by member_id, job_id, or open=true for who is clocked in now.',
           params: PortalParams,
           querystring: TimeEntryListQuery,
           response: { 200: listOf(TimeEntry), ...commonErrors },
