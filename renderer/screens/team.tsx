@@ -8,24 +8,26 @@ import { useResource } from '../lib/use-resource';
 import { useWeek } from '../lib/use-week';
 import { Button, EmptyState, PageHeader } from '../ui';
 import { Loaded } from './common';
+import { TeamHours } from './team-hours';
 import { TeamMembers } from './team-members';
 
-/** The team: who is where this week, and who is on the team. */
+/** The team: who is where this week, the hours they worked, and who is on the team. */
 export function Team() {
+  const { session } = useSession();
+  const today = todayIn(session.timezone);
+  const week = useWeek(today);
   return (
     <>
-      <TeamSchedule />
+      <TeamSchedule week={week} />
+      <TeamHours week={week} today={today} />
       <TeamMembers />
     </>
   );
 }
 
 /** Who is where, by day: one row per team member, one column per day of the week. */
-function TeamSchedule() {
-  const { session } = useSession();
+function TeamSchedule({ week }: { week: ReturnType<typeof useWeek> }) {
   const format = useFormat();
-  const today = todayIn(session.timezone);
-  const week = useWeek(today);
   const { monday: from, sunday: to } = week;
   const schedule = useResource(
     () => portal.get('/team/schedule', { params: { query: { from, to } } }),

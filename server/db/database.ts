@@ -33,6 +33,7 @@ import * as clientActions from './migrations/0019_client_actions';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
+import * as timeEntries from './migrations/0024_time_entries';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0020_customer_imports': customerImports,
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
+  '0024_time_entries': timeEntries,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
 };

@@ -33,6 +33,7 @@ export type * from './schema-sync';
 
 import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
 import type { CustomerFiguresTable, OverviewDaysTable, OverviewSlotsTable } from './schema-figures';
+import type { TimeEntriesTable } from './schema-hours';
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
 export interface AccountsTable {
@@ -395,6 +396,7 @@ export interface Database {
   booking_requests: BookingRequestsTable;
   booking_photos: BookingPhotosTable;
   review_requests: ReviewRequestsTable;
+  time_entries: TimeEntriesTable;
   mail_messages: MailMessagesTable;
   reminder_sends: ReminderSendsTable;
   events: EventsTable;

@@ -28,7 +28,8 @@ export type IdPrefix =
   | 'pho'
   | 'rrq'
   | 'lnk'
-  | 'act';
+  | 'act'
+  | 'te';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

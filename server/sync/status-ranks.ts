@@ -7,6 +7,7 @@ import type {
   PropertyStatus,
   QuoteStatus,
 } from '../db/schema';
+import type { TimeEntryStatus } from '../db/schema-hours';
 
 /**
  * Status columns merge by rank first, then by clock (docs/sync.md, "Statuses"). Each list names
@@ -46,3 +47,4 @@ export const INVOICE_RANKS: Ranks<InvoiceStatus> = {
 };
 /** Decisions never leave the server's tables (no wire schema): their status is schema-sync.ts's. */
 export const DECISION_RANKS: Ranks<DecisionsTable['status']> = { open: 0, cleared: 0, resolved: 1 };
+export const TIME_ENTRY_RANKS: Ranks<TimeEntryStatus> = { kept: 0, deleted: 1 };

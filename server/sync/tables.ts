@@ -8,6 +8,7 @@ import { DELETED, ownAccount, type SyncedTable } from './synced-table';
  */
 
 import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
+import { HOURS_TABLES } from './tables-hours';
 import { REQUEST_TABLES } from './tables-requests';
 
 const viaCustomer = (r: string) => `(SELECT account_id FROM customers WHERE id = ${r}.customer_id)`;
@@ -261,6 +262,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     parents: { customer_id: ['customers'], document_id: DOCUMENTS },
   },
   ...REQUEST_TABLES,
+  ...HOURS_TABLES,
   {
     name: 'events',
     pk: ['id'],

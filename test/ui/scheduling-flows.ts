@@ -3,6 +3,7 @@ import { addDays, todayIn } from '../../renderer/lib/format';
 import type { Booking } from '../../shared/schemas/booking';
 import type { Job } from '../../shared/schemas/job';
 import type { TeamMember } from '../../shared/schemas/team';
+import type { Timesheet } from '../../shared/schemas/time-entry';
 import type { ListPage } from '../helpers/server';
 import { screenshot } from './browser';
 import { portalOk, type UiContext } from './context';
@@ -156,6 +157,39 @@ export function schedulingFlows(ui: UiContext) {
       await page.getByRole('dialog').getByRole('button', { name: 'Deactivate', exact: true }).click();
       await members.getByRole('row', { name: /Jordan.*Inactive/ }).waitFor();
       await screenshot(page, 'team');
+    });
+
+    it("clocks a member in and out, adds a day's hours, and offers the payroll CSV", async () => {
+      const { page, server } = ui;
+      await portalOk(ui, 'POST', '/team', { name: 'Hana' });
+      const day = addDays(todayIn('America/Toronto'), -2);
+      await page.goto(`${server.url}/#/team?week=${day}`);
+      const clocks = page.getByRole('region', { name: 'Clock in and out' });
+      // The screen loads the team, the timesheet and who is clocked in: on a loaded machine, slowly.
+      await clocks.getByRole('button', { name: 'Clock Hana in' }).waitFor({ timeout: 60_000 });
+      await clocks.getByRole('button', { name: 'Clock Hana in' }).click();
+      await clocks.getByRole('button', { name: 'Clock Hana out' }).click();
+      await clocks.getByRole('button', { name: 'Clock Hana in' }).waitFor();
+
+      const form = page.getByRole('form', { name: 'Add hours' });
+      await form.getByLabel('Person').selectOption({ label: 'Hana' });
+      await form.getByLabel('Day').fill(day);
+      await form.getByLabel('From').fill('09:00');
+      await form.getByLabel('To').fill('08:00');
+      await form.getByRole('button', { name: 'Add hours' }).click();
+      // 09:00 to 08:00 runs past midnight into the next day: 23 hours, within the 24-hour limit.
+      await page.getByRole('row', { name: /Hana.*23\.00/ }).waitFor();
+      await form.getByLabel('From').fill('10:00');
+      await form.getByLabel('To').fill('12:00');
+      await form.getByRole('button', { name: 'Add hours' }).click();
+      await form.getByText(/overlap/).waitFor();
+      await screenshot(page, 'team-hours');
+
+      const csv = page.getByRole('link', { name: 'Download for payroll (CSV)' });
+      expect(await csv.getAttribute('href')).toContain('/timesheet.csv?from=');
+      const sheet = await portalOk<Timesheet>(ui, 'GET', `/timesheet?from=${day}&to=${day}`);
+      const hana = sheet.people.find((p) => p.member.name === 'Hana');
+      expect(hana?.days).toEqual([{ date: day, minutes: 23 * 60 }]);
     });
   });
 }

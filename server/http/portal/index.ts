@@ -27,6 +27,7 @@ import { portalReviewRoutes } from './reviews';
 import { portalServicePlanRoutes } from './service-plans';
 import { portalSyncRoutes } from './sync';
 import { portalTeamRoutes } from './team';
+import { portalTimeEntryRoutes } from './time-entries';
 import { portalWebhookRoutes } from './webhooks';
 
 /** The portal API under /api/portal/{client_id}: one guard, then one route module per resource. */
@@ -54,6 +55,7 @@ export async function portalApi(
   await app.register(portalBookingRoutes(ctx));
   await app.register(portalBookingRequestRoutes(ctx));
   await app.register(portalTeamRoutes(ctx));
+  await app.register(portalTimeEntryRoutes(ctx));
   await app.register(portalReviewRoutes(ctx));
   await app.register(portalCalendarRoutes(ctx));
   await app.register(portalWebhookRoutes(ctx));
