@@ -1,6 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+/**
+ * A worker per core, at least two (vitest's default keeps one core for itself, one worker on this
+ * 2-core machine): most files wait on servers, child processes, PostgreSQL or Chromium rather than
+ * compute, so two share the machine well. Nothing is shared between files but the PostgreSQL
+ * cluster (a database per file) and the ui project's Chromium (contexts per file); ports are 0.
+ */
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+  maxWorkers: Math.max(2, availableParallelism()),
+} as const;
 
 /**
  * Four projects, each a set of folders so a new test file joins one by where it lives; one runs
@@ -44,7 +56,7 @@ export default defineConfig({
           // A browser flow walks through many screens; on a loaded machine that takes its time.
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          globalSetup: ['test/ui/build-renderer.ts'],
+          globalSetup: ['test/ui/build-renderer.ts', 'test/ui/chromium-server.ts'],
         },
       },
     ],

@@ -1,15 +1,16 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import { visitId } from '../../server/domain/plan-visits';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { every2ndTuesday, planVisits } from './service-plan-fixtures';
 
 /**
  * Service plans end to end (docs/recurring-work.md): "every second Tuesday, billed monthly", its
  * visits as jobs and in the calendar feed, the horizon extended by the schedule (idempotently), a
- * series edited mid-way, per-visit and per-period invoices, and the v1 routes.
+ * series edited mid-way, its monthly invoice, its end. Per-visit billing:
+ * service-plans-per-visit.test.ts; refusals, deletion, a synced device and v1: service-plans-v1.test.ts.
  */
 
 const clock = manualClock('2026-11-23T15:00:00Z'); // Monday 23 Nov 2026, 10:00 in Toronto
@@ -22,29 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const every2ndTuesday = {
-  customer_email: 'ada@example.com',
-  customer_name: 'Ada Lovelace',
-  title: 'Garden care',
-  address: '12 Analytical Way',
-  frequency: 'weekly',
-  interval: 2,
-  weekdays: ['TU'],
-  start_date: '2026-12-01',
-  start_time: '09:00',
-  end_time: '11:00',
-  until: '2027-06-30',
-  price: 80,
-  assignees: ['Sam'],
-  billing: 'per_period',
-  invoice_delivery: 'draft',
-};
-
-async function visits(planId: string, when = 'all') {
-  const response = await shop.portal('GET', `/service-plans/${planId}/visits?when=${when}&limit=200`);
-  expect(response.status).toBe(200);
-  return response.body.data as Array<Record<string, any>>;
-}
+const visits = (planId: string, when?: string) => planVisits(shop, planId, when);
 
 describe('a plan "every second Tuesday, billed monthly"', () => {
   let planId: string;
@@ -286,209 +265,5 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     );
     expect((await shop.portal('DELETE', `/service-plans/${planId}`)).status).toBe(409);
     expect((await shop.events()).map((e) => e.type)).toContain('service_plan.ended');
-  });
-});
-
-describe('per-visit billing', () => {
-  it('completing a visit makes its invoice; "send" queues the e-mail and the invoice stays unsent until it goes', async () => {
-    clock.set('2027-02-01T15:00:00Z');
-    const created = await shop.portal('POST', '/service-plans/create', {
-      body: {
-        customer_email: 'bo@example.com',
-        title: 'Pool service',
-        frequency: 'monthly',
-        month_day: -1,
-        start_date: '2027-02-01',
-        start_time: '08:00',
-        end_time: '09:00',
-        price: 120,
-        billing: 'per_visit',
-        invoice_delivery: 'send',
-        horizon_weeks: 4,
-      },
-    });
-    expect(created.status).toBe(201);
-    expect(created.body.summary).toBe('Every month on the last day, 8:00–9:00');
-    const [visit] = await visits(created.body.id);
-    expect(visit).toMatchObject({ occurrence_date: '2027-02-28', scheduled_start: '2027-02-28T13:00:00Z' });
-    clock.set('2027-02-28T15:00:00Z');
-    const done = await shop.portal('POST', `/jobs/${visit!.id}/complete`);
-    expect(done.status).toBe(200);
-    const invoices = (await shop.portal('GET', '/invoices?customer_email=bo@example.com')).body.data;
-    expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({
-      job_id: visit!.id,
-      status: 'draft',
-      sent_at: null,
-      total: 120,
-      items: [{ description: 'Pool service, 28 Feb 2027', unit_price: 120 }],
-    });
-    const mail = await server.ctx.db
-      .selectFrom('mail_messages')
-      .selectAll()
-      .where('document_id', '=', invoices[0].id)
-      .execute();
-    expect(mail).toHaveLength(1);
-    expect(mail[0]).toMatchObject({ kind: 'invoice', status: 'queued', to_address: 'bo@example.com' });
-  });
-
-  it('a draft-delivery plan drafts, and a job outside any plan bills nothing', async () => {
-    const plan = await shop.portal('POST', '/service-plans/create', {
-      body: {
-        customer_email: 'cy@example.com',
-        title: 'Window wash',
-        frequency: 'daily',
-        interval: 7,
-        start_date: '2027-03-01',
-        start_time: '07:00',
-        end_time: '08:00',
-        price: 40,
-        billing: 'per_visit',
-        count: 2,
-      },
-    });
-    expect(plan.status).toBe(201);
-    const [first] = await visits(plan.body.id);
-    await shop.portal('POST', `/jobs/${first!.id}/complete`);
-    const plain = await shop.portal('POST', '/jobs/create', {
-      body: { customer_email: 'cy@example.com', title: 'Extra' },
-    });
-    await shop.portal('POST', `/jobs/${plain.body.job_number}/complete`);
-    const invoices = (await shop.portal('GET', '/invoices?customer_email=cy@example.com')).body.data;
-    expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({ status: 'draft', job_id: first!.id, total: 40 });
-    expect(
-      await server.ctx.db
-        .selectFrom('mail_messages')
-        .select('id')
-        .where('document_id', '=', invoices[0].id)
-        .execute(),
-    ).toEqual([]);
-    // count 2: the series stops after two visits however far the horizon reaches.
-    expect((await visits(plan.body.id)).map((j) => j.occurrence_date)).toEqual(['2027-03-01', '2027-03-08']);
-  });
-});
-
-describe('validation and other ends', () => {
-  it('refuses rules that cannot work, naming the field', async () => {
-    const bad = async (over: Record<string, unknown>, param: string) => {
-      const response = await shop.portal('POST', '/service-plans/create', {
-        body: { ...every2ndTuesday, ...over },
-      });
-      expect(response.status, JSON.stringify(over)).toBe(400);
-      expect(response.body.error.param ?? response.body.error.details?.[0]?.param).toBe(param);
-    };
-    await bad({ end_time: '08:00' }, 'end_time');
-    await bad({ count: 5 }, 'count');
-    await bad({ frequency: 'monthly' }, 'weekdays');
-    await bad({ price: null }, 'price');
-    await bad({ month_day: 32, frequency: 'monthly', weekdays: [] }, 'month_day');
-    await bad({ start_time: '9am' }, 'start_time');
-  });
-
-  it('deletes a plan made by mistake together with its untouched visits', async () => {
-    const plan = await shop.portal('POST', '/service-plans/create', {
-      body: {
-        ...every2ndTuesday,
-        customer_email: 'di@example.com',
-        start_date: '2027-04-06',
-        until: null,
-        billing: 'none',
-      },
-    });
-    expect((await visits(plan.body.id)).length).toBeGreaterThan(0);
-    const deleted = await shop.portal('DELETE', `/service-plans/${plan.body.id}`);
-    expect(deleted.body).toEqual({ id: plan.body.id, object: 'service_plan', deleted: true });
-    expect(
-      await server.ctx.db.selectFrom('jobs').select('id').where('plan_id', '=', plan.body.id).execute(),
-    ).toEqual([]);
-  });
-
-  it('a device of a synced business leaves horizons to its hub', async () => {
-    await server.ctx.db
-      .insertInto('sync_settings')
-      .values({
-        account_id: shop.clientId,
-        role: 'device',
-        hub_url: 'https://hub.invalid',
-        hub_fingerprint: null,
-        device_id: 'dev_x',
-        device_code: 'X',
-        credential: null,
-        cursor: 0,
-        last_synced_at: null,
-        last_attempt_at: null,
-        last_error: null,
-        created_at: '2027-03-01T00:00:00Z',
-      })
-      .execute();
-    clock.set('2027-06-01T15:00:00Z');
-    const report = await server.recurring.runNow();
-    expect(report).toMatchObject({ plans: 0, visits_created: 0, invoices_created: 0 });
-    await server.ctx.db.deleteFrom('sync_settings').where('account_id', '=', shop.clientId).execute();
-  });
-});
-
-describe('v1 service plans', () => {
-  it('creates by client_id, lists, reads, previews and lists visits; all in OpenAPI', async () => {
-    const other = await server.createAccount({ business: 'Other' });
-    await updateConfig(server.ctx, other.clientId, { timezone: 'Europe/London' });
-    const client = await other.v1('POST', '/clients', { body: { email: 'zed@example.com', name: 'Zed' } });
-    expect(client.status).toBe(201);
-    const created = await other.v1('POST', '/service-plans', {
-      body: {
-        client_id: client.body.id,
-        title: 'Office clean',
-        frequency: 'weekly',
-        weekdays: ['MO', 'TH'],
-        start_date: '2027-06-03',
-        start_time: '18:00',
-        end_time: '20:00',
-        horizon_weeks: 1,
-      },
-    });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({
-      time_zone: 'Europe/London',
-      customer: { email: 'zed@example.com' },
-    });
-    const list = await other.v1('GET', '/service-plans');
-    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([created.body.id]);
-    expect((await other.v1('GET', `/service-plans/${created.body.id}`)).body.summary).toBe(
-      'Every week on Monday and Thursday, 18:00–20:00',
-    );
-    const visitList = await other.v1('GET', `/service-plans/${created.body.id}/visits`);
-    // 1 June 2027 15:00Z is 16:00 BST: the horizon is 8 June; 18:00 BST is 17:00Z.
-    expect(visitList.body.data.map((j: { scheduled_start: string }) => j.scheduled_start)).toEqual([
-      '2027-06-03T17:00:00Z',
-      '2027-06-07T17:00:00Z',
-    ]);
-    const preview = await other.v1('POST', '/service-plans/preview', {
-      body: {
-        frequency: 'monthly',
-        month_day: 31,
-        start_date: '2027-01-31',
-        start_time: '08:00',
-        end_time: '09:00',
-        visits: 3,
-      },
-    });
-    expect(preview.body.visits.map((v: { date: string }) => v.date)).toEqual([
-      '2027-07-31',
-      '2027-08-31',
-      '2027-10-31',
-    ]);
-
-    const doc = (await server.request('GET', '/openapi.json')).body;
-    for (const path of [
-      '/api/v1/service-plans',
-      '/api/v1/service-plans/{id}',
-      '/api/v1/service-plans/{id}/end',
-      '/api/v1/service-plans/{id}/visits',
-      '/api/portal/{client_id}/service-plans',
-      '/api/portal/{client_id}/service-plans/create',
-    ]) {
-      expect(doc.paths[path], path).toBeDefined();
-    }
   });
 });

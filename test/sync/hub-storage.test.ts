@@ -5,7 +5,6 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
-import type { ApiError } from '../../server/lib/errors';
 import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
@@ -13,16 +12,19 @@ import { Hub } from '../../server/sync/hub/service';
 import { snapshotPageText } from '../../server/sync/hub/snapshot';
 import { sqliteHubDeliveries } from '../../server/sync/hub/sqlite-deliveries';
 import { sqliteHubStorage } from '../../server/sync/hub/sqlite-storage';
-import type { HubDevice, HubStorage, PulledRow, PushedChange } from '../../server/sync/hub/storage';
+import type { HubDevice, HubStorage } from '../../server/sync/hub/storage';
 import type { HubDeliveryStorage } from '../../server/sync/hub/webhook-deliveries';
 import { openDatabase } from '../../server/sync/open';
 import { ALIAS_TABLE } from '../../server/sync/synced-table';
 import type { SyncSnapshotResponse } from '../../shared/schemas/sync';
 import { startPostgresForSuite } from '../helpers/postgres';
+import { business, clockAt, customer, member, pullAll } from './hub-fixtures';
 
 /**
  * The hub-storage contract (server/sync/hub/storage.ts), run against both implementations: the
- * embedded SQLite hub and the hosted PostgreSQL hub (on a database of this file's own).
+ * embedded SQLite hub and the hosted PostgreSQL hub (on a database of this file's own). Two hub
+ * processes on one database: hub-two-processes.test.ts; two businesses on one hosted hub:
+ * hub-hosted-businesses.test.ts.
  */
 interface OpenedStorage {
   storage: HubStorage;
@@ -68,49 +70,6 @@ const STORAGES: Array<[string, () => Promise<OpenedStorage>]> = [
 afterAll(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.end()));
 });
-
-const clockAt = (n: number) => `${String(1_800_000_000_000 + n).padStart(15, '0')}.${'0'.repeat(10)}.node`;
-
-function member(accountId: string, id: string, name: string, n: number): PushedChange['state'] {
-  const values = { id, account_id: accountId, name, created_at: '2026-11-22T09:00:00Z', _deleted: 0 };
-  return { v: values, c: Object.fromEntries(Object.keys(values).map((k) => [k, clockAt(n)])) };
-}
-
-function customer(accountId: string, id: string, email: string, n: number): PushedChange['state'] {
-  const values = {
-    id,
-    account_id: accountId,
-    name: `Customer ${id}`,
-    email,
-    email_lower: email.toLowerCase(),
-    created_at: '2026-11-22T09:00:00Z',
-    _deleted: 0,
-  };
-  return { v: values, c: Object.fromEntries(Object.keys(values).map((k) => [k, clockAt(n)])) };
-}
-
-/** A business with its hub device and `devices` joined devices. */
-async function business(hub: Hub, devices: number) {
-  const accountId = `acct_${randomUUID()}`;
-  const own = await hub.adopt(accountId, 'Hub');
-  const joined: HubDevice[] = [];
-  for (let i = 0; i < devices; i++) {
-    const pairing = await hub.createPairing(accountId, 'http://hub.invalid');
-    joined.push((await hub.join(pairing.pairing_code, `Device ${i}`)).device);
-  }
-  return { accountId, own, devices: joined };
-}
-
-async function pullAll(hub: Hub, accountId: string, limit = 1000): Promise<PulledRow[]> {
-  const rows: PulledRow[] = [];
-  let cursor = 0;
-  for (;;) {
-    const page = await hub.pull(accountId, cursor, limit);
-    rows.push(...page.rows);
-    cursor = page.cursor;
-    if (!page.has_more) return rows;
-  }
-}
 
 describe.each(STORAGES)('the hub on %s', (_name, open) => {
   let opened: OpenedStorage;
@@ -452,298 +411,5 @@ describe.each(STORAGES)('the hub on %s', (_name, open) => {
     await expect(hub.revoke(accountId, devices[0]!.id, own.id)).rejects.toMatchObject({ status: 404 });
     expect(await opened.storage.hasBusiness(accountId)).toBe(true);
     expect(await opened.storage.hasBusiness('acct_none')).toBe(false);
-  });
-});
-
-describe('two hub processes on one PostgreSQL database', () => {
-  const sharedUrl = startPostgresForSuite();
-  const clock = manualClock();
-  const hubs: Hub[] = [];
-  const hubPools: pg.Pool[] = [];
-  const process = async (name: string) => {
-    const pool = new pg.Pool({ connectionString: sharedUrl(), max: 3, application_name: name });
-    hubPools.push(pool);
-    await migratePgHub(pool);
-    const hub = new Hub(pgHubStorage(pool), clock);
-    hubs.push(hub);
-    return { pool, hub };
-  };
-  afterAll(async () => {
-    for (const hub of hubs) hub.shutdown();
-    await Promise.all(hubPools.splice(0).map((pool) => pool.end()));
-  });
-
-  it('loses and reorders no change while devices push through both at once', async () => {
-    const [a, b] = await Promise.all([process('hub-a'), process('hub-b')]);
-    const { accountId, devices } = await business(a.hub, 6);
-    const ROUNDS = 6;
-    const BATCH = 15;
-    const SHARED = 5;
-    /** Every device edits the same few rows too; the highest clock must win wherever it was pushed. */
-    const winner = new Map<string, { n: number; name: string }>();
-    const created = new Set<string>();
-    const pushers = devices.map(async (device, d) => {
-      let localSeq = 0;
-      for (let round = 0; round < ROUNDS; round++) {
-        const changes: PushedChange[] = Array.from({ length: BATCH }, (_, i) => {
-          const n = (round * BATCH + i) * devices.length + d + 1;
-          const id = i < SHARED ? `tm_shared_${i}` : `tm_${d}_${round}_${i}`;
-          const name = `${id} by ${d} at ${n}`;
-          if (i < SHARED && (winner.get(id)?.n ?? 0) < n) winner.set(id, { n, name });
-          if (i >= SHARED) created.add(JSON.stringify([id]));
-          return {
-            local_seq: ++localSeq,
-            table: 'team_members',
-            pk: JSON.stringify([id]),
-            state: member(accountId, id, name, n),
-          };
-        });
-        const through = (round + d) % 2 === 0 ? a.hub : b.hub;
-        const result = await through.push(device, changes);
-        expect(result.acknowledged).toBe(localSeq);
-      }
-    });
-
-    // A device pulling all along, through the other process: its cursor must never pass a row still to come.
-    const seen = new Map<string, PulledRow>();
-    let pushing = true;
-    const puller = (async () => {
-      let cursor = 0;
-      for (;;) {
-        const last = !pushing;
-        const page = await b.hub.pull(accountId, cursor, 13);
-        for (const row of page.rows) {
-          expect(row.seq).toBeGreaterThan(cursor);
-          seen.set(`${row.table} ${row.pk}`, row);
-        }
-        cursor = page.cursor;
-        if (last && !page.has_more) return;
-      }
-    })();
-    await Promise.all(pushers);
-    pushing = false;
-    await puller;
-
-    const rows = await pullAll(a.hub, accountId, 50);
-    const seqs = rows.map((r) => r.seq);
-    expect(new Set(seqs).size).toBe(seqs.length);
-    expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
-    const keys = rows.map((r) => r.pk);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(keys.filter((k) => created.has(k))).toHaveLength(created.size);
-    for (const [id, { name }] of winner) {
-      expect(rows.find((r) => r.pk === JSON.stringify([id]))?.state.v.name).toBe(name);
-    }
-    expect(new Map(rows.map((r) => [`${r.table} ${r.pk}`, r]))).toEqual(seen);
-  });
-
-  it('keeps nothing of a push whose process died mid-transaction, and takes it again', async () => {
-    const [a] = await Promise.all([process('hub-dying'), process('hub-other')]);
-    const { accountId, devices } = await business(a.hub, 1);
-    const device = devices[0]!;
-    const row = (id: string, n: number, seq: number) => ({
-      local_seq: seq,
-      table: 'team_members',
-      pk: JSON.stringify([id]),
-      state: member(accountId, id, `${id} ${n}`, n),
-    });
-    await a.hub.push(device, [row('tm_held', 1, 1)]);
-    // Another transaction holds a row the push will write after its first rows: the push waits there.
-    const holder = new pg.Pool({ connectionString: sharedUrl(), max: 2 });
-    hubPools.push(holder);
-    const held = await holder.connect();
-    await held.query('BEGIN');
-    await held.query('SELECT 1 FROM hub_rows WHERE pk = \'["tm_held"]\' FOR UPDATE');
-    const push = a.hub.push(device, [row('tm_new_1', 2, 2), row('tm_new_2', 3, 3), row('tm_held', 4, 4)]);
-    const failed = push.catch((error: Error) => error);
-    for (;;) {
-      const waiting = await holder.query(
-        "SELECT pid FROM pg_stat_activity WHERE application_name = 'hub-dying' AND wait_event_type = 'Lock'",
-      );
-      if (waiting.rows.length > 0) {
-        await holder.query('SELECT pg_terminate_backend($1)', [waiting.rows[0].pid]);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(await failed).toBeInstanceOf(Error);
-    await held.query('ROLLBACK');
-    held.release();
-
-    const before = await pullAll(a.hub, accountId);
-    expect(before.map((r) => r.pk)).toEqual(['["tm_held"]']);
-    const retried = await a.hub.push(device, [
-      row('tm_new_1', 2, 2),
-      row('tm_new_2', 3, 3),
-      row('tm_held', 4, 4),
-    ]);
-    expect(retried).toEqual({ acknowledged: 4, accepted: 3, last_seq: 4 });
-  });
-
-  it('ends a long poll on one process when a push goes through the other', async () => {
-    const [a, b] = await Promise.all([process('hub-wake-a'), process('hub-wake-b')]);
-    const { accountId, devices } = await business(a.hub, 1);
-    const started = Date.now();
-    let answered = false;
-    const waiting = b.hub.pull(accountId, 0, 100, 25_000).finally(() => {
-      answered = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // Pushed again until heard: the other process's LISTEN connection may still be on its way.
-    for (let n = 1; !answered && Date.now() - started < 10_000; n++) {
-      const id = `tm_wake_${n}`;
-      await a.hub.push(devices[0]!, [
-        {
-          local_seq: n,
-          table: 'team_members',
-          pk: JSON.stringify([id]),
-          state: member(accountId, id, id, n),
-        },
-      ]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect((await waiting).rows.length).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
-});
-
-describe('a hosted hub holding two businesses', () => {
-  const url = startPostgresForSuite();
-  const clock = manualClock();
-  let pool: pg.Pool;
-  let hub: Hub;
-  /** The statements sent while `counting` is set, through any client of the pool. */
-  const statements: string[] = [];
-  let counting = false;
-  beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: url(), max: 2 });
-    const patched = new WeakSet<pg.PoolClient>();
-    pool.on('acquire', (client) => {
-      if (patched.has(client)) return;
-      patched.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      Object.assign(client, {
-        query: (...args: unknown[]) => {
-          if (counting) statements.push(String(typeof args[0] === 'string' ? args[0] : ''));
-          return query(...args);
-        },
-      });
-    });
-    await migratePgHub(pool);
-    hub = new Hub(pgHubStorage(pool), clock);
-  });
-  afterAll(async () => {
-    hub?.shutdown();
-    await pool?.end();
-  });
-
-  let seq = 0;
-  const push = (device: HubDevice, changes: Array<Omit<PushedChange, 'local_seq'>>) =>
-    hub.push(
-      device,
-      changes.map((change) => ({ ...change, local_seq: ++seq })),
-    );
-  const newCustomer = (accountId: string, id: string) => ({
-    table: 'customers',
-    pk: JSON.stringify([id]),
-    state: customer(accountId, id, `${id}@x.test`, ++seq),
-  });
-  const job = (id: string, v: Record<string, unknown>) => ({
-    table: 'jobs',
-    pk: JSON.stringify([id]),
-    state: {
-      v: { id, ...v },
-      c: Object.fromEntries(['id', ...Object.keys(v)].map((k) => [k, clockAt(++seq)])),
-    },
-  });
-  const refusal = (promise: Promise<unknown>) =>
-    promise.then(
-      () => undefined,
-      (error: ApiError) => ({ status: error.status, code: error.code, param: error.options.param }),
-    );
-
-  it('refuses a key or a parent of another business, also a parent the change leaves to the held row', async () => {
-    const a = await business(hub, 1);
-    const b = await business(hub, 1);
-    const [aDevice, bDevice] = [a.devices[0]!, b.devices[0]!];
-    const bCustomer = `cus_${randomUUID()}`;
-    const aCustomer = `cus_${randomUUID()}`;
-    const aJob = `job_${randomUUID()}`;
-    await push(bDevice, [newCustomer(b.accountId, bCustomer)]);
-    await push(aDevice, [
-      newCustomer(a.accountId, aCustomer),
-      job(aJob, { account_id: a.accountId, customer_id: aCustomer, title: 'Mine' }),
-    ]);
-    const before = await pullAll(hub, b.accountId);
-
-    expect(await refusal(push(aDevice, [newCustomer(a.accountId, bCustomer)]))).toEqual({
-      status: 403,
-      code: 'cross_business_change',
-      param: 'changes[0].pk',
-    });
-    expect(
-      await refusal(
-        push(aDevice, [job(`job_${randomUUID()}`, { account_id: a.accountId, customer_id: bCustomer })]),
-      ),
-    ).toEqual({ status: 403, code: 'cross_business_change', param: 'changes[0].state.v.customer_id' });
-
-    // A row stored before the hub checked, naming B's customer: a change that leaves the customer
-    // out keeps it, and is refused too.
-    await pool.query(
-      `UPDATE hub_rows SET vals = jsonb_set(vals::jsonb, '{customer_id}', to_jsonb($3::text))::text
-       WHERE account_id = $1 AND tbl = 'jobs' AND pk = $2`,
-      [a.accountId, JSON.stringify([aJob]), bCustomer],
-    );
-    expect(await refusal(push(aDevice, [job(aJob, { title: 'Renamed' })]))).toEqual({
-      status: 403,
-      code: 'cross_business_change',
-      param: 'changes[0].state.v.customer_id',
-    });
-    expect(await pullAll(hub, b.accountId)).toEqual(before);
-    expect((await pullAll(hub, a.accountId)).map((r) => r.state.v.title)).not.toContain('Renamed');
-
-    // A key both businesses hold already (stored before the hub checked): each holds its own.
-    await pool.query(
-      `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks)
-       SELECT $1, tbl, pk, -1, vals, clocks FROM hub_rows WHERE account_id = $2 AND tbl = 'customers' AND pk = $3`,
-      [a.accountId, b.accountId, JSON.stringify([bCustomer])],
-    );
-    const renamed = {
-      table: 'customers',
-      pk: JSON.stringify([bCustomer]),
-      state: { v: { name: 'Kept apart' }, c: { name: clockAt(++seq) } },
-    };
-    expect(await push(aDevice, [renamed])).toMatchObject({ accepted: 1 });
-    expect(await pullAll(hub, b.accountId)).toEqual(before);
-  });
-
-  it('checks every change of a push in the queries it reads the push with', async () => {
-    const { accountId, devices } = await business(hub, 1);
-    const device = devices[0]!;
-    const customers = Array.from({ length: 40 }, () => `cus_${randomUUID()}`);
-    const jobs = customers.slice(0, 20).map(() => `job_${randomUUID()}`);
-    await push(device, [
-      ...customers.map((id) => newCustomer(accountId, id)),
-      ...jobs.map((id, i) => job(id, { account_id: accountId, customer_id: customers[i], title: 'First' })),
-    ]);
-    const counted = async (changes: Array<Omit<PushedChange, 'local_seq'>>) => {
-      statements.length = 0;
-      counting = true;
-      try {
-        expect((await push(device, changes)).accepted).toBe(changes.length);
-      } finally {
-        counting = false;
-      }
-      return statements.length;
-    };
-    const one = await counted([job(jobs[0]!, { title: 'Second' })]);
-    // New jobs naming their customers, and title changes whose customer only the held rows name.
-    const many = await counted([
-      ...customers
-        .slice(20)
-        .map((id) => job(`job_${randomUUID()}`, { account_id: accountId, customer_id: id })),
-      ...jobs.map((id) => job(id, { title: 'Third' })),
-    ]);
-    expect(many).toBe(one);
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type LaunchOptions, type Page } from 'playwright-core';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { TestServer } from '../helpers/server';
 
@@ -17,17 +17,20 @@ export function ensureRendererBuilt() {
 }
 
 /** Debian's Chromium, driven by playwright-core (Playwright's own browser download is not used). */
+export const CHROMIUM: LaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+  ],
+};
+
+/** A Chromium of the caller's own (the UI benchmark); the ui tests share one: test/ui/run-browser.ts. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  return chromium.launch(CHROMIUM);
 }
 
 /** A fresh browser context signed in through the one-time link, the way an owner signs in. */

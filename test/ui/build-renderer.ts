@@ -2,7 +2,7 @@ import { ensureRendererBuilt } from './browser';
 
 /**
  * Global set-up of the ui project: the renderer is built once, before any test file starts, so
- * two files never build dist/renderer at the same time (each file's own check then finds it current).
+ * two files never build dist/renderer at the same time.
  */
 export default function setup() {
   ensureRendererBuilt();

@@ -8,7 +8,8 @@ import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 import { type Receiver, startReceiver } from '../outbound/receiver';
-import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 /**
  * Issue 21's "done means" (docs/client-hub.md): the owner sends a quote from the office, every one
@@ -28,8 +29,7 @@ function pool(): pg.Pool {
 }
 
 beforeAll(async () => {
-  ensureRendererBuilt();
-  browser = await launchChromium();
+  browser = await runBrowser();
 });
 
 afterAll(async () => {

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import { sessionCookieName } from '../../server/http/session';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { launchChromium } from './browser';
+import { runBrowser } from './run-browser';
 
 let browser: Browser;
 let first: TestServer;
 let second: TestServer;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await runBrowser();
   first = await startTestServer();
   second = await startTestServer();
 });

@@ -2,15 +2,15 @@ import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   server = await startTestServer();
-  browser = await launchChromium();
+  browser = await runBrowser();
 });
 
 afterAll(async () => {

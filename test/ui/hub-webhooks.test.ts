@@ -7,7 +7,8 @@ import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type Receiver, startReceiver } from '../outbound/receiver';
-import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 /**
  * Settings > Webhooks on an install whose business syncs to a hosted hub: the owner lets the hub
@@ -21,7 +22,6 @@ let receiver: Receiver;
 let browser: Browser;
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   const officePool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   const hubPool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   pools.push(officePool, hubPool);
@@ -29,7 +29,7 @@ beforeAll(async () => {
   office = await startTestServer({ hubStorage: pgHubStorage(officePool), localWebhooks: true });
   hosted = await startHostedHub({ pool: hubPool, port: 0, webhooks: { pollMs: 100 } });
   receiver = await startReceiver();
-  browser = await launchChromium();
+  browser = await runBrowser();
 });
 
 afterAll(async () => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestAccount } from '../helpers/server';
-import { launchChromium, signedInPage } from './browser';
+import { signedInPage } from './browser';
 import type { UiContext } from './context';
+import { runBrowser } from './run-browser';
 
 /**
  * The set-up every portal UI test file shares: a server, a business seeded with customers, jobs,
  * invoices and reviews, a browser, and a page signed in as its owner. Each file gets its own, so
- * a flow that times out leaves the next file a fresh server and browser.
+ * a flow that times out leaves the next file a fresh server and browser contexts.
  */
 export function startPortalSession(): UiContext {
   const ui = {} as UiContext;
@@ -15,7 +16,7 @@ export function startPortalSession(): UiContext {
     const shop = await server.createAccount({ business: 'Sparkle Cleaning' });
     Object.assign(ui, { server, shop });
     await seed(shop);
-    const browser = await launchChromium();
+    const browser = await runBrowser();
     Object.assign(ui, { browser, page: await signedInPage(browser, server, shop.clientId) });
   });
   afterAll(async () => {

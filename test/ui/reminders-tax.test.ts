@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 let server: TestServer;
 let browser: Browser;
@@ -15,7 +16,6 @@ async function ok(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   server = await startTestServer();
   shop = await server.createAccount({ business: 'Sparkle Cleaning' });
   await ok('PUT', '/config', { timezone: 'America/Toronto' });
@@ -40,7 +40,7 @@ beforeAll(async () => {
   });
   await ok('POST', `/invoices/${second.number}/mark-sent`);
   await ok('POST', `/invoices/${second.number}/paid`);
-  browser = await launchChromium();
+  browser = await runBrowser();
   page = await signedInPage(browser, server, shop.clientId);
 }, 180_000);
 afterAll(async () => {

@@ -4,7 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { ensureRendererBuilt, launchChromium, SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 /**
  * The rough edges of a first week in Vancouver (issue 20, items 1–7), through the UI: a server of
@@ -33,7 +34,6 @@ const items = [{ description: 'Strata lobby clean', quantity: 1, unit_price: 400
 const taxes = [{ name: 'GST', rate: 0.05 }];
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -55,7 +55,7 @@ beforeAll(async () => {
   });
   await ok('POST', '/customers', { name: 'Hank Miller', email: 'hank@example.com' });
   await ok('POST', '/team', { name: 'Priya' });
-  browser = await launchChromium();
+  browser = await runBrowser();
   page = await signedInPage(browser, server, shop.clientId);
   // The browser's clock reads the same instant as the server's; its timers keep running.
   await page.clock.setFixedTime(new Date(NOW));

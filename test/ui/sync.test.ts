@@ -5,7 +5,8 @@ import { setOnline } from '../../server/context';
 import { updateCustomer } from '../../server/domain/customers';
 import { createSignInToken } from '../../server/domain/sessions';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { ensureRendererBuilt, launchChromium, SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { runBrowser } from './run-browser';
 
 /**
  * Settings > Sync with real servers: a hub and a second install, each on port 0 with its own
@@ -27,7 +28,6 @@ let trialClientId: string;
 const JOIN_MS = 60_000;
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   [hub, other] = await Promise.all([startTestServer(), startTestServer()]);
   shop = await hub.createAccount({ business: 'Sparkle Cleaning' });
   const invoice = await shop.portal('POST', '/invoices/create', {
@@ -41,7 +41,7 @@ beforeAll(async () => {
   invoiceId = invoice.body.id;
   const local = await other.createAccount({ business: 'Laptop Trial' });
   trialClientId = local.clientId;
-  browser = await launchChromium();
+  browser = await runBrowser();
   hubPage = await signedInPage(browser, hub, shop.clientId);
   devicePage = await signedInPage(browser, other, trialClientId);
 });
