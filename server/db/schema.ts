@@ -402,6 +402,21 @@ export interface CustomerFiguresTable {
   last_job_at: string | null;
 }
 
+/** Each payment's share of its invoice's sales and taxes (migration 0029); position -1: the payment's own row. */
+export interface PaymentTaxSharesTable {
+  account_id: string;
+  paid_at: string;
+  payment_id: string;
+  position: number;
+  invoice_id: string;
+  name: string | null;
+  rate: string | null;
+  sales_cents: number;
+  tax_cents: number;
+  moved: number;
+  untaxed: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   counters: CountersTable;
@@ -441,6 +456,7 @@ export interface Database {
   overview_slots: OverviewSlotsTable;
   overview_days: OverviewDaysTable;
   customer_figures: CustomerFiguresTable;
+  payment_tax_shares: PaymentTaxSharesTable;
   sync_node: SyncNodeTable;
   sync_settings: SyncSettingsTable;
   decisions: DecisionsTable;
