@@ -16,7 +16,7 @@ export function rebuildPaymentTaxShares(sqlite: SQLite.Database, accountId: stri
   sqlite
     .prepare(
       `INSERT INTO payment_tax_shares (payment_id, position, account_id, invoice_id, paid_at, name, rate,
-        sales_cents, tax_cents, moved, untaxed) ${sharesSelect('p.account_id = :account')}`,
+        sales_cents, tax_cents, moved, untaxed) ${sharesSelect('p.account_id = :account')} ORDER BY 3, 5, 1, 2`,
     )
     .run({ account: accountId });
 }

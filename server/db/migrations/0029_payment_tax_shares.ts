@@ -43,12 +43,13 @@ export function sharesSelect(where: string): string {
       count(taxed.position) OVER (PARTITION BY taxed.id) AS taxes,
       row_number() OVER (PARTITION BY taxed.id) AS nth
     FROM (${taxed}) taxed`;
-  return `SELECT id, -1, account_id, invoice_id, paid_at, NULL, NULL, after - before - tax_part, tax_part,
-      after > before, taxes = 0
-    FROM (${parts}) WHERE nth = 1
-    UNION ALL
-    SELECT id, position, account_id, invoice_id, paid_at, name, rate, after - before - tax_part, tax, after > before, 0
-    FROM (${parts}) WHERE position IS NOT NULL`;
+  // Each payment's row (k = 0) and its tax rows (k = 1) from one evaluation of the above.
+  return `SELECT id, CASE k WHEN 0 THEN -1 ELSE position END, account_id, invoice_id, paid_at,
+      CASE k WHEN 0 THEN NULL ELSE name END, CASE k WHEN 0 THEN NULL ELSE rate END,
+      after - before - tax_part, CASE k WHEN 0 THEN tax_part ELSE tax END, after > before,
+      CASE k WHEN 0 THEN taxes = 0 ELSE 0 END
+    FROM (${parts}) CROSS JOIN (SELECT 0 AS k UNION ALL SELECT 1)
+    WHERE (k = 0 AND nth = 1) OR (k = 1 AND position IS NOT NULL)`;
 }
 
 const COLUMNS =
@@ -101,7 +102,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       PRIMARY KEY (account_id, paid_at, payment_id, position)
     ) WITHOUT ROWID`,
     'CREATE INDEX payment_tax_shares_invoice ON payment_tax_shares(invoice_id)',
-    `INSERT INTO payment_tax_shares (${COLUMNS}) ${sharesSelect('1')}`,
+    // In the key's order: appending to the B-tree rather than inserting all over it.
+    `INSERT INTO payment_tax_shares (${COLUMNS}) ${sharesSelect('1')} ORDER BY 3, 5, 1, 2`,
     ...TRIGGERS,
   ];
   for (const statement of statements) await sql.raw(statement).execute(db);
