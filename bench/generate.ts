@@ -13,7 +13,7 @@ import { openDatabase } from '../server/sync/open';
  * bump DATA_VERSION whenever the shape or the amounts change.
  */
 
-export const DATA_VERSION = 'v2';
+export const DATA_VERSION = 'v3';
 /** "Now" for the generated history; the bench server's clock starts here. */
 export const DATA_NOW = '2026-06-15T15:00:00Z';
 

@@ -74,7 +74,7 @@ async function main() {
     log,
   };
 
-  console.log(`Machine: ${machine()}`);
+  console.log(`Machine: ${machine()}; load average ${os.loadavg()[0]!.toFixed(1)} at the start.`);
   console.log(
     `Data: ${Object.entries(data.counts)
       .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
@@ -82,21 +82,25 @@ async function main() {
   );
   console.log(`Load cases: autocannon in-process, ${SECONDS} s each, 10 connections (latency cases: 1).\n`);
 
+  const casesBegan = performance.now();
   const files = readdirSync(path.join(here, 'cases'))
     .filter((f) => f.endsWith('.ts'))
     .sort();
   const rows: Row[] = [];
+  const durations: string[] = [];
   try {
     for (const file of files) {
       const name = file.replace(/\.ts$/, '');
       if (wanted.length && !wanted.includes(name)) continue;
       log(`running ${name}…`);
+      const began = performance.now();
       const run = (await import(pathToFileURL(path.join(here, 'cases', file)).href)).default as BenchCase;
       try {
         rows.push(...(await run(ctx)));
       } catch (error) {
         rows.push({ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false });
       }
+      durations.push(`${name} ${Math.round((performance.now() - began) / 1000)} s`);
     }
   } finally {
     await bareFloor.close();
@@ -104,6 +108,16 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true });
   }
   printTable(rows);
+  // How long a run takes (the data set's generation, once, not included), and where the time went.
+  console.log(
+    `\nCases took ${Math.round((performance.now() - casesBegan) / 1000)} s: ${durations.join(', ')}.`,
+  );
+  console.log(
+    `Load average at the end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ')}.`,
+  );
   const missed = rows.filter((r) => r.pass === false).length;
   console.log(`\n${missed === 0 ? 'All targets met.' : `${missed} target(s) missed.`}`);
 }

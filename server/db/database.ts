@@ -34,6 +34,7 @@ import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import * as timeEntries from './migrations/0024_time_entries';
+import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0024_time_entries': timeEntries,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
+  '0029_payment_tax_shares': paymentTaxShares,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

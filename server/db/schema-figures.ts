@@ -37,3 +37,18 @@ export interface CustomerFiguresTable {
   paid_cents: number;
   last_job_at: string | null;
 }
+
+/** Each payment's share of its invoice's sales and taxes (migration 0029); position -1: the payment's own row. */
+export interface PaymentTaxSharesTable {
+  account_id: string;
+  paid_at: string;
+  payment_id: string;
+  position: number;
+  invoice_id: string;
+  name: string | null;
+  rate: string | null;
+  sales_cents: number;
+  tax_cents: number;
+  moved: number;
+  untaxed: number;
+}

@@ -32,7 +32,12 @@ export type * from './schema-outbound';
 export type * from './schema-sync';
 
 import type { CustomerImportRowsTable, CustomerImportsTable } from './import-schema';
-import type { CustomerFiguresTable, OverviewDaysTable, OverviewSlotsTable } from './schema-figures';
+import type {
+  CustomerFiguresTable,
+  OverviewDaysTable,
+  OverviewSlotsTable,
+  PaymentTaxSharesTable,
+} from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
@@ -408,6 +413,7 @@ export interface Database {
   overview_slots: OverviewSlotsTable;
   overview_days: OverviewDaysTable;
   customer_figures: CustomerFiguresTable;
+  payment_tax_shares: PaymentTaxSharesTable;
   sync_node: SyncNodeTable;
   sync_settings: SyncSettingsTable;
   decisions: DecisionsTable;

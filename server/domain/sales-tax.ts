@@ -1,5 +1,5 @@
 import { type CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
-import { divRoundHalfAway, fromCents } from '../../shared/money';
+import { fromCents } from '../../shared/money';
 import {
   SALES_TAX_MAX_DAYS,
   type SalesTaxLine,
@@ -55,16 +55,6 @@ interface Sums {
   payments: number;
   /** Filled only for the CSV file: the JSON report has no use for them. */
   details: SalesTaxDetail[];
-}
-
-interface CashPayment {
-  invoice_id: string;
-  amount_cents: number;
-  paid_at: string;
-  total_cents: number;
-  /** Only when the detail rows are asked for. */
-  number: string;
-  customer_name: string;
 }
 
 interface ChargedTax {
@@ -205,19 +195,24 @@ function accrualDetails(invoices: DetailInvoice[], charged: Map<string, ChargedT
   }));
 }
 
-/**
- * The part of `whole` that `paidSoFar` of `total` carries, rounded half away from zero. Allocating
- * each payment the difference of this between before and after it makes the payments of a fully
- * paid invoice add up to `whole` exactly, whatever the number and sizes of the payments.
- */
-function shareOf(whole: number, paidSoFar: number, total: number): number {
-  return Number(divRoundHalfAway(BigInt(whole) * BigInt(paidSoFar), BigInt(total)));
+interface ShareRow {
+  payment_id: string;
+  position: number;
+  name: string | null;
+  rate: string | null;
+  sales_cents: number;
+  tax_cents: number;
+  paid_at: string;
+  number: string;
+  customer_name: string;
 }
 
 /**
  * Cash: every payment received in the period carries its share of its invoice's sales and of each
- * tax, cumulatively over the invoice's payments in the order they were received (see shareOf).
- * Money paid beyond the invoice's total (two devices recording one payment) carries nothing.
+ * tax, cumulatively over the invoice's payments in the order they were received, rounded so the
+ * payments of a fully paid invoice add up to its tax exactly. Money paid beyond the invoice's
+ * total (two devices recording one payment) carries nothing. The shares are kept at write time
+ * (payment_tax_shares, migration 0029): the report sums one range of that table.
  */
 async function cashSums(
   ctx: AppContext,
@@ -226,90 +221,99 @@ async function cashSums(
   timeZone: string,
   withDetails: boolean,
 ): Promise<Sums> {
-  const { start, end } = range;
-  const inPeriod = ctx.db
-    .selectFrom('payments')
-    .select('invoice_id')
-    .where('account_id', '=', accountId)
-    .where('paid_at', '>=', start)
-    .where('paid_at', '<', end);
-  // The invoice's number and customer only for the CSV's detail rows: two lookups a payment less.
-  const detailColumns = withDetails ? sql`, i.number, c.name AS customer_name` : sql``;
-  const detailJoin = withDetails ? sql` JOIN customers c ON c.id = i.customer_id` : sql``;
-  // Every payment of those invoices up to the period's end: earlier ones decide the shares of later
-  // ones. CROSS JOIN keeps SQLite to this order (the period's invoices, then each one's payments by
-  // payments_invoice) rather than scanning every payment of the account before the end.
-  const paymentsQuery = sql<CashPayment>`
-    WITH touched AS (
-      SELECT DISTINCT invoice_id FROM payments
-      WHERE account_id = ${accountId} AND paid_at >= ${start} AND paid_at < ${end}
-    )
-    SELECT p.invoice_id, p.amount_cents, p.paid_at, i.total_cents${detailColumns}
-    FROM touched t CROSS JOIN invoices i CROSS JOIN payments p${detailJoin}
-    WHERE i.id = t.invoice_id AND p.invoice_id = t.invoice_id AND p.paid_at < ${end} AND i.total_cents > 0
-    ORDER BY p.invoice_id, p.paid_at, p.id`.compile(ctx.db);
-  const [payments, charged] = (await readTogether(ctx, [
-    paymentsQuery,
-    chargedTaxesQuery(ctx.db, inPeriod),
-  ])) as [CashPayment[], Array<ChargedTax & { document_id: string }>];
-  const taxes = byInvoice(charged);
-  const lines = new Map<string, LineSums & { ids: Set<string> }>();
-  const invoices = new Set<string>();
-  const sums = { sales: 0, untaxed: 0, tax: 0, payments: 0 };
-  const details: SalesTaxDetail[] = [];
-  let invoiceId = '';
-  let paidSoFar = 0;
-  for (const payment of payments) {
-    if (payment.invoice_id !== invoiceId) {
-      invoiceId = payment.invoice_id;
-      paidSoFar = 0;
-    }
-    const total = payment.total_cents;
-    const before = paidSoFar;
-    const after = Math.min(total, before + payment.amount_cents);
-    paidSoFar = after;
-    if (payment.paid_at < start) continue;
-    sums.payments += 1;
-    const charged = taxes.get(invoiceId) ?? [];
-    const taxShares = charged.map(
-      (tax) => shareOf(tax.amount_cents, after, total) - shareOf(tax.amount_cents, before, total),
+  const received = ctx.db
+    .selectFrom('payment_tax_shares as s')
+    .where('s.account_id', '=', accountId)
+    .where('s.paid_at', '>=', range.start)
+    .where('s.paid_at', '<', range.end);
+  const queries = [
+    received
+      .where('s.position', '=', -1)
+      .select([
+        sql<number>`count(*)`.as('payments'),
+        sql<number>`coalesce(sum(s.sales_cents), 0)`.as('sales'),
+        sql<number>`coalesce(sum(CASE WHEN s.untaxed = 1 THEN s.sales_cents ELSE 0 END), 0)`.as('untaxed'),
+        sql<number>`coalesce(sum(s.tax_cents), 0)`.as('tax'),
+        sql<number>`count(DISTINCT CASE WHEN s.moved = 1 THEN s.invoice_id END)`.as('invoices'),
+      ])
+      .compile(),
+    // Rates are grouped as numbers, as taxKey does: "0.05" and "0.050" are one rate.
+    received
+      .where('s.position', '>=', 0)
+      .where('s.moved', '=', 1)
+      .select([
+        's.name',
+        sql<string>`min(s.rate)`.as('rate'),
+        sql<number>`sum(s.sales_cents)`.as('taxable'),
+        sql<number>`sum(s.tax_cents)`.as('tax'),
+        sql<number>`count(DISTINCT s.invoice_id)`.as('invoices'),
+      ])
+      .groupBy(['s.name', sql`s.rate + 0.0`])
+      .compile(),
+  ];
+  if (withDetails) {
+    queries.push(
+      received
+        .innerJoin('invoices as i', 'i.id', 's.invoice_id')
+        .innerJoin('customers as c', 'c.id', 'i.customer_id')
+        .select([
+          's.payment_id',
+          's.position',
+          's.name',
+          's.rate',
+          's.sales_cents',
+          's.tax_cents',
+          's.paid_at',
+          'i.number',
+          'c.name as customer_name',
+        ])
+        .orderBy('s.paid_at')
+        .orderBy('s.payment_id')
+        .orderBy('s.position')
+        .compile(),
     );
-    const taxPart = taxShares.reduce((sum, cents) => sum + cents, 0);
-    const salesPart = after - before - taxPart;
-    if (withDetails) {
-      details.push({
-        invoice: payment.number,
-        date: dateInZone(new Date(payment.paid_at), timeZone),
-        customer: payment.customer_name,
-        sales: salesPart,
-        taxes: new Map(charged.map((tax, i) => [taxKey(tax.name, tax.rate), taxShares[i]!])),
-        total: after - before,
-      });
-    }
-    if (after === before) continue;
-    invoices.add(invoiceId);
-    sums.sales += salesPart;
-    sums.tax += taxPart;
-    if (charged.length === 0) sums.untaxed += salesPart;
-    for (const [i, tax] of charged.entries()) {
-      const key = taxKey(tax.name, tax.rate);
-      let line = lines.get(key);
-      if (!line) {
-        line = { name: tax.name, rate: tax.rate, taxable: 0, tax: 0, invoices: 0, ids: new Set() };
-        lines.set(key, line);
-      }
-      line.taxable += salesPart;
-      line.tax += taxShares[i]!;
-      line.ids.add(invoiceId);
+  }
+  const [[totals], lines, shares] = (await readTogether(ctx, queries)) as [
+    Array<{ payments: number; sales: number; untaxed: number; tax: number; invoices: number }>,
+    Array<{ name: string; rate: string; taxable: number; tax: number; invoices: number }>,
+    ShareRow[] | undefined,
+  ];
+  return {
+    lines: lines.map((line) => ({
+      ...line,
+      taxable: Number(line.taxable),
+      tax: Number(line.tax),
+      invoices: Number(line.invoices),
+    })),
+    sales: Number(totals!.sales),
+    untaxed: Number(totals!.untaxed),
+    tax: Number(totals!.tax),
+    invoices: Number(totals!.invoices),
+    payments: Number(totals!.payments),
+    details: shares ? cashDetails(shares, timeZone) : [],
+  };
+}
+
+/** Each payment received, with its sales part, each tax's part and the money it brought. */
+function cashDetails(shares: ShareRow[], timeZone: string): SalesTaxDetail[] {
+  const details: SalesTaxDetail[] = [];
+  let payment: SalesTaxDetail | undefined;
+  for (const share of shares) {
+    if (share.position === -1) {
+      payment = {
+        invoice: share.number,
+        date: dateInZone(new Date(share.paid_at), timeZone),
+        customer: share.customer_name,
+        sales: share.sales_cents,
+        taxes: new Map(),
+        total: share.sales_cents + share.tax_cents,
+      };
+      details.push(payment);
+    } else {
+      payment!.taxes.set(taxKey(share.name!, share.rate!), share.tax_cents);
     }
   }
-  details.sort((a, b) => a.date.localeCompare(b.date) || a.invoice.localeCompare(b.invoice));
-  return {
-    ...sums,
-    lines: [...lines.values()].map(({ ids, ...line }) => ({ ...line, invoices: ids.size })),
-    invoices: invoices.size,
-    details,
-  };
+  return details.sort((a, b) => a.date.localeCompare(b.date) || a.invoice.localeCompare(b.invoice));
 }
 
 /** The first and last day of the calendar quarter holding `date`. */

@@ -376,6 +376,7 @@ export const DEVICE_LOCAL_TABLES = [
   'overview_slots',
   'overview_days',
   'customer_figures',
+  'payment_tax_shares',
   'number_blocks',
   'sync_node',
   'sync_settings',

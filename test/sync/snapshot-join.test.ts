@@ -8,7 +8,8 @@ import { type Replica, rng, World } from './simulation/world';
  * after a random history (merged customers, deletions, edits from skewed clocks, payments on two
  * devices), one device joins from the snapshot and another through a hub that serves none, and
  * everything sync keeps is compared: the business rows with their derived figures, the per-column
- * clocks, aliases, conflicts, queued webhook deliveries, overview rollups and the cursor.
+ * clocks, aliases, conflicts, queued webhook deliveries, overview rollups, payments' tax shares and
+ * the cursor.
  */
 const SEEDS = Array.from({ length: 10 }, (_, i) => 2002 + i);
 const STEPS = 80;
@@ -37,6 +38,7 @@ async function stateOf(replica: Replica, accountId: string) {
     slots: all('SELECT * FROM overview_slots ORDER BY account_id, slot'),
     days: all('SELECT * FROM overview_days ORDER BY account_id, day'),
     figures: all('SELECT * FROM customer_figures ORDER BY customer_id'),
+    taxShares: all('SELECT * FROM payment_tax_shares ORDER BY payment_id, position'),
     cursor: all('SELECT cursor FROM sync_settings WHERE account_id = ?', accountId),
     // The load drops and recreates indexes and capture triggers: every one must be back.
     schema: all(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name`),

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { taxAmountCents } from '../../../shared/money';
 import type { SyncSnapshotResponse } from '../../../shared/schemas/sync';
 import { CUSTOMER_FIGURES_TRIGGERS, rebuildCustomerFigures } from '../../db/customer-figures';
+import { PAYMENT_TAX_SHARES_TRIGGERS, rebuildPaymentTaxShares } from '../../db/payment-tax-shares';
 import { statusAfterPayments } from '../../domain/invoice-status';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
@@ -89,6 +90,7 @@ export async function loadSnapshot(
     }
     for (const index of deferred) sqlite.exec(index);
     rebuildCustomerFigures(sqlite, accountId);
+    rebuildPaymentTaxShares(sqlite, accountId);
     capture.applying(() => loader.finish(upTo, now));
     sqlite.exec('COMMIT');
     return { cursor: upTo, rows };
@@ -107,8 +109,9 @@ export async function loadSnapshot(
  * Drops what the load does without, returning what recreates it: the business tables' indexes
  * that no constraint needs (one sort per index at the end costs a fraction of keeping eleven
  * B-trees of invoices in order a row at a time), the capture triggers (off while applying
- * anyway; asking them costs a call per row) and the customer figures' triggers (rebuilt for the
- * whole business at the end, db/customer-figures.ts). Inside the load's transaction, so a failed load
+ * anyway; asking them costs a call per row), the customer figures' and the payments' tax shares'
+ * triggers (rebuilt for the whole business at the end, db/customer-figures.ts and
+ * db/payment-tax-shares.ts). Inside the load's transaction, so a failed load
  * leaves them as they were.
  */
 function dropForLoad(sqlite: SQLite.Database): string[] {
@@ -117,9 +120,16 @@ function dropForLoad(sqlite: SQLite.Database): string[] {
     .prepare(
       `SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')})
        AND ((type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%')
-         OR (type = 'trigger' AND (substr(name, 1, 13) = 'sync_capture_' OR substr(name, 1, ?) = ?)))`,
+         OR (type = 'trigger' AND (substr(name, 1, 13) = 'sync_capture_' OR substr(name, 1, ?) = ?
+           OR substr(name, 1, ?) = ?)))`,
     )
-    .all(...tables, CUSTOMER_FIGURES_TRIGGERS.length, CUSTOMER_FIGURES_TRIGGERS) as Array<{
+    .all(
+      ...tables,
+      CUSTOMER_FIGURES_TRIGGERS.length,
+      CUSTOMER_FIGURES_TRIGGERS,
+      PAYMENT_TAX_SHARES_TRIGGERS.length,
+      PAYMENT_TAX_SHARES_TRIGGERS,
+    ) as Array<{
     type: 'index' | 'trigger';
     name: string;
     sql: string;
