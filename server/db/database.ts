@@ -33,6 +33,7 @@ import * as clientActions from './migrations/0019_client_actions';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
+import * as importRuns from './migrations/0027_import_runs';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0020_customer_imports': customerImports,
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
+  '0027_import_runs': importRuns,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
 };
@@ -95,7 +97,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQL text always compiles to the same statement, so keep the most recent ones. Kysely runs one
  * query at a time on this connection, so a cached statement is never busy when it is reused.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
