@@ -90,8 +90,11 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   });
   // A successful write has committed its transaction by the time the response goes out: wake the
   // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
+  // A 202 has only started its work (a customer import), which signals when it commits; waking the
+  // workers now would have them wait for the write lock that work holds.
   app.addHook('onResponse', async (request, reply) => {
-    if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
+    if (isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202)
+      ctx.signals.emit('outbox');
   });
   registerErrorHandling(app, options.storage);
   registerJsonBodies(app, timeouts.drainMs);
