@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function owner(shop: TestAccount) {
+async function owner(shop: TestAccount, on: TestServer = server) {
   const cookie = await shop.signIn();
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     shop.portal(method, path, {
@@ -17,7 +17,7 @@ async function owner(shop: TestAccount) {
       ...(body !== undefined && { body }),
     });
   const upload = async (csv: string) => {
-    const response = await fetch(`${server.url}/api/portal/${shop.clientId}/customer-imports`, {
+    const response = await fetch(`${on.url}/api/portal/${shop.clientId}/customer-imports`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'text/csv' },
       body: csv,
@@ -124,6 +124,48 @@ describe('customer import runs', () => {
       expect(imported.result).toEqual({ ...dry, events_sent: 0 });
       expect((await shop.call('POST', `/customer-imports/${file.id}/undo`)).status).toBe(202);
       expect((await shop.finished(file.id)).status).toBe('undone');
+    }
+  });
+});
+
+describe('a run the app did not live to finish', () => {
+  it('is marked failed at the next start, the file left uploaded to run again', async () => {
+    const first = await startTestServer();
+    const shop = await owner(await first.createAccount(), first);
+    const file = await shop.upload(csvLine(['Name', 'Email']) + csvLine(['Ann', 'ann@example.com']));
+    // What a crash in the middle of the import leaves: the run stored as running, its transaction
+    // (and every customer it wrote) rolled back by SQLite when the process died.
+    const running = {
+      phase: 'import',
+      state: 'running',
+      rows_done: 0,
+      rows_total: 1,
+      error: null,
+      started_at: '2026-11-24T09:00:00.000Z',
+      finished_at: null,
+    };
+    await first.ctx.db
+      .updateTable('customer_imports')
+      .set({ run: JSON.stringify(running) })
+      .where('id', '=', file.id)
+      .execute();
+    const dataDir = first.dataDir;
+    await first.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      const after = await second.ctx.db
+        .selectFrom('customer_imports')
+        .select(['status', 'run'])
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
+      expect(after.status).toBe('uploaded');
+      expect(JSON.parse(after.run!)).toMatchObject({
+        state: 'failed',
+        error: { code: 'import_interrupted', message: expect.stringMatching(/nothing of it was kept/) },
+        finished_at: expect.any(String),
+      });
+    } finally {
+      await second.stop();
     }
   });
 });
