@@ -76,7 +76,9 @@ const importCase: BenchCase = async ({ log }) => {
         clearInterval(sampler);
         if (follow && answer.run?.state !== 'succeeded')
           throw new Error(`${name}: ${JSON.stringify(answer.run)}`);
-        log(`import: ${name} ${fmt(seconds, 2)} s`);
+        log(
+          `import: ${name} ${ROWS} rows ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
+        );
         rows.push({
           case: 'import',
           figure: `${name} ${ROWS.toLocaleString('en')} rows (${fmt(csv.length / MB)} MB): ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
