@@ -148,7 +148,7 @@ describe('customer import', () => {
 
   it('updates or skips customers that match by e-mail or by name and phone, and undo puts them back', async () => {
     const shop = await server.createAccount();
-    const { call, upload, run } = await owner(shop);
+    const { upload, run } = await owner(shop);
     await shop.portal('POST', '/customers', {
       body: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '555 0100' },
     });
@@ -206,7 +206,7 @@ describe('customer import', () => {
 
   it('reads Windows-1252, semicolons, BOMs, quoted line breaks and Excel formula guards', async () => {
     const shop = await server.createAccount();
-    const { call, upload, run } = await owner(shop);
+    const { call, upload } = await owner(shop);
     const text =
       'Nom;Email;Phone;Notes\r\n' +
       'Zoë Françoise;zoe@example.com;\'+1 416 555 0100;"Gate code 12;\r\nback door"\r\n' +
@@ -232,7 +232,7 @@ describe('customer import', () => {
 
   it('takes a file far over the JSON body limit, and says what is wrong with a bad mapping', async () => {
     const shop = await server.createAccount();
-    const { call, upload, run } = await owner(shop);
+    const { upload, run } = await owner(shop);
     const { csv } = jobberExport(6000);
     expect(Buffer.byteLength(csv)).toBeGreaterThan(1024 * 1024);
     const big = await upload(csv);
