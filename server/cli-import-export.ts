@@ -6,7 +6,8 @@ import { UsageError } from './cli-args';
 import type { AppContext } from './context';
 import { accountingExport } from './documents/accounting-export';
 import * as imports from './domain/customer-import/imports';
-import { ProgressBoard } from './domain/customer-import/run';
+import { RunBoard } from './domain/customer-import/run';
+import { ApiError } from './lib/errors';
 
 type Out = (json: unknown, text: string) => void;
 
@@ -49,10 +50,25 @@ export async function runImportCommand(
   dataDir: string,
 ): Promise<void> {
   const [what, target] = args;
-  const place = { folder: path.join(dataDir, 'imports'), progress: new ProgressBoard() };
+  // The command's own connection runs the import: nothing else is served from it meanwhile.
+  const place: imports.ImportPlace = {
+    folder: path.join(dataDir, 'imports'),
+    runs: new RunBoard(),
+    connect: () => ({ db: ctx.db, close: async () => {} }),
+    logError: (error) => console.error(error),
+  };
+  /** Waits for the run just started and answers with the import as it left it, or its failure. */
+  const finished = async (account: string, id: string) => {
+    await place.runs.idle();
+    const done = await imports.getImport(ctx, place, account, id);
+    if (done.run?.error) throw new ApiError(409, done.run.error.code, done.run.error.message);
+    return done;
+  };
   if (what === 'undo') {
     if (!target) throw new UsageError('import undo needs the import id (imp_…)');
-    const undone = await imports.undoImport(ctx, place, await accountId(), target);
+    const account = await accountId();
+    await imports.undoImport(ctx, place, account, target);
+    const undone = await finished(account, target);
     out(undone, `Undone: the customers of ${undone.file_name} are as they were before it.`);
     return;
   }
@@ -71,17 +87,13 @@ export async function runImportCommand(
   const columns = values.columns ? parseColumns(values.columns) : uploaded.columns;
   const body = { columns, on_match: onMatch, send_events: values['send-events'] } as const;
   const ticker = setInterval(() => {
-    const run = place.progress.get(account, uploaded.id);
-    if (run)
-      process.stderr.write(
-        `  ${run.progress.rows} rows read (${Math.round((100 * run.progress.bytes) / run.progress.size_bytes)} %)\n`,
-      );
+    const live = place.runs.live(account, uploaded.id);
+    if (live) process.stderr.write(`  ${live.rowsDone} rows read\n`);
   }, 1000);
   try {
     const dryRun = values['dry-run'];
-    const done = dryRun
-      ? await imports.dryRunImport(ctx, place, account, uploaded.id, body)
-      : await imports.runImport(ctx, place, account, uploaded.id, body);
+    await (dryRun ? imports.dryRunImport : imports.runImport)(ctx, place, account, uploaded.id, body);
+    const done = await finished(account, uploaded.id);
     const summary = (dryRun ? done.dry_run : done.result)!;
     const recognised = done.preset ? `Recognised a ${done.preset} export.\n` : '';
     const undo = dryRun ? '' : `\nUndo with: import undo ${done.id}`;

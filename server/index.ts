@@ -18,6 +18,7 @@ import { type DatabaseKey, keyPragmas } from './db/cipher';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { ReadWorker } from './db/read-worker';
+import { openWriterConnection } from './db/writer-connection';
 import { applyPendingActions } from './domain/client-actions';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
@@ -200,7 +201,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     https: tls,
     gate,
     dataSafety: { backups, restore },
-    importsFolder: path.join(options.dataDir, 'imports'),
+    imports: {
+      folder: path.join(options.dataDir, 'imports'),
+      connect: () => openWriterConnection(database.file, key, (sqlite) => database.capture.attach(sqlite)),
+    },
   });
   try {
     await app.listen({ host: listenHost, port: options.port ?? 4300 });

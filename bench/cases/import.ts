@@ -6,7 +6,8 @@ import { jobberExport } from '../../test/helpers/client-files';
 import { type BenchCase, fmt, type Row } from '../harness';
 
 const MB = 1024 * 1024;
-const ROWS = 50_000;
+/** Row counts to run, largest last: IMPORT_ROWS=10000,50000,200000 measures how memory grows with the file. */
+const SIZES = (process.env.IMPORT_ROWS ?? '50000').split(',').map(Number);
 const root = path.resolve(import.meta.dirname, '../..');
 
 function rssOf(pid: number): number {
@@ -48,39 +49,55 @@ const importCase: BenchCase = async ({ log }) => {
     const base = new URL(signIn).origin;
     const signedIn = await fetch(signIn, { redirect: 'manual' });
     const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const { csv } = jobberExport(ROWS);
     const portal = `${base}/api/portal/${account.client_id}/customer-imports`;
     const rows: Row[] = [];
-    const step = async (name: string, run: () => Promise<Response>) => {
-      const before = rssOf(child.pid!);
-      let peak = before;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, rssOf(child.pid!));
-      }, 25);
-      const began = performance.now();
-      const response = await run();
-      const seconds = (performance.now() - began) / 1000;
-      clearInterval(sampler);
-      const answer = (await response.json()) as { id: string; columns: unknown[] };
-      if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${JSON.stringify(answer)}`);
-      log(`import: ${name} ${fmt(seconds, 2)} s`);
-      rows.push({
-        case: 'import',
-        figure: `${name} ${ROWS.toLocaleString('en')} rows (${fmt(csv.length / MB)} MB): ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
-        target: '',
-        pass: null,
-      });
-      return answer;
+    const measure = async (ROWS: number) => {
+      const { csv } = jobberExport(ROWS);
+      const step = async (name: string, run: () => Promise<Response>, follow = false) => {
+        const before = rssOf(child.pid!);
+        let peak = before;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, rssOf(child.pid!));
+        }, 25);
+        const began = performance.now();
+        const response = await run();
+        let answer = (await response.json()) as {
+          id: string;
+          columns: unknown[];
+          run: { state: string } | null;
+        };
+        if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+        // Runs answer 202 at once and go on in the background: poll the import as the UI does.
+        while (follow && answer.run?.state === 'running') {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          answer = await (await fetch(`${portal}/${answer.id}`, { headers: { cookie } })).json();
+        }
+        const seconds = (performance.now() - began) / 1000;
+        clearInterval(sampler);
+        if (follow && answer.run?.state !== 'succeeded')
+          throw new Error(`${name}: ${JSON.stringify(answer.run)}`);
+        log(
+          `import: ${name} ${ROWS} rows ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
+        );
+        rows.push({
+          case: 'import',
+          figure: `${name} ${ROWS.toLocaleString('en')} rows (${fmt(csv.length / MB)} MB): ${fmt(seconds, 2)} s, peak RSS ${fmt(peak / MB, 0)} MB (${fmt(before / MB, 0)} MB before)`,
+          target: '',
+          pass: null,
+        });
+        return answer;
+      };
+      const headers = { cookie, 'content-type': 'application/json' };
+      const uploaded = await step('upload', () =>
+        fetch(portal, { method: 'POST', headers: { cookie, 'content-type': 'text/csv' }, body: csv }),
+      );
+      const id = uploaded.id;
+      const body = JSON.stringify({ columns: uploaded.columns, on_match: 'skip' });
+      await step('dry run', () => fetch(`${portal}/${id}/dry-run`, { method: 'POST', headers, body }), true);
+      await step('import', () => fetch(`${portal}/${id}/import`, { method: 'POST', headers, body }), true);
+      await step('undo', () => fetch(`${portal}/${id}/undo`, { method: 'POST', headers, body: '{}' }), true);
     };
-    const headers = { cookie, 'content-type': 'application/json' };
-    const uploaded = await step('upload', () =>
-      fetch(portal, { method: 'POST', headers: { cookie, 'content-type': 'text/csv' }, body: csv }),
-    );
-    const id = uploaded.id;
-    const body = JSON.stringify({ columns: uploaded.columns, on_match: 'skip' });
-    await step('dry run', () => fetch(`${portal}/${id}/dry-run`, { method: 'POST', headers, body }));
-    await step('import', () => fetch(`${portal}/${id}/import`, { method: 'POST', headers, body }));
-    await step('undo', () => fetch(`${portal}/${id}/undo`, { method: 'POST', headers, body: '{}' }));
+    for (const size of SIZES) await measure(size);
     return rows;
   } finally {
     child.kill('SIGTERM');

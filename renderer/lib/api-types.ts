@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * An upload and what became of it
-         * @description While a dry run, import or undo runs, progress says how far it is (poll this).
+         * @description run is the last dry run, import or undo: while its state is running, rows_done says how far it is (poll this).
          */
         get: operations["getPortalCustomerImportsByImportId"];
         put?: never;
@@ -519,7 +519,7 @@ export interface paths {
         put?: never;
         /**
          * Read the whole file without writing anything
-         * @description Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason. It runs the import itself in a transaction that is rolled back, so the counts are what the import will do.
+         * @description Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason (dry_run, when the run succeeded). It walks the import's own code with the writes left out, so the counts are what the import will do. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
          */
         post: operations["postPortalCustomerImportsByImportIdDryRun"];
         delete?: never;
@@ -539,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * Import the file, all or nothing
-         * @description One transaction for the whole file: either every row that can be imported is, or nothing is. Sends customer.created for each new customer only with send_events: true.
+         * @description One transaction for the whole file: either every row that can be imported is, or nothing is (a run cut short, even by the app stopping, is marked failed and left nothing). Sends customer.created for each new customer only with send_events: true. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
          */
         post: operations["postPortalCustomerImportsByImportIdImport"];
         delete?: never;
@@ -596,7 +596,7 @@ export interface paths {
         put?: never;
         /**
          * Undo an import, whole
-         * @description Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since.
+         * @description Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
          */
         post: operations["postPortalCustomerImportsByImportIdUndo"];
         delete?: never;
@@ -3091,14 +3091,6 @@ export interface components {
             object: "customer_import";
             /** @description The export this file was recognised as, if any. */
             preset: ("jobber" | "housecall_pro" | "quickbooks_online") | null;
-            /** @description While a dry run, import or undo runs. */
-            progress: {
-                bytes: number;
-                /** @enum {string} */
-                phase: "dry_run" | "import" | "undo";
-                rows: number;
-                size_bytes: number;
-            } | null;
             result: {
                 added: number;
                 events_sent: number;
@@ -3115,6 +3107,27 @@ export interface components {
                 /** @description Rows matching an existing customer, left as they are. */
                 skipped: number;
                 updated: number;
+            } | null;
+            run: {
+                /** @description Why a failed run failed; nothing it did was kept. */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                finished_at: string | null;
+                /** @enum {string} */
+                phase: "dry_run" | "import" | "undo";
+                /** @description Rows read so far (for an undo: customers taken back). */
+                rows_done: number;
+                /** @description The file's data rows (for an undo: its customers). */
+                rows_total: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T09:30:00Z
+                 */
+                started_at: string;
+                /** @enum {string} */
+                state: "running" | "succeeded" | "failed";
             } | null;
             size_bytes: number;
             /** @enum {string} */
@@ -8042,7 +8055,7 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8164,7 +8177,7 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8489,7 +8502,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

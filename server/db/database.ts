@@ -34,6 +34,7 @@ import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import * as timeEntries from './migrations/0024_time_entries';
+import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
   '0024_time_entries': timeEntries,
+  '0027_import_runs': importRuns,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
   '0029_payment_tax_shares': paymentTaxShares,
@@ -100,7 +102,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQL text always compiles to the same statement, so keep the most recent ones. Kysely runs one
  * query at a time on this connection, so a cached statement is never busy when it is reused.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),

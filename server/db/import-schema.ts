@@ -14,6 +14,10 @@ export interface CustomerImportsTable {
   /** JSON summaries of the last dry run and of the import. */
   dry_run: string | null;
   result: string | null;
+  /** JSON: the last dry run, import or undo (shared/schemas/customer-import.ts ImportRun). */
+  run: string | null;
+  /** The file's data rows, counted at upload (null for a file uploaded before runs were counted). */
+  data_rows: number | null;
   created_at: string;
   imported_at: string | null;
   undone_at: string | null;

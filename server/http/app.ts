@@ -16,6 +16,7 @@ import { registerHostCheck } from './hosts';
 import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
+import type { ImportSetup } from './portal/customer-imports';
 import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
@@ -40,8 +41,8 @@ export interface AppOptions {
   sessionCookie: string;
   /** Backups and restore of the data folder (Settings > Backups); absent where nothing may restore. */
   dataSafety?: DataSafety;
-  /** Where uploaded customer files wait to be imported (Settings > Import); no import routes without it. */
-  importsFolder?: string;
+  /** Where uploaded customer files wait and imports write (Settings > Import); no import routes without it. */
+  imports?: ImportSetup;
 }
 
 export interface HttpTimeouts {
@@ -89,8 +90,11 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   });
   // A successful write has committed its transaction by the time the response goes out: wake the
   // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
+  // A 202 has only started its work (a customer import), which signals when it commits; waking the
+  // workers now would have them wait for the write lock that work holds.
   app.addHook('onResponse', async (request, reply) => {
-    if (isWrite(request.method) && reply.statusCode < 400) ctx.signals.emit('outbox');
+    if (isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202)
+      ctx.signals.emit('outbox');
   });
   registerErrorHandling(app, options.storage);
   registerJsonBodies(app, timeouts.drainMs);
@@ -129,7 +133,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
-  await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.importsFolder), {
+  await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.imports), {
     prefix: '/api/portal/:client_id',
   });
   await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });

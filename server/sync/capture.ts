@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { replaceGeneratedTriggers } from '../db/generated-triggers';
-import { installHistoryTriggers } from './history';
+import { defineHistoryAuthor, installHistoryTriggers } from './history';
 import { Hlc } from './hlc';
 import { notSent, type SyncedTable } from './synced-table';
 import { SYNCED_TABLES } from './tables';
@@ -28,6 +28,11 @@ export interface Capture {
   offset(): number;
   /** Runs `fn` with capture off: rows written while applying the hub's changes are not sent back. */
   applying<T>(fn: () => T): T;
+  /**
+   * Defines the capture's functions on another connection to the same file (a customer import
+   * writes on one of its own): its writes then tick this clock and are captured as this one's.
+   */
+  attach(other: SQLite.Database): void;
 }
 
 export function installCapture(sqlite: SQLite.Database): Capture {
@@ -43,8 +48,11 @@ export function installCapture(sqlite: SQLite.Database): Capture {
   let offset = nodeRow.clock_offset_ms;
   let applying = false;
 
-  sqlite.function('sync_tick', { deterministic: false }, () => hlc.tick(wall() + offset));
-  sqlite.function('sync_applying', { deterministic: false }, () => (applying ? 1 : 0));
+  const define = (connection: SQLite.Database) => {
+    connection.function('sync_tick', { deterministic: false }, () => hlc.tick(wall() + offset));
+    connection.function('sync_applying', { deterministic: false }, () => (applying ? 1 : 0));
+  };
+  define(sqlite);
   installTriggers(sqlite);
   installHistoryTriggers(sqlite);
 
@@ -61,6 +69,10 @@ export function installCapture(sqlite: SQLite.Database): Capture {
       offset = ms;
     },
     offset: () => offset,
+    attach: (other) => {
+      define(other);
+      defineHistoryAuthor(other);
+    },
     applying: (fn) => {
       applying = true;
       try {

@@ -32,9 +32,14 @@ export function nodeOf(clock: string | undefined): string {
   return clock?.split('.')[2] ?? '';
 }
 
+/** The function the history triggers name an edit's author with. */
+export function defineHistoryAuthor(sqlite: SQLite.Database): void {
+  sqlite.function('history_author', { deterministic: false }, () => hostname());
+}
+
 /** Creates (or replaces, when the tracked fields changed) the triggers that record local edits. */
 export function installHistoryTriggers(sqlite: SQLite.Database): void {
-  sqlite.function('history_author', { deterministic: false }, () => hostname());
+  defineHistoryAuthor(sqlite);
   const wanted = new Map<string, string>();
   for (const [table, fields] of Object.entries(TRACKED_FIELDS)) {
     const changes = fields

@@ -104,13 +104,27 @@ export const ImportSummary = z.object({
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 
-export const ImportProgress = z.object({
-  phase: z.enum(['dry_run', 'import', 'undo']),
-  rows: z.number().int(),
-  bytes: z.number().int(),
-  size_bytes: z.number().int(),
-});
-export type ImportProgress = z.infer<typeof ImportProgress>;
+export const ImportRun = z
+  .object({
+    phase: z.enum(['dry_run', 'import', 'undo']),
+    state: z.enum(['running', 'succeeded', 'failed']),
+    rows_done: z
+      .number()
+      .int()
+      .meta({ description: 'Rows read so far (for an undo: customers taken back).' }),
+    rows_total: z.number().int().meta({ description: "The file's data rows (for an undo: its customers)." }),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'Why a failed run failed; nothing it did was kept.' }),
+    started_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({
+    description:
+      'The last dry run, import or undo. Runs go on in the background: poll the import until state is no longer running.',
+  });
+export type ImportRun = z.infer<typeof ImportRun>;
 
 export const CustomerImport = z
   .object({
@@ -129,7 +143,7 @@ export const CustomerImport = z
     undoable: z
       .boolean()
       .meta({ description: 'Imported, not undone yet, and no customer it wrote was touched since.' }),
-    progress: ImportProgress.nullable().meta({ description: 'While a dry run, import or undo runs.' }),
+    run: ImportRun.nullable(),
     created_at: Timestamp,
     imported_at: Timestamp.nullable(),
     undone_at: Timestamp.nullable(),

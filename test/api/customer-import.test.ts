@@ -25,7 +25,24 @@ async function owner(shop: TestAccount) {
     );
     return { status: response.status, body: (await response.json()) as any };
   };
-  return { cookie, call, upload };
+  /**
+   * Starts a dry run, import or undo (202 at once) and follows it until it ends, as the UI does:
+   * the answer is the import as the run left it. A refusal (4xx) comes back as it is.
+   */
+  const run = async (path: string, body?: unknown) => {
+    const started = await call('POST', path, body);
+    if (started.status !== 202) return started;
+    expect(started.body.run).toMatchObject({ state: 'running', rows_done: expect.any(Number) });
+    return { status: 202, body: await finished(started.body.id) };
+  };
+  const finished = async (id: string) => {
+    for (;;) {
+      const state = await call('GET', `/customer-imports/${id}`);
+      if (state.body.run?.state !== 'running') return state.body;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { cookie, call, upload, run, finished };
 }
 
 const customerCount = async (shop: TestAccount) =>
@@ -42,7 +59,7 @@ const customerCount = async (shop: TestAccount) =>
 describe('customer import', () => {
   it('recognises a Jobber export, dry-runs it, imports it whole and undoes it whole', async () => {
     const shop = await server.createAccount();
-    const { call, upload, cookie } = await owner(shop);
+    const { call, upload, cookie, run } = await owner(shop);
     const { csv, badRows } = jobberExport(200, 8);
     const uploaded = await upload(csv);
     expect(uploaded.status).toBe(201);
@@ -75,8 +92,14 @@ describe('customer import', () => {
       },
     });
 
-    const dry = await call('POST', `/customer-imports/${id}/dry-run`, { columns, on_match: 'skip' });
-    expect(dry.status).toBe(200);
+    const dry = await run(`/customer-imports/${id}/dry-run`, { columns, on_match: 'skip' });
+    expect(dry.status).toBe(202);
+    expect(dry.body.run).toMatchObject({
+      phase: 'dry_run',
+      state: 'succeeded',
+      rows_done: 200,
+      rows_total: 200,
+    });
     expect(dry.body.dry_run).toMatchObject({ rows: 200, added: 192, updated: 0, skipped: 0, rejected: 8 });
     expect(dry.body.dry_run.rejected_rows.map((r: { row: number }) => r.row)).toEqual(badRows);
     expect(dry.body.dry_run.rejected_rows.map((r: { reason: string }) => r.reason)).toEqual(
@@ -99,8 +122,8 @@ describe('customer import', () => {
     expect(lines).toHaveLength(9);
     expect(lines[0]).toMatch(/^J-ID,Display Name,.*,row,reason$/);
 
-    const imported = await call('POST', `/customer-imports/${id}/import`, { columns, on_match: 'skip' });
-    expect(imported.status).toBe(200);
+    const imported = await run(`/customer-imports/${id}/import`, { columns, on_match: 'skip' });
+    expect(imported.status).toBe(202);
     expect(imported.body).toMatchObject({ status: 'imported', undoable: true });
     expect(imported.body.result).toMatchObject({ added: 192, rejected: 8, events_sent: 0 });
     expect(await customerCount(shop)).toBe(192);
@@ -111,8 +134,8 @@ describe('customer import', () => {
     expect(places.body.data).toMatchObject([{ street: '3 King St E', is_default: true, label: 'Home' }]);
 
     expect((await call('POST', `/customer-imports/${id}/import`, { columns })).status).toBe(409);
-    const undone = await call('POST', `/customer-imports/${id}/undo`);
-    expect(undone.status).toBe(200);
+    const undone = await run(`/customer-imports/${id}/undo`);
+    expect(undone.status).toBe(202);
     expect(undone.body).toMatchObject({ status: 'undone', undoable: false });
     expect(await customerCount(shop)).toBe(0);
     const leftovers = await server.ctx.db
@@ -125,7 +148,7 @@ describe('customer import', () => {
 
   it('updates or skips customers that match by e-mail or by name and phone, and undo puts them back', async () => {
     const shop = await server.createAccount();
-    const { call, upload } = await owner(shop);
+    const { upload, run } = await owner(shop);
     await shop.portal('POST', '/customers', {
       body: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '555 0100' },
     });
@@ -139,17 +162,17 @@ describe('customer import', () => {
     const { body } = await upload(csv);
     expect(body.preset).toBeNull();
     expect(body.columns).toEqual(['name', 'email', 'phone', 'tags', 'notes']);
-    const skip = await call('POST', `/customer-imports/${body.id}/dry-run`, {
+    const skip = await run(`/customer-imports/${body.id}/dry-run`, {
       columns: body.columns,
       on_match: 'skip',
     });
     expect(skip.body.dry_run).toMatchObject({ added: 1, skipped: 2, updated: 0, rejected: 0 });
-    const run = await call('POST', `/customer-imports/${body.id}/import`, {
+    const imported = await run(`/customer-imports/${body.id}/import`, {
       columns: body.columns,
       on_match: 'update',
       send_events: true,
     });
-    expect(run.body.result).toMatchObject({ added: 1, updated: 2, skipped: 0, events_sent: 1 });
+    expect(imported.body.result).toMatchObject({ added: 1, updated: 2, skipped: 0, events_sent: 1 });
     const ada = await shop.portal('GET', '/customers/ada@example.com');
     expect(ada.body).toMatchObject({
       name: 'Ada King',
@@ -159,7 +182,7 @@ describe('customer import', () => {
     const events = await shop.events<{ email: string }>('customer.created');
     expect(events.slice(eventsBefore).map((e) => e.data.object.email)).toEqual(['cy@example.com']);
 
-    await call('POST', `/customer-imports/${body.id}/undo`);
+    await run(`/customer-imports/${body.id}/undo`);
     const back = await shop.portal('GET', '/customers/ada@example.com');
     expect(back.body).toMatchObject({ name: 'Ada Lovelace', tags: [], notes: [] });
     expect((await shop.portal('GET', '/customers/cy@example.com')).status).toBe(404);
@@ -167,15 +190,15 @@ describe('customer import', () => {
 
   it('refuses to undo once something else touched one of its customers', async () => {
     const shop = await server.createAccount();
-    const { call, upload } = await owner(shop);
+    const { call, upload, run } = await owner(shop);
     const { body } = await upload(
       csvLine(['Name', 'Email']) + csvLine(['Ann', 'ann@example.com']) + csvLine(['Ben', 'ben@example.com']),
     );
-    await call('POST', `/customer-imports/${body.id}/import`, { columns: body.columns });
+    await run(`/customer-imports/${body.id}/import`, { columns: body.columns });
     await shop.portal('POST', '/customers/ben@example.com/notes', { body: { text: 'Called back' } });
     const after = await call('GET', `/customer-imports/${body.id}`);
     expect(after.body.undoable).toBe(false);
-    const undo = await call('POST', `/customer-imports/${body.id}/undo`);
+    const undo = await run(`/customer-imports/${body.id}/undo`);
     expect(undo.status).toBe(409);
     expect(undo.body.error.code).toBe('invalid_state');
     expect(await customerCount(shop)).toBe(2);
@@ -209,18 +232,16 @@ describe('customer import', () => {
 
   it('takes a file far over the JSON body limit, and says what is wrong with a bad mapping', async () => {
     const shop = await server.createAccount();
-    const { call, upload } = await owner(shop);
+    const { upload, run } = await owner(shop);
     const { csv } = jobberExport(6000);
     expect(Buffer.byteLength(csv)).toBeGreaterThan(1024 * 1024);
     const big = await upload(csv);
     expect(big.status).toBe(201);
-    const short = await call('POST', `/customer-imports/${big.body.id}/dry-run`, { columns: ['name'] });
+    const short = await run(`/customer-imports/${big.body.id}/dry-run`, { columns: ['name'] });
     expect(short.status).toBe(400);
     expect(short.body.error).toMatchObject({ code: 'validation_failed', param: 'columns' });
     const nameless = big.body.columns.map(() => null);
-    expect(
-      (await call('POST', `/customer-imports/${big.body.id}/dry-run`, { columns: nameless })).status,
-    ).toBe(400);
+    expect((await run(`/customer-imports/${big.body.id}/dry-run`, { columns: nameless })).status).toBe(400);
     const empty = await upload('');
     expect(empty.status).toBe(400);
   });

@@ -33,6 +33,11 @@ export function importFlows(ui: UiContext) {
       const dryRun = page.getByRole('region', { name: 'Dry run result' });
       await dryRun.getByText('490 customers').waitFor({ timeout: 60_000 });
       expect(await dryRun.textContent()).toContain('10 rows cannot be imported');
+      // The run went on in the server's background; the bar the screen followed it with stays, full.
+      const bar = page.getByRole('progressbar', { name: 'Progress' });
+      expect(await bar.getAttribute('value')).toBe('500');
+      expect(await bar.getAttribute('max')).toBe('500');
+      await page.getByText('Dry run: 500 of 500 rows read (done)').waitFor();
       const rejected = dryRun.getByRole('table', { name: 'Rejected rows' }).locator('tbody tr');
       expect(await rejected.count()).toBe(10);
       expect(await rejected.first().textContent()).toContain(String(badRows[0]));
@@ -44,6 +49,7 @@ export function importFlows(ui: UiContext) {
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       const result = page.getByRole('region', { name: 'Import result' });
       await result.getByText('490 customers').waitFor({ timeout: 60_000 });
+      await page.getByText('Import: 500 of 500 rows read (done)').waitFor();
       const imported = await portalCall<ListPage<Customer>>(
         ui,
         'GET',
@@ -54,6 +60,7 @@ export function importFlows(ui: UiContext) {
 
       await result.getByRole('button', { name: 'Undo import' }).click();
       await page.getByRole('heading', { name: 'Import undone' }).waitFor({ timeout: 60_000 });
+      await page.getByText('Undo: 490 of 490 rows taken back (done)').waitFor();
       expect(
         (await portalCall<ListPage<Customer>>(ui, 'GET', '/customers?q=client251%40example.com')).body.data,
       ).toHaveLength(0);

@@ -140,6 +140,24 @@ function Preview({ rows }: { rows: PreviewRow[] }) {
   );
 }
 
+const POLL_MS = 400;
+
+const PHASE_NAMES = { dry_run: 'Dry run', import: 'Import', undo: 'Undo' } as const;
+const STATE_NAMES = { running: 'running', succeeded: 'done', failed: 'failed, nothing kept' } as const;
+
+/** The last run: how far it got of the file's rows, and how it ended. */
+function RunProgress({ run }: { run: NonNullable<CustomerImport['run']> }) {
+  return (
+    <div className="import-progress" data-state={run.state}>
+      <progress max={Math.max(run.rows_total, 1)} value={run.rows_done} aria-label="Progress" />
+      <span className="muted">
+        {PHASE_NAMES[run.phase]}: {run.rows_done.toLocaleString()} of {count(run.rows_total, 'row', 'rows')}
+        {run.phase === 'undo' ? ' taken back' : ' read'} ({STATE_NAMES[run.state]})
+      </span>
+    </div>
+  );
+}
+
 /** Settings > Import: upload, mapping, preview, dry run, import with progress, undo (docs/import-export.md). */
 export function ImportSettings() {
   const [upload, setUpload] = useState<CustomerImport | null>(null);
@@ -148,7 +166,6 @@ export function ImportSettings() {
   const [onMatch, setOnMatch] = useState<'skip' | 'update'>('skip');
   const [sendEvents, setSendEvents] = useState(false);
   const { running: busy, error, setError, run } = useSubmit<'upload' | 'dry_run' | 'import' | 'undo'>();
-  const [progress, setProgress] = useState<CustomerImport['progress']>(null);
 
   useEffect(() => {
     if (upload?.status !== 'uploaded' || !columns.length) return;
@@ -169,25 +186,17 @@ export function ImportSettings() {
 
   const act = (kind: 'upload' | 'dry_run' | 'import' | 'undo', work: () => Promise<CustomerImport>) =>
     run(async () => {
-      const id = upload?.id;
-      // The run holds the database for a few seconds on a big file: poll how far it is meanwhile.
-      const poll =
-        id && kind !== 'upload'
-          ? setInterval(() => {
-              portal.get('/customer-imports/{import_id}', { params: { path: { import_id: id } } }).then(
-                (state) => setProgress(state.progress),
-                () => {},
-              );
-            }, 400)
-          : null;
-      try {
-        const next = await work();
+      let next = await work();
+      setUpload(next);
+      if (kind === 'upload') setColumns(next.columns);
+      // A run goes on in the background on the server: follow it until it ends, its progress shown meanwhile.
+      while (next.run?.state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        const id = next.id;
+        next = await portal.get('/customer-imports/{import_id}', { params: { path: { import_id: id } } });
         setUpload(next);
-        if (kind === 'upload') setColumns(next.columns);
-      } finally {
-        if (poll) clearInterval(poll);
-        setProgress(null);
       }
+      if (next.run?.state === 'failed' && next.run.error) throw new Error(next.run.error.message);
     }, kind);
 
   const body = { columns, on_match: onMatch, send_events: sendEvents };
@@ -280,15 +289,7 @@ export function ImportSettings() {
               </div>
             </>
           )}
-          {progress && (
-            <div className="import-progress">
-              <progress max={progress.size_bytes} value={progress.bytes} aria-label="Progress" />
-              <span className="muted">
-                {progress.rows} rows read (
-                {Math.round((100 * progress.bytes) / Math.max(progress.size_bytes, 1))} %)
-              </span>
-            </div>
-          )}
+          {upload.run && <RunProgress run={upload.run} />}
           {upload.status === 'uploaded' && upload.dry_run && (
             <section aria-label="Dry run result">
               <h3>Dry run: nothing was saved</h3>

@@ -22,6 +22,8 @@ export interface BatchContext {
   accountId: string;
   importId: string;
   onMatch: 'update' | 'skip';
+  /** false in a dry run: every rule is checked, nothing but the run's own scratch table is written. */
+  write: boolean;
   /** One timestamp for everything the import writes: a customer whose updated_at differs was touched since. */
   now: string;
   nowMs: number;
@@ -78,16 +80,46 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
   return found;
 }
 
-/** Customers this import already wrote, by id: a second row naming one repeats an earlier row. */
-async function earlierRows(ctx: BatchContext, ids: string[]): Promise<Map<string, number>> {
-  if (!ids.length) return new Map();
-  const rows = await ctx.tx
-    .selectFrom('customer_import_rows')
-    .select(['customer_id', 'source_row'])
-    .where('import_id', '=', ctx.importId)
-    .where('customer_id', 'in', ids)
-    .execute();
-  return new Map(rows.map((r) => [r.customer_id, r.source_row]));
+/**
+ * What this run has settled so far, kept in a temporary table (spilled to disk like any table, so
+ * memory stays flat however long the file): the keys of the customers it added, the new keys of
+ * the ones it updated, and `#id` of each one it updated. A later row with one of them repeats an
+ * earlier row. A dry run writes only here, and the import asks the same table, so both reach the
+ * same verdict on every row.
+ */
+export async function openSeen(tx: Tx): Promise<void> {
+  await sql`CREATE TEMP TABLE IF NOT EXISTS import_seen (key TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`.execute(
+    tx,
+  );
+  await sql`DELETE FROM temp.import_seen`.execute(tx);
+}
+
+export async function closeSeen(tx: Tx): Promise<void> {
+  await sql`DROP TABLE IF EXISTS temp.import_seen`.execute(tx);
+}
+
+async function seenRows(ctx: BatchContext, keys: string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK);
+    const { rows } = await sql<{ key: string; row: number }>`
+      SELECT key, row FROM temp.import_seen WHERE key IN (${sql.join(chunk)})`.execute(ctx.tx);
+    for (const r of rows) found.set(r.key, r.row);
+  }
+  return found;
+}
+
+async function remember(ctx: BatchContext, settled: Map<string, number>) {
+  const entries = [...settled];
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const values = entries.slice(i, i + CHUNK).map(([key, row]) => sql`(${key}, ${row})`);
+    await sql`INSERT OR IGNORE INTO temp.import_seen (key, row) VALUES ${sql.join(values)}`.execute(ctx.tx);
+  }
+}
+
+/** Every key a customer can be matched by: a row repeating any of them is the same customer. */
+function keysOf(c: { name: string; email: string | null; phone: string | null }): string[] {
+  return [...(c.email ? [emailKey(c.email)] : []), ...(digits(c.phone) ? [personKey(c.name, c.phone)] : [])];
 }
 
 function propertyRow(
@@ -123,6 +155,7 @@ async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: 
   if (had.size + newTags.length > MAX_TAGS) {
     return { kind: 'rejected', row: pending, reason: `would give the customer more than ${MAX_TAGS} tags` };
   }
+  if (!ctx.write) return { kind: 'updated', row: pending };
   const places = await tx
     .selectFrom('properties')
     .select(['street', 'is_default', 'status'])
@@ -192,44 +225,59 @@ async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: 
 /** Writes one batch of mapped rows: new customers in a few multi-row statements, matches one by one. */
 export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promise<Outcome[]> {
   const matches = await findMatches(ctx, batch);
-  const earlier = await earlierRows(ctx, [...new Set([...matches.values()].map((m) => m.id))]);
-  const inBatch = new Map<string, number>();
+  const seen = await seenRows(ctx, [
+    ...new Set([
+      ...batch.flatMap((p) => keysOf(p.customer)),
+      ...[...matches.values()].map((m) => `#${m.id}`),
+    ]),
+  ]);
+  const settled = new Map<string, number>();
+  const earlier = (key: string) => settled.get(key) ?? seen.get(key);
   const outcomes: Outcome[] = [];
   const fresh: Array<{ pending: PendingRow; id: string }> = [];
+  const repeat = (pending: PendingRow, row: number): Outcome => ({
+    kind: 'rejected',
+    row: pending,
+    reason: `repeats row ${row} (same e-mail, or same name and phone)`,
+  });
   for (const pending of batch) {
     const key = keyOf(pending.customer);
-    const seen = key ? inBatch.get(key) : undefined;
-    if (seen !== undefined) {
-      outcomes.push({
-        kind: 'rejected',
-        row: pending,
-        reason: `repeats row ${seen} (same e-mail, or same name and phone)`,
-      });
+    const seenRow = key ? earlier(key) : undefined;
+    if (seenRow !== undefined) {
+      outcomes.push(repeat(pending, seenRow));
       continue;
     }
-    if (key) inBatch.set(key, pending.row);
     const existing = key ? matches.get(key) : undefined;
     if (!existing) {
       const id = newId('cus', ctx.nowMs);
       fresh.push({ pending, id });
       outcomes.push({ kind: 'added', row: pending, id });
+      for (const k of keysOf(pending.customer)) if (!settled.has(k)) settled.set(k, pending.row);
       continue;
     }
-    const earlierRow = earlier.get(existing.id);
-    if (earlierRow !== undefined) {
-      outcomes.push({
-        kind: 'rejected',
-        row: pending,
-        reason: `repeats row ${earlierRow} (same e-mail, or same name and phone)`,
-      });
+    const updatedRow = earlier(`#${existing.id}`);
+    if (updatedRow !== undefined) {
+      outcomes.push(repeat(pending, updatedRow));
     } else if (ctx.onMatch === 'skip') {
       outcomes.push({ kind: 'skipped', row: pending });
     } else {
-      outcomes.push(await updateExisting(ctx, pending, existing));
-      earlier.set(existing.id, pending.row);
+      const outcome = await updateExisting(ctx, pending, existing);
+      outcomes.push(outcome);
+      if (outcome.kind === 'updated') {
+        settled.set(`#${existing.id}`, pending.row);
+        const after = {
+          name: pending.customer.name,
+          email: pending.customer.email ?? existing.email,
+          phone: pending.customer.phone ?? existing.phone,
+        };
+        // Its keys before and after: a later row naming it either way repeats this one.
+        for (const k of [...keysOf(existing), ...keysOf(after)])
+          if (!settled.has(k)) settled.set(k, pending.row);
+      }
     }
   }
-  await insertFresh(ctx, fresh);
+  await remember(ctx, settled);
+  if (ctx.write) await insertFresh(ctx, fresh);
   return outcomes;
 }
 

@@ -91,19 +91,10 @@ export interface CsvRecord {
 /**
  * The file's records one at a time, streamed: memory holds one chunk and one record, whatever
  * the file's size. csv-parse handles quoted separators, doubled quotes and line breaks inside
- * quotes; `bytesRead` reports how far into the file the reader is, for progress.
+ * quotes.
  */
-export async function* readRecords(
-  file: string,
-  shape: CsvShape,
-  bytesRead: (bytes: number) => void = () => {},
-): AsyncGenerator<CsvRecord> {
+export async function* readRecords(file: string, shape: CsvShape): AsyncGenerator<CsvRecord> {
   const source = createReadStream(file, { highWaterMark: 256 * 1024 });
-  let bytes = 0;
-  source.on('data', (chunk) => {
-    bytes += chunk.length;
-    bytesRead(bytes);
-  });
   const parser = source.pipe(decoder(shape.encoding)).pipe(
     parse({
       delimiter: shape.delimiter,
@@ -140,4 +131,11 @@ export async function readHead(file: string, shape: CsvShape, rows: number): Pro
   if (head.length === 0)
     throw validationError('The file is empty: it needs a header row and data rows', 'file');
   return head;
+}
+
+/** The file's data rows (records after the header), read through once: what a run's progress counts to. */
+export async function countDataRows(file: string, shape: CsvShape): Promise<number> {
+  let records = 0;
+  for await (const _record of readRecords(file, shape)) records += 1;
+  return Math.max(records - 1, 0);
 }

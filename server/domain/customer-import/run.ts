@@ -1,18 +1,17 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type {
-  CustomerImport,
   ImportColumns,
-  ImportProgress,
+  ImportRun,
   ImportSummary,
   RejectedRow,
 } from '../../../shared/schemas/customer-import';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/database';
-import { invalidState } from '../../lib/errors';
+import { ApiError, conflict } from '../../lib/errors';
 import { presentCustomer, selectCustomers, winbackDays } from '../customer-list';
 import { recordEvent } from '../events';
-import { type BatchContext, type Outcome, type PendingRow, writeBatch } from './batch';
+import { type BatchContext, closeSeen, type Outcome, openSeen, type PendingRow, writeBatch } from './batch';
 import { type CsvShape, readRecords } from './csv-file';
 import { mapRow } from './rows';
 
@@ -20,30 +19,54 @@ import { mapRow } from './rows';
 const BATCH_ROWS = 500;
 const REPORTED_REJECTIONS = 100;
 
-interface Running {
+/** A dry run, import or undo going on in the background: how far it is, and whether to stop. */
+export interface LiveRun {
   accountId: string;
-  progress: ImportProgress;
-  /** The import as it stood when the run began: a running import holds the database, so polls read this. */
-  snapshot: CustomerImport | null;
+  id: string;
+  rowsDone: number;
+  /** The run as it began, shown (with rowsDone) until it ends, whether or not it was stored yet. */
+  started: ImportRun;
+  /** Set when the app is closing: the run stops at its next batch, and its transaction rolls back. */
+  stopping: boolean;
+  done: Promise<void>;
 }
 
-/** What a running dry run, import or undo has done so far, per import id; kept in memory, for polling. */
-export class ProgressBoard {
-  private readonly running = new Map<string, Running>();
-  get(accountId: string, id: string): Running | null {
-    const run = this.running.get(id);
-    return run && run.accountId === accountId ? run : null;
+/**
+ * The run going on, if any: one at a time, since each holds the database's write lock from its
+ * first row to its last, and a second would only wait behind it.
+ */
+export class RunBoard {
+  private current: LiveRun | null = null;
+  live(accountId: string, id: string): LiveRun | null {
+    const run = this.current;
+    return run && run.accountId === accountId && run.id === id ? run : null;
   }
-  start(accountId: string, id: string, phase: ImportProgress['phase'], size: number): Running {
-    if (this.running.has(id)) throw invalidState('This file is being read already: wait for it to finish');
-    const run = { accountId, progress: { phase, rows: 0, bytes: 0, size_bytes: size }, snapshot: null };
-    this.running.set(id, run);
-    return run;
+  begin(accountId: string, id: string, started: ImportRun): LiveRun {
+    if (this.current) throw conflict('An import is running: wait for it to finish, then try again');
+    this.current = { accountId, id, rowsDone: 0, started, stopping: false, done: Promise.resolve() };
+    return this.current;
   }
-  finish(id: string): void {
-    this.running.delete(id);
+  end(run: LiveRun): void {
+    if (this.current === run) this.current = null;
+  }
+  /** Waits for the run going on, if any, to end. */
+  async idle(): Promise<void> {
+    await this.current?.done;
+  }
+  /** Stops the run going on, nothing of it kept, and waits for it to end. */
+  async stop(): Promise<void> {
+    if (this.current) this.current.stopping = true;
+    await this.idle();
   }
 }
+
+/** Thrown into a run the app stops: its transaction rolls back. */
+export const stoppedRun = () =>
+  new ApiError(
+    503,
+    'import_interrupted',
+    'The app closed while this ran; nothing of it was kept. Run it again.',
+  );
 
 const csvCell = (value: string | number) => {
   const text = String(value);
@@ -77,22 +100,24 @@ export interface ImportFile {
 }
 
 export interface RunChoices {
+  /** false for a dry run: the same rules, nothing written (the caller rolls back even so). */
+  write: boolean;
   columns: ImportColumns;
   onMatch: 'update' | 'skip';
   sendEvents: boolean;
 }
 
 /**
- * Reads the whole file in `tx`, writing customers a batch at a time, and says what it did. The
- * caller decides whether the transaction commits (an import) or rolls back (a dry run), so a dry
- * run's counts are exactly what the import will do.
+ * Reads the whole file in `tx`, a batch at a time, and says what it did (or, with `write: false`,
+ * would do). A dry run walks the very same path and skips only the writes: the matches, repeats
+ * and tag limits are decided by the same code on the same data, so its counts are the import's.
  */
 export async function importRows(
   tx: Tx,
   ctx: AppContext,
   file: ImportFile,
   choices: RunChoices,
-  progress: ImportProgress,
+  progress: LiveRun,
 ): Promise<ImportSummary> {
   const now = ctx.clock.now();
   const batchCtx: BatchContext = {
@@ -100,6 +125,7 @@ export async function importRows(
     accountId: file.accountId,
     importId: file.id,
     onMatch: choices.onMatch,
+    write: choices.write,
     // Milliseconds, where every other write stamps whole seconds: any later change, even within
     // the same second, leaves an updated_at that differs from this one.
     now: now.toISOString(),
@@ -140,6 +166,7 @@ export async function importRows(
   // Rows that cannot be mapped wait in the batch too, so rejections are reported in the file's order.
   let batch: Array<PendingRow | { row: number; values: string[]; error: string }> = [];
   const flush = async () => {
+    if (progress.stopping) throw stoppedRun();
     const valid = batch.filter((entry): entry is PendingRow => 'customer' in entry);
     const written = new Map((await writeBatch(batchCtx, valid)).map((o) => [o.row.row, o]));
     await settle(
@@ -151,13 +178,12 @@ export async function importRows(
     );
     batch = [];
   };
+  await openSeen(tx);
   try {
-    for await (const record of readRecords(file.path, file.shape, (bytes) => {
-      progress.bytes = bytes;
-    })) {
+    for await (const record of readRecords(file.path, file.shape)) {
       if (record.row === 1) continue;
       summary.rows += 1;
-      progress.rows = summary.rows;
+      progress.rowsDone = summary.rows;
       const mapped = mapRow(choices.columns, record.values, file.headers.length);
       batch.push(
         mapped.error === null
@@ -167,6 +193,7 @@ export async function importRows(
       if (batch.length >= BATCH_ROWS) await flush();
     }
     if (batch.length) await flush();
+    await closeSeen(tx);
   } finally {
     await rejectedFile.close();
   }

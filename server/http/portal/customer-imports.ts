@@ -9,7 +9,9 @@ import {
   PreviewRow,
 } from '../../../shared/schemas/customer-import';
 import type { AppContext } from '../../context';
+import type { WriterConnection } from '../../db/writer-connection';
 import * as imports from '../../domain/customer-import/imports';
+import { RunBoard } from '../../domain/customer-import/run';
 import { unsupportedMediaType } from '../../lib/errors';
 import { commonErrors, PortalParams } from '../schemas';
 
@@ -24,19 +26,37 @@ const config = {
     'Customer imports are run from the signed-in portal UI (Settings > Import) or the CLI, not with an API key.',
 };
 
+/** What the server gives the import routes: the uploads' folder and a connection of a run's own. */
+export interface ImportSetup {
+  folder: string;
+  connect(): WriterConnection;
+}
+
+const runStarted = (summary: string, description: string) => ({
+  tags,
+  summary,
+  description: `${description} Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.`,
+});
+
 /**
  * Settings > Import: upload a CSV of customers, map its columns, preview, dry run, import, undo
  * (docs/import-export.md). Thin: the rules are in server/domain/customer-import.
  */
-export function portalCustomerImportRoutes(
-  ctx: AppContext,
-  place: imports.ImportPlace,
-): FastifyPluginAsyncZod {
+export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup): FastifyPluginAsyncZod {
   return async (app) => {
+    const place: imports.ImportPlace = {
+      folder: setup.folder,
+      runs: new RunBoard(),
+      connect: setup.connect,
+      logError: (error) => app.log.error({ err: error }, 'customer import run failed'),
+    };
+    await imports.failInterruptedRuns(ctx);
+    // A run still going when the server closes stops at its next batch, rolled back whole.
+    app.addHook('onClose', () => place.runs.stop());
     // The file is streamed to disk as it arrives, never held whole: this parser hands the route the stream.
     app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
-    // A dry run or an import of a big file answers only when it is done, which on a loaded machine can
-    // outlast the idle timeout that closes a silent connection; the timeout comes back with the answer.
+    // An upload answers once the whole file is on disk and counted, which for a big file on a loaded
+    // machine can outlast the idle timeout that closes a silent connection; it comes back with the answer.
     app.addHook('preHandler', async (request, reply) => {
       const socket = request.raw.socket;
       const idle = socket.timeout ?? 0;
@@ -83,7 +103,8 @@ export function portalCustomerImportRoutes(
         schema: {
           tags,
           summary: 'An upload and what became of it',
-          description: 'While a dry run, import or undo runs, progress says how far it is (poll this).',
+          description:
+            'run is the last dry run, import or undo: while its state is running, rows_done says how far it is (poll this).',
           params: Params,
           response: { 200: CustomerImport, ...commonErrors },
         },
@@ -118,17 +139,27 @@ export function portalCustomerImportRoutes(
       {
         config,
         schema: {
-          tags,
-          summary: 'Read the whole file without writing anything',
-          description:
-            'Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason. It runs the import itself in a transaction that is rolled back, so the counts are what the import will do.',
+          ...runStarted(
+            'Read the whole file without writing anything',
+            "Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason (dry_run, when the run succeeded). It walks the import's own code with the writes left out, so the counts are what the import will do.",
+          ),
           params: Params,
           body: ImportRunBody,
-          response: { 200: CustomerImport, ...commonErrors },
+          response: { 202: CustomerImport, ...commonErrors },
         },
       },
-      (request) =>
-        imports.dryRunImport(ctx, place, request.auth.account.id, request.params.import_id, request.body),
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await imports.dryRunImport(
+              ctx,
+              place,
+              request.auth.account.id,
+              request.params.import_id,
+              request.body,
+            ),
+          ),
     );
 
     app.post(
@@ -136,17 +167,27 @@ export function portalCustomerImportRoutes(
       {
         config,
         schema: {
-          tags,
-          summary: 'Import the file, all or nothing',
-          description:
-            'One transaction for the whole file: either every row that can be imported is, or nothing is. Sends customer.created for each new customer only with send_events: true.',
+          ...runStarted(
+            'Import the file, all or nothing',
+            'One transaction for the whole file: either every row that can be imported is, or nothing is (a run cut short, even by the app stopping, is marked failed and left nothing). Sends customer.created for each new customer only with send_events: true.',
+          ),
           params: Params,
           body: ImportRunBody,
-          response: { 200: CustomerImport, ...commonErrors },
+          response: { 202: CustomerImport, ...commonErrors },
         },
       },
-      (request) =>
-        imports.runImport(ctx, place, request.auth.account.id, request.params.import_id, request.body),
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await imports.runImport(
+              ctx,
+              place,
+              request.auth.account.id,
+              request.params.import_id,
+              request.body,
+            ),
+          ),
     );
 
     app.get(
@@ -187,15 +228,18 @@ export function portalCustomerImportRoutes(
       {
         config,
         schema: {
-          tags,
-          summary: 'Undo an import, whole',
-          description:
+          ...runStarted(
+            'Undo an import, whole',
             'Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since.',
+          ),
           params: Params,
-          response: { 200: CustomerImport, ...commonErrors },
+          response: { 202: CustomerImport, ...commonErrors },
         },
       },
-      (request) => imports.undoImport(ctx, place, request.auth.account.id, request.params.import_id),
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(await imports.undoImport(ctx, place, request.auth.account.id, request.params.import_id)),
     );
   };
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { ProgressBoard } from '../../domain/customer-import/run';
 import type { EngineContext } from '../../sync/device/engine';
 import { registerIdempotency } from '../idempotency';
 import { propertyRoutes } from '../property-routes';
@@ -12,7 +11,7 @@ import { portalBookingRequestRoutes } from './booking-requests';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
 import { portalConfigRoutes } from './config';
-import { portalCustomerImportRoutes } from './customer-imports';
+import { type ImportSetup, portalCustomerImportRoutes } from './customer-imports';
 import { portalCustomerRoutes } from './customers';
 import { portalExportRoutes } from './export';
 import { registerPortalGuard } from './guard';
@@ -35,7 +34,7 @@ export async function portalApi(
   app: FastifyInstance,
   ctx: EngineContext,
   dataSafety?: DataSafety,
-  importsFolder?: string,
+  imports?: ImportSetup,
 ) {
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
@@ -63,9 +62,5 @@ export async function portalApi(
   await app.register(portalSyncRoutes(ctx));
   await app.register(portalHistoryRoutes(ctx));
   if (dataSafety) await app.register(portalBackupRoutes(ctx, dataSafety));
-  if (importsFolder) {
-    await app.register(
-      portalCustomerImportRoutes(ctx, { folder: importsFolder, progress: new ProgressBoard() }),
-    );
-  }
+  if (imports) await app.register(portalCustomerImportRoutes(ctx, imports));
 }
