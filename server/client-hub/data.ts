@@ -1,6 +1,18 @@
 import { defaultConfig, type StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
-import type { ClientHubRows, Row } from './rows';
+import {
+  documentParts,
+  type InvoiceView,
+  invoicesOf,
+  linesOf,
+  newestFirst,
+  type PropertyView,
+  propertiesOf,
+  taxesOf,
+  type VisitView,
+  visitsOf,
+} from './records';
+import type { ClientHubRows } from './rows';
 
 /**
  * What the client hub's pages read and write (docs/client-hub.md, "Serving"): one renderer over
@@ -16,6 +28,12 @@ export interface ClientHubData {
   quotes(accountId: string, customerId: string): Promise<QuoteView[]>;
   /** What the customer did, newest first. */
   actions(accountId: string, customerId: string): Promise<ClientActionsTable[]>;
+  invoices(accountId: string, customerId: string): Promise<InvoiceView[]>;
+  /** Upcoming and past visits, soonest first. */
+  visits(accountId: string, customerId: string): Promise<VisitView[]>;
+  properties(accountId: string, customerId: string): Promise<PropertyView[]>;
+  /** The invoice's PDF as the business sends it; absent where this server cannot render it. */
+  invoicePdf?(accountId: string, invoiceId: string): Promise<{ filename: string; pdf: Buffer }>;
   /** Keeps the action durably before the page answers. */
   record(action: ClientActionsTable): Promise<void>;
 }
@@ -28,6 +46,8 @@ export interface BusinessView {
   currency: string;
   locale: string;
   timezone: string;
+  /** How to pay, as the owner wrote it (Settings › Client hub). */
+  payment_instructions: string | null;
 }
 
 export interface QuoteView {
@@ -48,6 +68,7 @@ export interface DataOptions {
    * `serve_client_hub`); the hosted hub serves every business it holds.
    */
   optIn: boolean;
+  invoicePdf?: ClientHubData['invoicePdf'];
 }
 
 export function clientHubData(rows: ClientHubRows, options: DataOptions): ClientHubData {
@@ -92,6 +113,10 @@ export function clientHubData(rows: ClientHubRows, options: DataOptions): Client
           values: [customerId],
         })) as unknown as ClientActionsTable[]
       ).sort(newestFirst),
+    invoices: (accountId, customerId) => invoicesOf(rows, accountId, customerId),
+    visits: (accountId, customerId) => visitsOf(rows, accountId, customerId),
+    properties: (accountId, customerId) => propertiesOf(rows, accountId, customerId),
+    ...(options.invoicePdf ? { invoicePdf: options.invoicePdf } : {}),
     record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
   };
 }
@@ -109,38 +134,6 @@ export async function businessConfig(
   };
 }
 
-/** The lines and taxes of documents (quotes or invoices), fetched in two reads. */
-export async function documentParts(rows: ClientHubRows, accountId: string, documents: Row[]) {
-  const ids = documents.map((d) => String(d.id));
-  const [lines, taxes] = await Promise.all([
-    rows.readRows(accountId, 'document_lines', { column: 'document_id', values: ids }),
-    rows.readRows(accountId, 'document_taxes', { column: 'document_id', values: ids }),
-  ]);
-  return { lines, taxes };
-}
-
-export function linesOf(lines: Row[], documentId: unknown) {
-  return byPosition(lines, documentId).map((l) => ({
-    description: String(l.description),
-    quantity: Number(l.quantity),
-    unit_price: Number(l.unit_price),
-  }));
-}
-
-export function taxesOf(taxes: Row[], documentId: unknown) {
-  return byPosition(taxes, documentId).map((t) => ({ name: String(t.name), rate: Number(t.rate) }));
-}
-
-function byPosition(rows: Row[], documentId: unknown) {
-  return rows
-    .filter((r) => r.document_id === documentId)
-    .sort((a, b) => Number(a.position) - Number(b.position));
-}
-
-export function newestFirst<T extends { id: unknown }>(a: T, b: T): number {
-  return String(a.id) < String(b.id) ? 1 : -1;
-}
-
 export function businessView(config: StoredConfig): BusinessView {
   return {
     name: config.business_name,
@@ -150,5 +143,6 @@ export function businessView(config: StoredConfig): BusinessView {
     currency: config.currency,
     locale: config.locale,
     timezone: config.timezone,
+    payment_instructions: config.payment_instructions,
   };
 }

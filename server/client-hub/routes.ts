@@ -12,6 +12,8 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import type { ClientHubData } from './data';
 import { homePage, linkNotValidPage, messagePage, type PageContext, quotePage } from './page';
+import { invoiceBalance, isUpcoming, visitWhen } from './record-pages';
+import { registerRecordRoutes } from './record-routes';
 import { CLIENT_HUB_CSS } from './style';
 
 /** Requests a minute (docs/client-hub.md, "Serving"): per link, and per address whatever the link. */
@@ -27,7 +29,7 @@ const ACTIONS: Record<string, ClientActionKind> = {
   changes: 'quote.changes',
 };
 
-interface Opened {
+export interface Opened {
   link: ClientLinksTable;
   page: PageContext;
 }
@@ -111,11 +113,21 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       const opened = await open(request.params.token);
       if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
       const { link, page } = opened;
-      const [quotes, actions] = await Promise.all([
+      const [quotes, actions, invoices, visits, properties] = await Promise.all([
         data.quotes(link.account_id, link.customer_id),
         data.actions(link.account_id, link.customer_id),
+        data.invoices(link.account_id, link.customer_id),
+        data.visits(link.account_id, link.customer_id),
+        data.properties(link.account_id, link.customer_id),
       ]);
-      return html(reply, homePage(page, quotes, actions, clock.now()));
+      const now = clock.now();
+      const next = visits.find((v) => isUpcoming(v, now));
+      const summary = {
+        invoicesToPay: invoices.filter((i) => i.status !== 'void' && invoiceBalance(i).balance > 0).length,
+        nextVisit: next ? visitWhen(next, page.business) : null,
+        properties: properties.length,
+      };
+      return html(reply, homePage(page, quotes, actions, now, summary));
     });
 
     const showQuote = async (opened: Opened, quoteId: string, reply: FastifyReply, error?: string) => {
@@ -167,6 +179,17 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
         return reply.redirect(`/c/${request.params.token}/quotes/${quote.id}`, 303);
       },
     );
+
+    registerRecordRoutes(app, {
+      data,
+      clock,
+      open,
+      html,
+      checkForm: (opened, body) =>
+        formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
+      record: (opened, kind, subjectId, payload, request) =>
+        data.record(actionRow(opened.link, kind, subjectId, payload, request, clock)),
+    });
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
       '/c/:token/renew',

@@ -7,6 +7,7 @@ import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
 import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
+import { invoicePdfFile } from '../documents/pdf';
 import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import type { EngineContext } from '../sync/device/engine';
@@ -140,6 +141,8 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(uiRoutes());
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
   const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
-  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true }), ctx.clock));
+  const invoicePdf = (accountId: string, invoiceId: string) =>
+    invoicePdfFile(ctx, accountId, invoiceId, { delivered: true });
+  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, invoicePdf }), ctx.clock));
   return app;
 }

@@ -1,5 +1,6 @@
 import type {
   BookingStatus,
+  ClientActionStatus,
   DecisionsTable,
   InvoiceStatus,
   JobStatus,
@@ -33,3 +34,10 @@ export const BOOKING_RANKS: Ranks<BookingStatus> = {
 export const QUOTE_RANKS: Ranks<QuoteStatus> = { draft: 0, sent: 1, declined: 2, accepted: 3, converted: 4 };
 export const INVOICE_RANKS: Ranks<InvoiceStatus> = { draft: 0, sent: 1, partially_paid: 1, paid: 1, void: 2 };
 export const DECISION_RANKS: Ranks<DecisionsTable['status']> = { open: 0, cleared: 0, resolved: 1 };
+/** Applied beats refused beats pending (two installs that applied it while apart end on one answer); the owner's handling beats all. */
+export const CLIENT_ACTION_RANKS: Ranks<ClientActionStatus> = {
+  pending: 0,
+  refused: 1,
+  applied: 2,
+  handled: 3,
+};
