@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock';
 import type { ClientHubData } from './data';
 import { linkNotValidPage, messagePage } from './page';
 import { invoicePage, invoicesPage, propertiesPage, visitPage, visitsPage } from './record-pages';
-import type { Opened } from './routes';
+import { HIDDEN, type Opened } from './routes';
 
 interface Deps {
   data: ClientHubData;
@@ -44,7 +44,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     html(reply, messagePage('Not found', `There is no such ${what} on your page.`), 404);
   const of = (opened: Opened) => [opened.link.account_id, opened.link.customer_id] as const;
 
-  app.get<{ Params: { token: string } }>('/c/:token/invoices', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/c/:token/invoices', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     return html(reply, invoicesPage(opened.page, await data.invoices(...of(opened))));
@@ -65,13 +65,13 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     return html(reply, invoicePage(opened.page, invoice, actions, options), error ? 400 : 200);
   };
 
-  app.get<{ Params: Params }>('/c/:token/invoices/:id', async (request, reply) => {
+  app.get<{ Params: Params }>('/c/:token/invoices/:id', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     return showInvoice(opened, request.params.id, reply);
   });
 
-  app.get<{ Params: Params }>('/c/:token/invoices/:id/pdf', async (request, reply) => {
+  app.get<{ Params: Params }>('/c/:token/invoices/:id/pdf', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     const invoice = (await data.invoices(...of(opened))).find((i) => i.id === request.params.id);
@@ -85,6 +85,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.post<{ Params: Params; Body: Record<string, string> }>(
     '/c/:token/invoices/:id/payment-notice',
+    HIDDEN,
     async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return notValid(reply, request.params.token);
@@ -100,7 +101,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.get<{ Params: { token: string } }>('/c/:token/visits', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/c/:token/visits', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     return html(reply, visitsPage(opened.page, await data.visits(...of(opened)), clock.now()));
@@ -113,7 +114,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     return html(reply, visitPage(opened.page, visit, actions, clock.now(), error), error ? 400 : 200);
   };
 
-  app.get<{ Params: Params }>('/c/:token/visits/:id', async (request, reply) => {
+  app.get<{ Params: Params }>('/c/:token/visits/:id', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     return showVisit(opened, request.params.id, reply);
@@ -121,6 +122,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.post<{ Params: Params; Body: Record<string, string> }>(
     '/c/:token/visits/:id/reschedule',
+    HIDDEN,
     async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return notValid(reply, request.params.token);
@@ -136,7 +138,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.get<{ Params: { token: string } }>('/c/:token/properties', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/c/:token/properties', HIDDEN, async (request, reply) => {
     const opened = await open(request.params.token);
     if (!opened) return notValid(reply, request.params.token);
     return html(reply, propertiesPage(opened.page, await data.properties(...of(opened))));

@@ -23,6 +23,9 @@ const WINDOW_MS = 60_000;
 
 const CSP = contentSecurityPolicy("'self'");
 
+/** HTML for customers, not the API: kept out of the OpenAPI document. */
+export const HIDDEN = { schema: { hide: true } };
+
 const ACTIONS: Record<string, ClientActionKind> = {
   approve: 'quote.approve',
   decline: 'quote.decline',
@@ -78,7 +81,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       }
     });
 
-    app.get('/c/assets/hub.css', async (_request, reply) =>
+    app.get('/c/assets/hub.css', HIDDEN, async (_request, reply) =>
       reply
         .type('text/css; charset=utf-8')
         .header('Cache-Control', 'public, max-age=3600')
@@ -109,7 +112,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     const html = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').send(body);
 
-    app.get<{ Params: { token: string } }>('/c/:token', async (request, reply) => {
+    app.get<{ Params: { token: string } }>('/c/:token', HIDDEN, async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
       const { link, page } = opened;
@@ -141,14 +144,19 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       return html(reply, quotePage(page, quote, actions, clock.now(), error), error ? 400 : 200);
     };
 
-    app.get<{ Params: { token: string; id: string } }>('/c/:token/quotes/:id', async (request, reply) => {
-      const opened = await open(request.params.token);
-      if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-      return showQuote(opened, request.params.id, reply);
-    });
+    app.get<{ Params: { token: string; id: string } }>(
+      '/c/:token/quotes/:id',
+      HIDDEN,
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        return showQuote(opened, request.params.id, reply);
+      },
+    );
 
     app.post<{ Params: { token: string; id: string; action: string }; Body: Record<string, string> }>(
       '/c/:token/quotes/:id/:action',
+      HIDDEN,
       async (request, reply) => {
         const opened = await open(request.params.token);
         if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
@@ -193,6 +201,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
       '/c/:token/renew',
+      HIDDEN,
       async (request, reply) => {
         const form = ClientRelinkForm.safeParse(request.body ?? {});
         if (!form.success) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 400);
