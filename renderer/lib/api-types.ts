@@ -427,6 +427,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers' actions waiting for the owner
+         * @description Quote answers, payment notices, reschedule and new-link requests taken in (or refused) and not yet dealt with.
+         */
+        get: operations["getPortalClientActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client-actions/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deal with a customer action
+         * @description Marks it handled; `reply` is e-mailed to the customer (another time for a visit, say).
+         */
+        post: operations["postPortalClientActionsByIdResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -732,6 +772,43 @@ export interface paths {
          * @description For a lapsed customer: fills the win-back template from config (or the message given) and queues it in the mail outbox.
          */
         post: operations["postPortalCustomersByEmailWinback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a link to the customer's client hub page
+         * @description Needs client_hub_url. The URL is shown once: only its hash is kept.
+         */
+        post: operations["postPortalCustomersByIdClientLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/client-links/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the customer's client hub links */
+        post: operations["postPortalCustomersByIdClientLinksRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2785,6 +2862,40 @@ export interface components {
              */
             start?: string;
         };
+        ClientAction: {
+            created_at: string;
+            customer_id: string;
+            customer_name: string | null;
+            id: string;
+            /** @description The address the customer acted from (the record of an approval). */
+            ip: string | null;
+            /** @enum {string} */
+            kind: "quote.approve" | "quote.decline" | "quote.changes" | "invoice.payment_notice" | "visit.reschedule" | "link.renew";
+            outcome: string | null;
+            /** @description What the form carried (name, reason, message, note, preferred). */
+            payload: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            status: "pending" | "refused" | "applied" | "handled";
+            /** @description The quote, invoice, visit (job) or link the action is about. */
+            subject_id: string;
+        };
+        ClientActionInbox: {
+            /** @description Newest first, at most 100. */
+            waiting: components["schemas"]["ClientAction"][];
+        };
+        ClientActionResolveInput: {
+            /** @description An answer e-mailed to the customer (another time for a visit, say). */
+            reply?: string;
+        };
+        ClientLinkIssued: {
+            expires_at: string;
+            url: string;
+        };
+        ClientLinksRevoked: {
+            revoked: number;
+        };
         ClockInInput: {
             /** @description The visit worked on; none for a day. */
             job_id?: string | null;
@@ -2828,10 +2939,20 @@ export interface components {
             locale: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts: boolean;
+            /**
+             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
+             * @default null
+             */
+            payment_instructions: string | null;
             /** @enum {string} */
             plan: "basic" | "platform";
             quote_prefix: string;
             reminders: components["schemas"]["ReminderSettings"];
+            /**
+             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
+             * @default false
+             */
+            serve_client_hub: boolean;
             smtp: {
                 /**
                  * Format: email
@@ -2890,8 +3011,18 @@ export interface components {
             locale?: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts?: boolean;
+            /**
+             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
+             * @default null
+             */
+            payment_instructions?: string | null;
             quote_prefix?: string;
             reminders?: components["schemas"]["ReminderSettingsBodyInput"];
+            /**
+             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
+             * @default false
+             */
+            serve_client_hub?: boolean;
             smtp?: {
                 /**
                  * Format: email
@@ -3584,7 +3715,7 @@ export interface components {
             created_at: string;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
             last_error: string | null;
             /** @constant */
             object: "mail_message";
@@ -3647,7 +3778,7 @@ export interface components {
             document_id: string | null;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
             last_error: string | null;
             /** @description When it is tried next; null once sent or failed. */
             next_attempt_at: string | null;
@@ -7542,6 +7673,196 @@ export interface operations {
             };
         };
     };
+    getPortalClientActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientActionInbox"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalClientActionsByIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientActionResolveInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAction"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPortalConfig: {
         parameters: {
             query?: never;
@@ -9445,6 +9766,212 @@ export interface operations {
                         customer: components["schemas"]["Customer"];
                         message: components["schemas"]["MailMessage"];
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomersByIdClientLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientLinkIssued"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalCustomersByIdClientLinksRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientLinksRevoked"];
                 };
             };
             /** @description Default Response */
@@ -12413,7 +12940,7 @@ export interface operations {
                 /** @description Only the e-mails of one invoice or quote. */
                 document_id?: string;
                 /** @description Only e-mails of this kind (reminder: the automatic reminders). */
-                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply";
+                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
                 status?: "queued" | "sending" | "sent" | "failed" | "cancelled";

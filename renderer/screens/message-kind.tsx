@@ -11,6 +11,7 @@ const LABELS: Record<MessageKind, string> = {
   review_request: 'Review request',
   owner_alert: 'Alert to you',
   booking_reply: 'Booking reply',
+  client_hub_reply: 'Client hub reply',
 };
 
 /** What an e-mail is about; win-back notes stand out because the owner chose to send them. */

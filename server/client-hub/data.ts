@@ -1,18 +1,40 @@
+import type { StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
+import { readStoredConfig } from '../domain/accounts';
+import {
+  documentParts,
+  type InvoiceView,
+  invoicesOf,
+  linesOf,
+  newestFirst,
+  type PropertyView,
+  propertiesOf,
+  taxesOf,
+  type VisitView,
+  visitsOf,
+} from './records';
+import type { ClientHubRows } from './rows';
 
 /**
  * What the client hub's pages read and write (docs/client-hub.md, "Serving"): one renderer over
- * two sources, the hosted hub's rows (hub-data.ts) or an install's own database.
+ * the rows of whichever storage serves it (rows.ts).
  */
 export interface ClientHubData {
   /** The link with this id, whatever its state (the caller checks secret, expiry, revocation). */
   link(linkId: string): Promise<ClientLinksTable | undefined>;
+  /** The business, when this server serves its client hub. */
   business(accountId: string): Promise<BusinessView | undefined>;
   customer(accountId: string, customerId: string): Promise<{ id: string; name: string } | undefined>;
   /** The customer's quotes that went out (not drafts), newest first. */
   quotes(accountId: string, customerId: string): Promise<QuoteView[]>;
   /** What the customer did, newest first. */
   actions(accountId: string, customerId: string): Promise<ClientActionsTable[]>;
+  invoices(accountId: string, customerId: string): Promise<InvoiceView[]>;
+  /** Upcoming and past visits, soonest first. */
+  visits(accountId: string, customerId: string): Promise<VisitView[]>;
+  properties(accountId: string, customerId: string): Promise<PropertyView[]>;
+  /** The invoice's PDF as the business sends it; absent where this server cannot render it. */
+  invoicePdf?(accountId: string, invoiceId: string): Promise<{ filename: string; pdf: Buffer }>;
   /** Keeps the action durably before the page answers. */
   record(action: ClientActionsTable): Promise<void>;
 }
@@ -25,6 +47,8 @@ export interface BusinessView {
   currency: string;
   locale: string;
   timezone: string;
+  /** How to pay, as the owner wrote it (Settings › Client hub). */
+  payment_instructions: string | null;
 }
 
 export interface QuoteView {
@@ -37,4 +61,86 @@ export interface QuoteView {
   notes: string | null;
   lines: Array<{ description: string; quantity: number; unit_price: number }>;
   taxes: Array<{ name: string; rate: number }>;
+}
+
+export interface DataOptions {
+  /**
+   * Serve only businesses whose owner said this server serves their page (an install's
+   * `serve_client_hub`); the hosted hub serves every business it holds.
+   */
+  optIn: boolean;
+  invoicePdf?: ClientHubData['invoicePdf'];
+}
+
+export function clientHubData(rows: ClientHubRows, options: DataOptions): ClientHubData {
+  return {
+    link: async (linkId) =>
+      (await rows.readRow(null, 'client_links', linkId))?.row as ClientLinksTable | undefined,
+    business: async (accountId) => {
+      const config = await businessConfig(rows, accountId);
+      return config && (!options.optIn || config.serve_client_hub) ? businessView(config) : undefined;
+    },
+    customer: async (accountId, customerId) => {
+      const found = await rows.readRow(accountId, 'customers', customerId);
+      return found && found.row.deleted_at == null
+        ? { id: customerId, name: String(found.row.name) }
+        : undefined;
+    },
+    quotes: async (accountId, customerId) => {
+      const quotes = (
+        await rows.readRows(accountId, 'quotes', { column: 'customer_id', values: [customerId] })
+      ).filter((q) => q.status !== 'draft');
+      const { lines, taxes } = await documentParts(rows, accountId, quotes);
+      return quotes
+        .map(
+          (q): QuoteView => ({
+            id: String(q.id),
+            number: String(q.number),
+            status: q.status as QuoteView['status'],
+            issue_date: String(q.issue_date),
+            valid_until: String(q.valid_until),
+            currency: String(q.currency),
+            notes: (q.notes as string | null) ?? null,
+            lines: linesOf(lines, q.id),
+            taxes: taxesOf(taxes, q.id),
+          }),
+        )
+        .sort(newestFirst);
+    },
+    actions: async (accountId, customerId) =>
+      (
+        (await rows.readRows(accountId, 'client_actions', {
+          column: 'customer_id',
+          values: [customerId],
+        })) as unknown as ClientActionsTable[]
+      ).sort(newestFirst),
+    invoices: (accountId, customerId) => invoicesOf(rows, accountId, customerId),
+    visits: (accountId, customerId) => visitsOf(rows, accountId, customerId),
+    properties: (accountId, customerId) => propertiesOf(rows, accountId, customerId),
+    ...(options.invoicePdf ? { invoicePdf: options.invoicePdf } : {}),
+    record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
+  };
+}
+
+/** The business's configuration as its owner's Settings keep it, defaults for what it lacks. */
+export async function businessConfig(
+  rows: ClientHubRows,
+  accountId: string,
+): Promise<StoredConfig | undefined> {
+  const account = await rows.readRow(accountId, 'accounts', accountId);
+  if (!account) return undefined;
+  return readStoredConfig(String(account.row.config));
+}
+
+export function businessView(config: StoredConfig): BusinessView {
+  return {
+    name: config.business_name,
+    email: config.business_email,
+    phone: config.business_phone,
+    address: config.business_address,
+    currency: config.currency,
+    locale: config.locale,
+    timezone: config.timezone,
+    payment_instructions: config.payment_instructions,
+  };
 }

@@ -15,7 +15,7 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-function layout(title: string, business: BusinessView | undefined, body: string): string {
+export function layout(title: string, business: BusinessView | undefined, body: string): string {
   const contact = business
     ? [business.phone, business.email, business.address].filter(Boolean).map(escapeHtml).join(' · ')
     : '';
@@ -75,11 +75,19 @@ function money(cents: number, quote: QuoteView, business: BusinessView) {
   return escapeHtml(formatMoney(cents, quote.currency, business.locale));
 }
 
+/** What the home page's links to the other sections say. */
+export interface HomeSummary {
+  invoicesToPay: number;
+  nextVisit: string | null;
+  properties: number;
+}
+
 export function homePage(
   page: PageContext,
   quotes: QuoteView[],
   actions: ClientActionsTable[],
   now: Date,
+  summary: HomeSummary,
 ): string {
   const cards = quotes.map((quote) => {
     const totals = computeTotals(quote.lines, quote.taxes);
@@ -95,27 +103,40 @@ export function homePage(
     `${page.business.name}: your page`,
     page.business,
     `<p>Hello ${escapeHtml(page.customerName)}.</p>
+${sections(page, summary)}
 <h2>Your quotes</h2>
 ${cards.length ? cards.join('\n') : '<p class="muted">No quotes at the moment.</p>'}
 ${activity(actions, page.business)}`,
   );
 }
 
+function sections(page: PageContext, summary: HomeSummary): string {
+  const link = (path: string, name: string, detail: string) =>
+    `<div class="card"><a class="open" href="${page.base}/${path}"><strong>${name}</strong><span class="muted">${escapeHtml(detail)}</span></a></div>`;
+  return `<nav class="sections">
+${link('invoices', 'Invoices', summary.invoicesToPay ? `${summary.invoicesToPay} to pay` : 'Nothing to pay')}
+${link('visits', 'Visits', summary.nextVisit ? `Next: ${summary.nextVisit}` : 'None coming up')}
+${link('properties', 'Properties', `${summary.properties}`)}
+</nav>`;
+}
+
 const ACTION_NAMES: Record<ClientActionsTable['kind'], string> = {
   'quote.approve': 'Approval',
   'quote.decline': 'Decline',
   'quote.changes': 'Change request',
+  'invoice.payment_notice': 'Payment notice',
+  'visit.reschedule': 'Reschedule request',
   'link.renew': 'New link request',
 };
 
-function activity(actions: ClientActionsTable[], business: BusinessView): string {
+export function activity(actions: ClientActionsTable[], business: BusinessView): string {
   if (actions.length === 0) return '';
   const rows = actions.slice(0, 10).map((a) => {
     const what = ACTION_NAMES[a.kind];
     const state =
       a.status === 'pending'
         ? `Sent to ${escapeHtml(business.name)}`
-        : a.status === 'applied'
+        : a.status === 'applied' || a.status === 'handled'
           ? escapeHtml(a.outcome ?? 'Done')
           : `Not done: ${escapeHtml(a.outcome ?? '')}`;
     return `<li>${escapeHtml(what)}, ${escapeHtml(dateInZone(new Date(a.created_at), business.timezone))}: ${state}</li>`;
@@ -183,7 +204,7 @@ ${activity(
   );
 }
 
-function hidden(page: PageContext): string {
+export function hidden(page: PageContext): string {
   return `<input type="hidden" name="form_token" value="${escapeHtml(page.formToken)}">`;
 }
 

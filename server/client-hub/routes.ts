@@ -12,6 +12,8 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import type { ClientHubData } from './data';
 import { homePage, linkNotValidPage, messagePage, type PageContext, quotePage } from './page';
+import { invoiceBalance, isUpcoming, visitWhen } from './record-pages';
+import { registerRecordRoutes } from './record-routes';
 import { CLIENT_HUB_CSS } from './style';
 
 /** Requests a minute (docs/client-hub.md, "Serving"): per link, and per address whatever the link. */
@@ -21,13 +23,16 @@ const WINDOW_MS = 60_000;
 
 const CSP = contentSecurityPolicy("'self'");
 
+/** HTML for customers, not the API: kept out of the OpenAPI document. */
+export const HIDDEN = { schema: { hide: true } };
+
 const ACTIONS: Record<string, ClientActionKind> = {
   approve: 'quote.approve',
   decline: 'quote.decline',
   changes: 'quote.changes',
 };
 
-interface Opened {
+export interface Opened {
   link: ClientLinksTable;
   page: PageContext;
 }
@@ -76,7 +81,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       }
     });
 
-    app.get('/c/assets/hub.css', async (_request, reply) =>
+    app.get('/c/assets/hub.css', HIDDEN, async (_request, reply) =>
       reply
         .type('text/css; charset=utf-8')
         .header('Cache-Control', 'public, max-age=3600')
@@ -107,15 +112,25 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     const html = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').send(body);
 
-    app.get<{ Params: { token: string } }>('/c/:token', async (request, reply) => {
+    app.get<{ Params: { token: string } }>('/c/:token', HIDDEN, async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
       const { link, page } = opened;
-      const [quotes, actions] = await Promise.all([
+      const [quotes, actions, invoices, visits, properties] = await Promise.all([
         data.quotes(link.account_id, link.customer_id),
         data.actions(link.account_id, link.customer_id),
+        data.invoices(link.account_id, link.customer_id),
+        data.visits(link.account_id, link.customer_id),
+        data.properties(link.account_id, link.customer_id),
       ]);
-      return html(reply, homePage(page, quotes, actions, clock.now()));
+      const now = clock.now();
+      const next = visits.find((v) => isUpcoming(v, now));
+      const summary = {
+        invoicesToPay: invoices.filter((i) => i.status !== 'void' && invoiceBalance(i).balance > 0).length,
+        nextVisit: next ? visitWhen(next, page.business) : null,
+        properties: properties.length,
+      };
+      return html(reply, homePage(page, quotes, actions, now, summary));
     });
 
     const showQuote = async (opened: Opened, quoteId: string, reply: FastifyReply, error?: string) => {
@@ -129,14 +144,19 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       return html(reply, quotePage(page, quote, actions, clock.now(), error), error ? 400 : 200);
     };
 
-    app.get<{ Params: { token: string; id: string } }>('/c/:token/quotes/:id', async (request, reply) => {
-      const opened = await open(request.params.token);
-      if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-      return showQuote(opened, request.params.id, reply);
-    });
+    app.get<{ Params: { token: string; id: string } }>(
+      '/c/:token/quotes/:id',
+      HIDDEN,
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        return showQuote(opened, request.params.id, reply);
+      },
+    );
 
     app.post<{ Params: { token: string; id: string; action: string }; Body: Record<string, string> }>(
       '/c/:token/quotes/:id/:action',
+      HIDDEN,
       async (request, reply) => {
         const opened = await open(request.params.token);
         if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
@@ -168,8 +188,20 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       },
     );
 
+    registerRecordRoutes(app, {
+      data,
+      clock,
+      open,
+      html,
+      checkForm: (opened, body) =>
+        formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
+      record: (opened, kind, subjectId, payload, request) =>
+        data.record(actionRow(opened.link, kind, subjectId, payload, request, clock)),
+    });
+
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
       '/c/:token/renew',
+      HIDDEN,
       async (request, reply) => {
         const form = ClientRelinkForm.safeParse(request.body ?? {});
         if (!form.success) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 400);

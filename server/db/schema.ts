@@ -136,8 +136,15 @@ export interface ClientLinksTable {
   revoked_at: string | null;
 }
 
-export type ClientActionKind = 'quote.approve' | 'quote.decline' | 'quote.changes' | 'link.renew';
-export type ClientActionStatus = 'pending' | 'refused' | 'applied';
+export type ClientActionKind =
+  | 'quote.approve'
+  | 'quote.decline'
+  | 'quote.changes'
+  | 'invoice.payment_notice'
+  | 'visit.reschedule'
+  | 'link.renew';
+/** `handled`: the owner dealt with what the action asked (recorded the payment, moved the visit). */
+export type ClientActionStatus = 'pending' | 'refused' | 'applied' | 'handled';
 
 /** What a customer did on the client hub (migration 0019), applied once by an install. */
 export interface ClientActionsTable {

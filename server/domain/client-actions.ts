@@ -2,9 +2,10 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { ClientActionsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
-import { ApiError, notFound } from '../lib/errors';
+import { ApiError, invalidState, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
 import type { EventOrigin } from './events';
+import { notifyOwner } from './owner-alerts';
 import { answerQuote } from './quotes';
 
 /**
@@ -74,10 +75,25 @@ export function actionOrigin(action: Pick<ClientActionsTable, 'id' | 'created_at
 
 async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Promise<string> {
   const payload = JSON.parse(action.payload) as Record<string, string>;
-  if (action.kind === 'link.renew') {
-    await addNote(tx, action, `Asked for a new client hub link (gave ${payload.contact}).`);
-    return 'Passed on.';
+  switch (action.kind) {
+    case 'link.renew':
+      await addNote(tx, action, `Asked for a new client hub link (gave ${payload.contact}).`);
+      return 'Passed on.';
+    case 'invoice.payment_notice':
+      return paymentNotice(tx, ctx, action, payload);
+    case 'visit.reschedule':
+      return rescheduleRequest(tx, ctx, action, payload);
+    default:
+      return quoteAnswer(tx, ctx, action, payload);
   }
+}
+
+async function quoteAnswer(
+  tx: Tx,
+  ctx: AppContext,
+  action: ClientActionsTable,
+  payload: Record<string, string>,
+): Promise<string> {
   const quote = await tx
     .selectFrom('quotes')
     .select(['id', 'number', 'customer_id'])
@@ -88,18 +104,132 @@ async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Pr
   if (!quote || quote.customer_id !== action.customer_id) {
     throw notFound('This quote is no longer available.');
   }
+  const who = await customerName(tx, action);
   switch (action.kind) {
     case 'quote.approve':
       await answerQuote(tx, ctx, action.account_id, quote.id, 'accepted', actionOrigin(action));
+      await alertOwner(
+        tx,
+        ctx,
+        action,
+        `${who} approved quote ${quote.number}`,
+        `Approved as "${payload.name}".`,
+      );
       return `Approved by ${payload.name}.`;
     case 'quote.decline':
       await answerQuote(tx, ctx, action.account_id, quote.id, 'declined', actionOrigin(action));
       if (payload.reason) await addNote(tx, action, `Declined quote ${quote.number}: ${payload.reason}`);
+      await alertOwner(
+        tx,
+        ctx,
+        action,
+        `${who} declined quote ${quote.number}`,
+        payload.reason || 'No reason given.',
+      );
       return 'Declined.';
-    case 'quote.changes':
+    default:
       await addNote(tx, action, `Asked for changes to quote ${quote.number}: ${payload.message}`);
+      await alertOwner(
+        tx,
+        ctx,
+        action,
+        `${who} asked for changes to quote ${quote.number}`,
+        String(payload.message),
+      );
       return 'Your message was passed on.';
   }
+}
+
+async function paymentNotice(
+  tx: Tx,
+  ctx: AppContext,
+  action: ClientActionsTable,
+  payload: Record<string, string>,
+): Promise<string> {
+  const invoice = await tx
+    .selectFrom('invoices')
+    .select(['number', 'customer_id', 'status', 'total_cents', 'amount_paid_cents'])
+    .where('id', '=', action.subject_id)
+    .where('account_id', '=', action.account_id)
+    .executeTakeFirst();
+  if (!invoice || invoice.customer_id !== action.customer_id || invoice.status === 'draft') {
+    throw new ApiError(404, 'not_found', 'This invoice is no longer available.');
+  }
+  if (invoice.status === 'void') throw invalidState('This invoice was cancelled: there is nothing to pay.');
+  if (invoice.total_cents - invoice.amount_paid_cents <= 0)
+    throw invalidState('This invoice is already paid in full.');
+  const note = payload.note ? ` (${payload.note})` : '';
+  await addNote(tx, action, `Says they sent the payment for invoice ${invoice.number}${note}.`);
+  const who = await customerName(tx, action);
+  await alertOwner(
+    tx,
+    ctx,
+    action,
+    `${who} says they paid invoice ${invoice.number}`,
+    `${payload.note || 'No details given.'}\n\nRecord the payment on the invoice once it has arrived.`,
+  );
+  return 'Passed on: they will record your payment once it arrives.';
+}
+
+async function rescheduleRequest(
+  tx: Tx,
+  ctx: AppContext,
+  action: ClientActionsTable,
+  payload: Record<string, string>,
+): Promise<string> {
+  const job = await tx
+    .selectFrom('jobs')
+    .select(['number', 'title', 'customer_id', 'status', 'scheduled_start'])
+    .where('id', '=', action.subject_id)
+    .where('account_id', '=', action.account_id)
+    .executeTakeFirst();
+  if (!job || job.customer_id !== action.customer_id) {
+    throw new ApiError(404, 'not_found', 'This visit is no longer on the schedule.');
+  }
+  if (job.status === 'cancelled') throw invalidState('This visit was cancelled.');
+  if (job.status === 'completed' || job.status === 'in_progress') {
+    throw invalidState('This visit has already started, so it can no longer be moved.');
+  }
+  const preferred = payload.preferred ? ` Would prefer: ${payload.preferred}.` : '';
+  await addNote(
+    tx,
+    action,
+    `Asked to reschedule ${job.number} (${job.title}): ${payload.message}${preferred}`,
+  );
+  const who = await customerName(tx, action);
+  await alertOwner(
+    tx,
+    ctx,
+    action,
+    `${who} asked to reschedule ${job.number}`,
+    `${payload.message}\n${preferred.trim()}\n\nMove the visit, or answer with another time from the dashboard.`,
+  );
+  return 'Your request was passed on.';
+}
+
+async function customerName(tx: Tx, action: ClientActionsTable): Promise<string> {
+  const row = await tx
+    .selectFrom('customers')
+    .select('name')
+    .where('id', '=', action.customer_id)
+    .executeTakeFirst();
+  return row?.name ?? 'A customer';
+}
+
+/** The owner's e-mail for the action (when owner alerts are on): one per action, on any install. */
+async function alertOwner(
+  tx: Tx,
+  ctx: AppContext,
+  action: ClientActionsTable,
+  subject: string,
+  body: string,
+) {
+  await notifyOwner(tx, ctx, action.account_id, {
+    key: `client_action:${action.id}`,
+    at: action.id,
+    subject,
+    body: `${body}\n\n(From your client hub.)`,
+  });
 }
 
 /** A note on the customer, with the id every install applying the action gives it. */

@@ -22,6 +22,7 @@ const PURPOSES: readonly string[] = [
   'review_request',
   'owner_alert',
   'booking_reply',
+  'client_hub_reply',
 ] satisfies MailPurpose[];
 const isPurpose = (kind: string): kind is MailPurpose => PURPOSES.includes(kind);
 

@@ -3,7 +3,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { clientHubData } from '../client-hub/data';
+import { installRows } from '../client-hub/install-rows';
+import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
+import { invoicePdfFile } from '../documents/pdf';
 import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import type { EngineContext } from '../sync/device/engine';
@@ -139,5 +143,10 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
+  // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
+  const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
+  const invoicePdf = (accountId: string, invoiceId: string) =>
+    invoicePdfFile(ctx, accountId, invoiceId, { delivered: true });
+  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, invoicePdf }), ctx.clock));
   return app;
 }

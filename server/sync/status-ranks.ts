@@ -1,5 +1,6 @@
 import type {
   BookingStatus,
+  ClientActionStatus,
   DecisionsTable,
   InvoiceStatus,
   JobStatus,
@@ -48,3 +49,10 @@ export const INVOICE_RANKS: Ranks<InvoiceStatus> = {
 /** Decisions never leave the server's tables (no wire schema): their status is schema-sync.ts's. */
 export const DECISION_RANKS: Ranks<DecisionsTable['status']> = { open: 0, cleared: 0, resolved: 1 };
 export const TIME_ENTRY_RANKS: Ranks<TimeEntryStatus> = { kept: 0, deleted: 1 };
+/** Applied beats refused beats pending (two installs that applied it while apart end on one answer); the owner's handling beats all. */
+export const CLIENT_ACTION_RANKS: Ranks<ClientActionStatus> = {
+  pending: 0,
+  refused: 1,
+  applied: 2,
+  handled: 3,
+};

@@ -313,8 +313,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
     pk: ['id'],
     account: ownAccount,
     refs: { customer_id: 'customers' },
-    // Applied beats refused beats pending: two installs applying it while apart end on one answer.
-    ranks: { status: { pending: 0, refused: 1, applied: 2 } },
+    ranks: { status: statusRanks.CLIENT_ACTION_RANKS },
     writable: [
       'id',
       'account_id',

@@ -133,6 +133,7 @@ export const MAIL_KINDS = [
   'review_request',
   'owner_alert',
   'booking_reply',
+  'client_hub_reply',
 ] as const;
 
 export const MailMessage = z

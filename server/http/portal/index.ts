@@ -10,6 +10,7 @@ import { type DataSafety, portalBackupRoutes } from './backups';
 import { portalBookingRequestRoutes } from './booking-requests';
 import { portalBookingRoutes } from './bookings';
 import { portalCalendarRoutes } from './calendar';
+import { portalClientHubRoutes } from './client-hub';
 import { portalConfigRoutes } from './config';
 import { type ImportSetup, portalCustomerImportRoutes } from './customer-imports';
 import { portalCustomerRoutes } from './customers';
@@ -39,6 +40,7 @@ export async function portalApi(
   registerPortalGuard(app, ctx);
   registerIdempotency(app, ctx, (request) => `portal:${request.auth.account.id}`);
   await app.register(portalCustomerRoutes(ctx));
+  await app.register(portalClientHubRoutes(ctx));
   await app.register(propertyRoutes(ctx, { params: PortalParams, tags: ['properties'] }));
   await app.register(portalConfigRoutes(ctx));
   await app.register(portalIntegrationRoutes(ctx));
