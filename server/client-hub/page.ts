@@ -106,6 +106,9 @@ const ACTION_NAMES: Record<ClientActionsTable['kind'], string> = {
   'quote.decline': 'Decline',
   'quote.changes': 'Change request',
   'link.renew': 'New link request',
+  'review.submit': 'Review',
+  'booking.request': 'Work request',
+  'booking.page': 'Booking request',
 };
 
 function activity(actions: ClientActionsTable[], business: BusinessView): string {

@@ -127,7 +127,14 @@ export interface ClientLinksTable {
   revoked_at: string | null;
 }
 
-export type ClientActionKind = 'quote.approve' | 'quote.decline' | 'quote.changes' | 'link.renew';
+export type ClientActionKind =
+  | 'quote.approve'
+  | 'quote.decline'
+  | 'quote.changes'
+  | 'link.renew'
+  | 'review.submit'
+  | 'booking.request'
+  | 'booking.page';
 export type ClientActionStatus = 'pending' | 'refused' | 'applied';
 
 /** What a customer did on the client hub (migration 0019), applied once by an install. */
