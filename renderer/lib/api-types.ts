@@ -2696,10 +2696,20 @@ export interface components {
             locale: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts: boolean;
+            /**
+             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
+             * @default null
+             */
+            payment_instructions: string | null;
             /** @enum {string} */
             plan: "basic" | "platform";
             quote_prefix: string;
             reminders: components["schemas"]["ReminderSettings"];
+            /**
+             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
+             * @default false
+             */
+            serve_client_hub: boolean;
             smtp: {
                 /**
                  * Format: email
@@ -2758,8 +2768,18 @@ export interface components {
             locale?: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts?: boolean;
+            /**
+             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
+             * @default null
+             */
+            payment_instructions?: string | null;
             quote_prefix?: string;
             reminders?: components["schemas"]["ReminderSettingsBodyInput"];
+            /**
+             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
+             * @default false
+             */
+            serve_client_hub?: boolean;
             smtp?: {
                 /**
                  * Format: email

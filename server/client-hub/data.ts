@@ -1,12 +1,15 @@
+import { defaultConfig, type StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
+import type { ClientHubRows, Row } from './rows';
 
 /**
  * What the client hub's pages read and write (docs/client-hub.md, "Serving"): one renderer over
- * two sources, the hosted hub's rows (hub-data.ts) or an install's own database.
+ * the rows of whichever storage serves it (rows.ts).
  */
 export interface ClientHubData {
   /** The link with this id, whatever its state (the caller checks secret, expiry, revocation). */
   link(linkId: string): Promise<ClientLinksTable | undefined>;
+  /** The business, when this server serves its client hub. */
   business(accountId: string): Promise<BusinessView | undefined>;
   customer(accountId: string, customerId: string): Promise<{ id: string; name: string } | undefined>;
   /** The customer's quotes that went out (not drafts), newest first. */
@@ -37,4 +40,115 @@ export interface QuoteView {
   notes: string | null;
   lines: Array<{ description: string; quantity: number; unit_price: number }>;
   taxes: Array<{ name: string; rate: number }>;
+}
+
+export interface DataOptions {
+  /**
+   * Serve only businesses whose owner said this server serves their page (an install's
+   * `serve_client_hub`); the hosted hub serves every business it holds.
+   */
+  optIn: boolean;
+}
+
+export function clientHubData(rows: ClientHubRows, options: DataOptions): ClientHubData {
+  return {
+    link: async (linkId) =>
+      (await rows.readRow(null, 'client_links', linkId))?.row as ClientLinksTable | undefined,
+    business: async (accountId) => {
+      const config = await businessConfig(rows, accountId);
+      return config && (!options.optIn || config.serve_client_hub) ? businessView(config) : undefined;
+    },
+    customer: async (accountId, customerId) => {
+      const found = await rows.readRow(accountId, 'customers', customerId);
+      return found && found.row.deleted_at == null
+        ? { id: customerId, name: String(found.row.name) }
+        : undefined;
+    },
+    quotes: async (accountId, customerId) => {
+      const quotes = (
+        await rows.readRows(accountId, 'quotes', { column: 'customer_id', values: [customerId] })
+      ).filter((q) => q.status !== 'draft');
+      const { lines, taxes } = await documentParts(rows, accountId, quotes);
+      return quotes
+        .map(
+          (q): QuoteView => ({
+            id: String(q.id),
+            number: String(q.number),
+            status: q.status as QuoteView['status'],
+            issue_date: String(q.issue_date),
+            valid_until: String(q.valid_until),
+            currency: String(q.currency),
+            notes: (q.notes as string | null) ?? null,
+            lines: linesOf(lines, q.id),
+            taxes: taxesOf(taxes, q.id),
+          }),
+        )
+        .sort(newestFirst);
+    },
+    actions: async (accountId, customerId) =>
+      (
+        (await rows.readRows(accountId, 'client_actions', {
+          column: 'customer_id',
+          values: [customerId],
+        })) as unknown as ClientActionsTable[]
+      ).sort(newestFirst),
+    record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
+  };
+}
+
+/** The business's configuration as its owner's Settings keep it, defaults for what it lacks. */
+export async function businessConfig(
+  rows: ClientHubRows,
+  accountId: string,
+): Promise<StoredConfig | undefined> {
+  const account = await rows.readRow(accountId, 'accounts', accountId);
+  if (!account) return undefined;
+  return {
+    ...defaultConfig('Your service business'),
+    ...(JSON.parse(String(account.row.config)) as Partial<StoredConfig>),
+  };
+}
+
+/** The lines and taxes of documents (quotes or invoices), fetched in two reads. */
+export async function documentParts(rows: ClientHubRows, accountId: string, documents: Row[]) {
+  const ids = documents.map((d) => String(d.id));
+  const [lines, taxes] = await Promise.all([
+    rows.readRows(accountId, 'document_lines', { column: 'document_id', values: ids }),
+    rows.readRows(accountId, 'document_taxes', { column: 'document_id', values: ids }),
+  ]);
+  return { lines, taxes };
+}
+
+export function linesOf(lines: Row[], documentId: unknown) {
+  return byPosition(lines, documentId).map((l) => ({
+    description: String(l.description),
+    quantity: Number(l.quantity),
+    unit_price: Number(l.unit_price),
+  }));
+}
+
+export function taxesOf(taxes: Row[], documentId: unknown) {
+  return byPosition(taxes, documentId).map((t) => ({ name: String(t.name), rate: Number(t.rate) }));
+}
+
+function byPosition(rows: Row[], documentId: unknown) {
+  return rows
+    .filter((r) => r.document_id === documentId)
+    .sort((a, b) => Number(a.position) - Number(b.position));
+}
+
+export function newestFirst<T extends { id: unknown }>(a: T, b: T): number {
+  return String(a.id) < String(b.id) ? 1 : -1;
+}
+
+export function businessView(config: StoredConfig): BusinessView {
+  return {
+    name: config.business_name,
+    email: config.business_email,
+    phone: config.business_phone,
+    address: config.business_address,
+    currency: config.currency,
+    locale: config.locale,
+    timezone: config.timezone,
+  };
 }

@@ -3,6 +3,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { clientHubData } from '../client-hub/data';
+import { installRows } from '../client-hub/install-rows';
+import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
 import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
@@ -135,5 +138,8 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
+  // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
+  const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
+  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true }), ctx.clock));
   return app;
 }

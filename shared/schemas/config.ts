@@ -85,6 +85,14 @@ const configFields = {
       description:
         "Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.",
     }),
+  serve_client_hub: z.boolean().default(false).meta({
+    description:
+      "Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.",
+  }),
+  payment_instructions: text({ multiline: true }).max(2000).nullable().default(null).meta({
+    description:
+      "How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.",
+  }),
   allow_local_webhooks: z.boolean().meta({
     description:
       'Whether webhook endpoints may point at this machine or the local network (loopback, private and link-local addresses). Only the signed-in owner can change it.',
@@ -147,6 +155,8 @@ export function defaultConfig(businessName: string): StoredConfig {
     reminders: defaultReminderSettings(),
     tax_registrations: [],
     client_hub_url: null,
+    serve_client_hub: false,
+    payment_instructions: null,
     allow_local_webhooks: false,
     ask_for_reviews: false,
     owner_alerts: false,

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ClientConfig, Pool } from 'pg';
-import { hubClientData } from '../../client-hub/hub-data';
+import { clientHubData } from '../../client-hub/data';
+import { hubRows } from '../../client-hub/hub-rows';
 import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
@@ -78,7 +79,10 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   // The client hub (docs/client-hub.md): customers' pages served from the rows the hub holds.
   await app.register(
     clientHubRoutes(
-      hubClientData(hub.storage, () => clock.now().getTime()),
+      clientHubData(
+        hubRows(hub.storage, () => clock.now().getTime()),
+        { optIn: false },
+      ),
       clock,
     ),
   );
