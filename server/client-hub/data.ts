@@ -18,6 +18,8 @@ export interface ClientHubData {
   actions(accountId: string, customerId: string): Promise<ClientActionsTable[]>;
   /** Keeps the action durably before the page answers. */
   record(action: ClientActionsTable): Promise<void>;
+  /** The rows underneath, for pages reading what the views above do not cover. */
+  rows: ClientHubRows;
 }
 
 export interface BusinessView {
@@ -93,6 +95,7 @@ export function clientHubData(rows: ClientHubRows, options: DataOptions): Client
         })) as unknown as ClientActionsTable[]
       ).sort(newestFirst),
     record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
+    rows,
   };
 }
 

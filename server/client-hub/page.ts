@@ -15,7 +15,12 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-function layout(title: string, business: BusinessView | undefined, body: string): string {
+export function layout(
+  title: string,
+  business: BusinessView | undefined,
+  body: string,
+  footer = 'This page is for you only: please do not share its address.',
+): string {
   const contact = business
     ? [business.phone, business.email, business.address].filter(Boolean).map(escapeHtml).join(' · ')
     : '';
@@ -28,7 +33,7 @@ function layout(title: string, business: BusinessView | undefined, body: string)
 </head><body>
 ${business ? `<header class="business"><h1>${escapeHtml(business.name)}</h1>${contact ? `<p>${contact}</p>` : ''}</header>` : ''}
 <main>${body}</main>
-<footer>This page is for you only: please do not share its address.</footer>
+<footer>${escapeHtml(footer)}</footer>
 </body></html>`;
 }
 
@@ -186,7 +191,7 @@ ${activity(
   );
 }
 
-function hidden(page: PageContext): string {
+export function hidden(page: PageContext): string {
   return `<input type="hidden" name="form_token" value="${escapeHtml(page.formToken)}">`;
 }
 

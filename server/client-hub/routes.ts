@@ -10,8 +10,12 @@ import { contentSecurityPolicy } from '../http/ui';
 import { formToken, formTokenMatches, parseClientToken, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
+import { publicBookingPage } from './booking-page-public';
 import type { ClientHubData } from './data';
-import { homePage, linkNotValidPage, messagePage, type PageContext, quotePage } from './page';
+import { homePage, linkNotValidPage, messagePage, quotePage } from './page';
+import { requestWorkPage } from './request-work-page';
+import { reviewPage } from './review-page';
+import type { HubRouteContext, Opened } from './route-context';
 import { CLIENT_HUB_CSS } from './style';
 
 /** Requests a minute (docs/client-hub.md, "Serving"): per link, and per address whatever the link. */
@@ -26,11 +30,6 @@ const ACTIONS: Record<string, ClientActionKind> = {
   decline: 'quote.decline',
   changes: 'quote.changes',
 };
-
-interface Opened {
-  link: ClientLinksTable;
-  page: PageContext;
-}
 
 /**
  * The client hub's pages under /c (docs/client-hub.md): anyone holding a valid link may read that
@@ -53,13 +52,12 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       reply.header('Referrer-Policy', 'same-origin');
       reply.header('Cache-Control', 'no-store');
       const token = (request.params as { token?: string } | undefined)?.token ?? request.url.split('/')[2];
-      const decision = limiter.take(
-        [
-          { bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS },
-          { bucket: `link:${String(token).split('.')[0]}`, limit: LINK_LIMIT, windowMs: WINDOW_MS },
-        ],
-        clock.now().getTime(),
-      );
+      const rules = [{ bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS }];
+      // A public booking page has no link: only its visitors' addresses are counted.
+      if (request.url.startsWith('/c/')) {
+        rules.push({ bucket: `link:${String(token).split('.')[0]}`, limit: LINK_LIMIT, windowMs: WINDOW_MS });
+      }
+      const decision = limiter.take(rules, clock.now().getTime());
       if (!decision.allowed) {
         reply.header('Retry-After', String(decision.retryAfterSeconds));
         return reply
@@ -106,6 +104,27 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     const html = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').send(body);
+
+    const hub: HubRouteContext = {
+      data,
+      clock,
+      open,
+      html,
+      limit: (bucket, limit, windowMs) => {
+        const decision = limiter.take([{ bucket, limit, windowMs }], clock.now().getTime());
+        return decision.allowed ? null : decision.retryAfterSeconds;
+      },
+      formOk: (opened, body) =>
+        formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
+      record: async (opened, kind, subjectId, payload, request) => {
+        const row = actionRow(opened.link, kind, subjectId, payload, request, clock);
+        await data.record(row);
+        return row;
+      },
+    };
+    reviewPage(app, hub);
+    requestWorkPage(app, hub);
+    publicBookingPage(app, hub);
 
     app.get<{ Params: { token: string } }>('/c/:token', async (request, reply) => {
       const opened = await open(request.params.token);
