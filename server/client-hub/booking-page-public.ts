@@ -9,6 +9,7 @@ import { formatMoney } from '../domain/documents';
 import { newId } from '../lib/ids';
 import { errorNotice, hoursList, preferredFieldset, refusal } from './booking-forms';
 import { type BusinessView, businessConfig } from './data';
+import { HUB_SCHEMAS } from './openapi';
 import { escapeHtml, layout, messagePage } from './page';
 import type { HubRouteContext } from './route-context';
 
@@ -50,14 +51,19 @@ export function publicBookingPage(app: FastifyInstance, hub: HubRouteContext): v
       404,
     );
 
-  app.get<{ Params: { business: string } }>('/book/:business', async (request, reply) => {
-    const page = await openPage(request.params.business);
-    if (!page) return closed(reply);
-    return hub.html(reply, bookingPage(request.params.business, page, hub.clock.now()));
-  });
+  app.get<{ Params: { business: string } }>(
+    '/book/:business',
+    { schema: HUB_SCHEMAS.book },
+    async (request, reply) => {
+      const page = await openPage(request.params.business);
+      if (!page) return closed(reply);
+      return hub.html(reply, bookingPage(request.params.business, page, hub.clock.now()));
+    },
+  );
 
   app.post<{ Params: { business: string }; Body: Record<string, string> }>(
     '/book/:business',
+    { schema: HUB_SCHEMAS.bookPost },
     async (request, reply) => {
       const page = await openPage(request.params.business);
       if (!page) return closed(reply);
@@ -107,21 +113,25 @@ export function publicBookingPage(app: FastifyInstance, hub: HubRouteContext): v
     },
   );
 
-  app.get<{ Params: { business: string } }>('/book/:business/sent', async (request, reply) => {
-    const page = await openPage(request.params.business);
-    if (!page) return closed(reply);
-    return hub.html(
-      reply,
-      layout(
-        `${page.business.name}: request sent`,
-        page.business,
-        `<h2>Request sent</h2><div class="card notice good" role="status"><strong>Thank you.</strong> ${escapeHtml(
-          page.business.name,
-        )} has your request and will be in touch by e-mail to confirm a time.</div>`,
-        FOOTER,
-      ),
-    );
-  });
+  app.get<{ Params: { business: string } }>(
+    '/book/:business/sent',
+    { schema: HUB_SCHEMAS.bookSent },
+    async (request, reply) => {
+      const page = await openPage(request.params.business);
+      if (!page) return closed(reply);
+      return hub.html(
+        reply,
+        layout(
+          `${page.business.name}: request sent`,
+          page.business,
+          `<h2>Request sent</h2><div class="card notice good" role="status"><strong>Thank you.</strong> ${escapeHtml(
+            page.business.name,
+          )} has your request and will be in touch by e-mail to confirm a time.</div>`,
+          FOOTER,
+        ),
+      );
+    },
+  );
 }
 
 /** requestBookingFromPage's checks, as of now. */

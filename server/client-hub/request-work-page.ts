@@ -8,6 +8,7 @@ import { newId } from '../lib/ids';
 import { errorNotice, preferredFieldset, refusal } from './booking-forms';
 import { businessConfig } from './data';
 import { type FormFile, parseMultipart } from './multipart';
+import { HUB_SCHEMAS } from './openapi';
 import { escapeHtml, hidden, layout, linkNotValidPage, messagePage, type PageContext } from './page';
 import type { HubRouteContext, Opened } from './route-context';
 import type { Row } from './rows';
@@ -53,52 +54,64 @@ export function requestWorkPage(app: FastifyInstance, hub: HubRouteContext): voi
     return workFormPage(opened.page, config, places, hub.clock.now(), error);
   };
 
-  app.get<{ Params: { token: string } }>('/c/:token/request', async (request, reply) => {
-    const opened = await hub.open(request.params.token);
-    if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-    return hub.html(reply, await show(opened));
-  });
+  app.get<{ Params: { token: string } }>(
+    '/c/:token/request',
+    { schema: HUB_SCHEMAS.work },
+    async (request, reply) => {
+      const opened = await hub.open(request.params.token);
+      if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+      return hub.html(reply, await show(opened));
+    },
+  );
 
-  app.post<{ Params: { token: string }; Body: Body }>('/c/:token/request', async (request, reply) => {
-    const opened = await hub.open(request.params.token);
-    if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-    const body = request.body ?? {};
-    if (!hub.formOk(opened, body)) {
-      return hub.html(reply, messagePage('Not sent', 'This form has expired: open the page again.'), 403);
-    }
-    const form = ClientWorkForm.safeParse(body);
-    const { config, places } = await load(opened);
-    const files = body[FILES] ?? [];
-    const payload = form.success ? workPayload(form.data, files) : undefined;
-    const error = !form.success
-      ? `${String(form.error.issues[0]!.path[0])}: ${form.error.issues[0]!.message}`
-      : files.length > MAX_FORM_PHOTOS
-        ? `Send at most ${MAX_FORM_PHOTOS} photos.`
-        : payload!.property_id && !places.some((p) => p.id === payload!.property_id)
-          ? 'Choose one of your places.'
-          : refusal(() => checkWork(opened, config, payload!, hub.clock.now().getTime()));
-    if (error) {
-      return hub.html(reply, workFormPage(opened.page, config, places, hub.clock.now(), error), 400);
-    }
-    await hub.record(opened, 'booking.request', newId('bkg', hub.clock.now().getTime()), payload, request);
-    return reply.redirect(`/c/${request.params.token}/request/sent`, 303);
-  });
+  app.post<{ Params: { token: string }; Body: Body }>(
+    '/c/:token/request',
+    { schema: HUB_SCHEMAS.workPost },
+    async (request, reply) => {
+      const opened = await hub.open(request.params.token);
+      if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+      const body = request.body ?? {};
+      if (!hub.formOk(opened, body)) {
+        return hub.html(reply, messagePage('Not sent', 'This form has expired: open the page again.'), 403);
+      }
+      const form = ClientWorkForm.safeParse(body);
+      const { config, places } = await load(opened);
+      const files = body[FILES] ?? [];
+      const payload = form.success ? workPayload(form.data, files) : undefined;
+      const error = !form.success
+        ? `${String(form.error.issues[0]!.path[0])}: ${form.error.issues[0]!.message}`
+        : files.length > MAX_FORM_PHOTOS
+          ? `Send at most ${MAX_FORM_PHOTOS} photos.`
+          : payload!.property_id && !places.some((p) => p.id === payload!.property_id)
+            ? 'Choose one of your places.'
+            : refusal(() => checkWork(opened, config, payload!, hub.clock.now().getTime()));
+      if (error) {
+        return hub.html(reply, workFormPage(opened.page, config, places, hub.clock.now(), error), 400);
+      }
+      await hub.record(opened, 'booking.request', newId('bkg', hub.clock.now().getTime()), payload, request);
+      return reply.redirect(`/c/${request.params.token}/request/sent`, 303);
+    },
+  );
 
-  app.get<{ Params: { token: string } }>('/c/:token/request/sent', async (request, reply) => {
-    const opened = await hub.open(request.params.token);
-    if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-    const { page } = opened;
-    return hub.html(
-      reply,
-      layout(
-        `${page.business.name}: request sent`,
-        page.business,
-        `<h2>Request sent</h2><div class="card notice good" role="status"><strong>Thank you.</strong> ${escapeHtml(
-          page.business.name,
-        )} has your request and will confirm a time with you.</div><p><a href="${page.base}">Back to your page</a></p>`,
-      ),
-    );
-  });
+  app.get<{ Params: { token: string } }>(
+    '/c/:token/request/sent',
+    { schema: HUB_SCHEMAS.workSent },
+    async (request, reply) => {
+      const opened = await hub.open(request.params.token);
+      if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+      const { page } = opened;
+      return hub.html(
+        reply,
+        layout(
+          `${page.business.name}: request sent`,
+          page.business,
+          `<h2>Request sent</h2><div class="card notice good" role="status"><strong>Thank you.</strong> ${escapeHtml(
+            page.business.name,
+          )} has your request and will confirm a time with you.</div><p><a href="${page.base}">Back to your page</a></p>`,
+        ),
+      );
+    },
+  );
 }
 
 type WorkPayload = Omit<WorkRequestInput, 'customer_id'>;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ClientReviewForm } from '../../shared/schemas/client-hub';
 import { dateInZone } from '../../shared/time-zone';
+import { HUB_SCHEMAS } from './openapi';
 import { escapeHtml, hidden, layout, linkNotValidPage, messagePage, type PageContext } from './page';
 import type { HubRouteContext, Opened } from './route-context';
 
@@ -38,16 +39,22 @@ export function reviewPage(app: FastifyInstance, hub: HubRouteContext): void {
     };
   };
 
-  app.get<{ Params: { token: string; id: string } }>('/c/:token/reviews/:id', async (request, reply) => {
-    const opened = await hub.open(request.params.token);
-    if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-    const visit = await visitOf(opened, request.params.id);
-    if (!visit) return hub.html(reply, messagePage('Not found', 'There is no such visit on your page.'), 404);
-    return hub.html(reply, reviewFormPage(opened.page, visit));
-  });
+  app.get<{ Params: { token: string; id: string } }>(
+    '/c/:token/reviews/:id',
+    { schema: HUB_SCHEMAS.review },
+    async (request, reply) => {
+      const opened = await hub.open(request.params.token);
+      if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+      const visit = await visitOf(opened, request.params.id);
+      if (!visit)
+        return hub.html(reply, messagePage('Not found', 'There is no such visit on your page.'), 404);
+      return hub.html(reply, reviewFormPage(opened.page, visit));
+    },
+  );
 
   app.post<{ Params: { token: string; id: string }; Body: Record<string, string> }>(
     '/c/:token/reviews/:id',
+    { schema: HUB_SCHEMAS.reviewPost },
     async (request, reply) => {
       const opened = await hub.open(request.params.token);
       if (!opened) return hub.html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);

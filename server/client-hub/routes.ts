@@ -12,6 +12,7 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { publicBookingPage } from './booking-page-public';
 import type { ClientHubData } from './data';
+import { HUB_SCHEMAS, passThrough } from './openapi';
 import { homePage, linkNotValidPage, messagePage, quotePage } from './page';
 import { requestWorkPage } from './request-work-page';
 import { reviewPage } from './review-page';
@@ -39,6 +40,7 @@ const ACTIONS: Record<string, ClientActionKind> = {
 export function clientHubRoutes(data: ClientHubData, clock: Clock) {
   const limiter = new RateLimiter();
   return async (app: FastifyInstance) => {
+    passThrough(app);
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },
@@ -74,7 +76,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       }
     });
 
-    app.get('/c/assets/hub.css', async (_request, reply) =>
+    app.get('/c/assets/hub.css', { schema: { hide: true } }, async (_request, reply) =>
       reply
         .type('text/css; charset=utf-8')
         .header('Cache-Control', 'public, max-age=3600')
@@ -126,16 +128,20 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     requestWorkPage(app, hub);
     publicBookingPage(app, hub);
 
-    app.get<{ Params: { token: string } }>('/c/:token', async (request, reply) => {
-      const opened = await open(request.params.token);
-      if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-      const { link, page } = opened;
-      const [quotes, actions] = await Promise.all([
-        data.quotes(link.account_id, link.customer_id),
-        data.actions(link.account_id, link.customer_id),
-      ]);
-      return html(reply, homePage(page, quotes, actions, clock.now()));
-    });
+    app.get<{ Params: { token: string } }>(
+      '/c/:token',
+      { schema: HUB_SCHEMAS.home },
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        const { link, page } = opened;
+        const [quotes, actions] = await Promise.all([
+          data.quotes(link.account_id, link.customer_id),
+          data.actions(link.account_id, link.customer_id),
+        ]);
+        return html(reply, homePage(page, quotes, actions, clock.now()));
+      },
+    );
 
     const showQuote = async (opened: Opened, quoteId: string, reply: FastifyReply, error?: string) => {
       const { link, page } = opened;
@@ -148,14 +154,19 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       return html(reply, quotePage(page, quote, actions, clock.now(), error), error ? 400 : 200);
     };
 
-    app.get<{ Params: { token: string; id: string } }>('/c/:token/quotes/:id', async (request, reply) => {
-      const opened = await open(request.params.token);
-      if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-      return showQuote(opened, request.params.id, reply);
-    });
+    app.get<{ Params: { token: string; id: string } }>(
+      '/c/:token/quotes/:id',
+      { schema: HUB_SCHEMAS.quote },
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        return showQuote(opened, request.params.id, reply);
+      },
+    );
 
     app.post<{ Params: { token: string; id: string; action: string }; Body: Record<string, string> }>(
       '/c/:token/quotes/:id/:action',
+      { schema: HUB_SCHEMAS.answer },
       async (request, reply) => {
         const opened = await open(request.params.token);
         if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
@@ -189,6 +200,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
       '/c/:token/renew',
+      { schema: HUB_SCHEMAS.renew },
       async (request, reply) => {
         const form = ClientRelinkForm.safeParse(request.body ?? {});
         if (!form.success) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 400);

@@ -60,6 +60,9 @@ fieldset.stars input:focus-visible + label { outline: 2px solid var(--hub-accent
 .pair > * { flex: 1; }
 ul.plain { list-style: none; padding: 0; margin: 0; }
 ul.plain li { padding: .35rem 0; border-bottom: 1px solid var(--hub-line); display: flex; justify-content: space-between; gap: .5rem; }
+ul.services li { justify-content: flex-start; align-items: flex-start; }
+ul.services label { margin: 0; font-weight: 400; flex: 1; }
+ul.services label .muted { display: block; }
 details summary { cursor: pointer; font-weight: 600; padding: .4rem 0; }
 footer { text-align: center; color: var(--hub-muted); font-size: .8rem; padding: 1.5rem 1rem; }
 `;
