@@ -102,6 +102,7 @@ export function homePage(
     `<p>Hello ${escapeHtml(page.customerName)}.</p>
 <h2>Your quotes</h2>
 ${cards.length ? cards.join('\n') : '<p class="muted">No quotes at the moment.</p>'}
+<h2>Need something done?</h2><div class="card"><a class="open" href="${page.base}/request"><span><strong>Request work</strong><br><span class="muted">Tell us what, where and when suits you.</span></span><span class="num">›</span></a></div>
 ${activity(actions, page.business)}`,
   );
 }

@@ -124,6 +124,7 @@ describe('request work on the customer page', () => {
       body: { customer_id: customer.id, label: 'Cottage', street: '12 Lake Rd', city: 'Muskoka' },
     });
     expect(place.status).toBe(201);
+    expect((await page(`/c/${token}`)).text).toContain(`href="/c/${token}/request"`);
     const form = await page(`/c/${token}/request`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('Gutter cleaning');
