@@ -213,6 +213,11 @@ describe('the client hub on a hosted hub, every owner computer off', () => {
     await page.getByRole('button', { name: 'Send my review' }).click();
     await page.getByText('Thank you for your review.').waitFor();
     await screenshot(page, 'client-hub-review-sent');
+    // The customer's page links to the request work form (its posts are test/api/client-hub-requests.test.ts).
+    await page.goto(link!.split('/reviews/')[0]!);
+    await page.getByRole('link', { name: /Request work/ }).click();
+    await page.getByLabel('Preferred day').waitFor();
+    await screenshot(page, 'client-hub-request-work');
 
     await backOnline();
     for (const server of [office, van]) {
