@@ -13,6 +13,7 @@ import { databaseKeyFromEnvironment } from './db/key-source';
 import { DataFolderError, openFailureMessage, storageProblem } from './db/storage-errors';
 import { type ApiPlan, createAccount, listAccounts, type Plan, setPlans } from './domain/accounts';
 import { createKey, listKeys, revokeKey, rotateKey } from './domain/api-keys';
+import { clientLinkMaker } from './domain/client-links';
 import { createSignInToken } from './domain/sessions';
 import { systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
@@ -153,6 +154,8 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
   }
   const database = await openDatabaseWithBackups(backups);
   const ctx = createContext(database.db, systemClock);
+  // Review requests carry a client hub link wherever the business set its hub's address.
+  ctx.clientLinks = clientLinkMaker(systemClock);
   try {
     switch (command) {
       case 'init': {

@@ -28,11 +28,14 @@ export interface SyncPort {
  * transaction that queues the e-mail, so a link and its message commit together.
  */
 export interface ClientLinkMaker {
-  /** The link a completed visit's review request e-mail carries. */
+  /**
+   * The link a completed visit's review request e-mail carries; null where the business set no
+   * client hub address (the request is then recorded as not sent).
+   */
   reviewLink(
     tx: Tx,
     request: { accountId: string; customerId: string; reviewRequestId: string },
-  ): Promise<string>;
+  ): Promise<string | null>;
 }
 
 /**

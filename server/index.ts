@@ -20,6 +20,7 @@ import { startIntegrityCheck } from './db/integrity';
 import { ReadWorker } from './db/read-worker';
 import { openWriterConnection } from './db/writer-connection';
 import { applyPendingActions } from './domain/client-actions';
+import { clientLinkMaker } from './domain/client-links';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -127,6 +128,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   });
   const ctx = createContext<SyncEngine>(database.db, clock);
+  // Review requests carry a client hub link wherever the business set its hub's address.
+  ctx.clientLinks = clientLinkMaker(clock);
   // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
   const reader = new ReadWorker(database.file, keyPragmas(key));
   ctx.readSnapshot = reader.read;

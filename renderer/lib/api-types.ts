@@ -2870,11 +2870,11 @@ export interface components {
             /** @description The address the customer acted from (the record of an approval). */
             ip: string | null;
             /** @enum {string} */
-            kind: "quote.approve" | "quote.decline" | "quote.changes" | "invoice.payment_notice" | "visit.reschedule" | "link.renew";
+            kind: "quote.approve" | "quote.decline" | "quote.changes" | "invoice.payment_notice" | "visit.reschedule" | "link.renew" | "review.submit" | "booking.request" | "booking.page";
             outcome: string | null;
             /** @description What the form carried (name, reason, message, note, preferred). */
             payload: {
-                [key: string]: string;
+                [key: string]: unknown;
             };
             /** @enum {string} */
             status: "pending" | "refused" | "applied" | "handled";

@@ -37,6 +37,8 @@ export interface ClientHubData {
   invoicePdf?(accountId: string, invoiceId: string): Promise<{ filename: string; pdf: Buffer }>;
   /** Keeps the action durably before the page answers. */
   record(action: ClientActionsTable): Promise<void>;
+  /** The rows underneath, for pages reading what the views above do not cover. */
+  rows: ClientHubRows;
 }
 
 export interface BusinessView {
@@ -119,6 +121,7 @@ export function clientHubData(rows: ClientHubRows, options: DataOptions): Client
     properties: (accountId, customerId) => propertiesOf(rows, accountId, customerId),
     ...(options.invoicePdf ? { invoicePdf: options.invoicePdf } : {}),
     record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
+    rows,
   };
 }
 

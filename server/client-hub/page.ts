@@ -15,7 +15,12 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-export function layout(title: string, business: BusinessView | undefined, body: string): string {
+export function layout(
+  title: string,
+  business: BusinessView | undefined,
+  body: string,
+  footer = 'This page is for you only: please do not share its address.',
+): string {
   const contact = business
     ? [business.phone, business.email, business.address].filter(Boolean).map(escapeHtml).join(' · ')
     : '';
@@ -28,7 +33,7 @@ export function layout(title: string, business: BusinessView | undefined, body: 
 </head><body>
 ${business ? `<header class="business"><h1>${escapeHtml(business.name)}</h1>${contact ? `<p>${contact}</p>` : ''}</header>` : ''}
 <main>${body}</main>
-<footer>This page is for you only: please do not share its address.</footer>
+<footer>${escapeHtml(footer)}</footer>
 </body></html>`;
 }
 
@@ -106,6 +111,7 @@ export function homePage(
 ${sections(page, summary)}
 <h2>Your quotes</h2>
 ${cards.length ? cards.join('\n') : '<p class="muted">No quotes at the moment.</p>'}
+<h2>Need something done?</h2><div class="card"><a class="open" href="${page.base}/request"><span><strong>Request work</strong><br><span class="muted">Tell us what, where and when suits you.</span></span><span class="num">›</span></a></div>
 ${activity(actions, page.business)}`,
   );
 }
@@ -127,6 +133,9 @@ const ACTION_NAMES: Record<ClientActionsTable['kind'], string> = {
   'invoice.payment_notice': 'Payment notice',
   'visit.reschedule': 'Reschedule request',
   'link.renew': 'New link request',
+  'review.submit': 'Review',
+  'booking.request': 'Work request',
+  'booking.page': 'Booking request',
 };
 
 export function activity(actions: ClientActionsTable[], business: BusinessView): string {

@@ -3,9 +3,10 @@ import { CLIENT_ACTION_FORMS } from '../../shared/schemas/client-hub';
 import type { ClientActionsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { ClientHubData } from './data';
+import { HUB_SCHEMAS } from './openapi';
 import { linkNotValidPage, messagePage } from './page';
 import { invoicePage, invoicesPage, propertiesPage, visitPage, visitsPage } from './record-pages';
-import { HIDDEN, type Opened } from './routes';
+import type { Opened } from './route-context';
 
 interface Deps {
   data: ClientHubData;
@@ -44,11 +45,15 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     html(reply, messagePage('Not found', `There is no such ${what} on your page.`), 404);
   const of = (opened: Opened) => [opened.link.account_id, opened.link.customer_id] as const;
 
-  app.get<{ Params: { token: string } }>('/c/:token/invoices', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    return html(reply, invoicesPage(opened.page, await data.invoices(...of(opened))));
-  });
+  app.get<{ Params: { token: string } }>(
+    '/c/:token/invoices',
+    { schema: HUB_SCHEMAS.invoices },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      return html(reply, invoicesPage(opened.page, await data.invoices(...of(opened))));
+    },
+  );
 
   const showInvoice = async (opened: Opened, id: string, reply: FastifyReply, error?: string) => {
     const [invoices, actions] = await Promise.all([
@@ -65,27 +70,35 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     return html(reply, invoicePage(opened.page, invoice, actions, options), error ? 400 : 200);
   };
 
-  app.get<{ Params: Params }>('/c/:token/invoices/:id', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    return showInvoice(opened, request.params.id, reply);
-  });
+  app.get<{ Params: Params }>(
+    '/c/:token/invoices/:id',
+    { schema: HUB_SCHEMAS.invoice },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      return showInvoice(opened, request.params.id, reply);
+    },
+  );
 
-  app.get<{ Params: Params }>('/c/:token/invoices/:id/pdf', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    const invoice = (await data.invoices(...of(opened))).find((i) => i.id === request.params.id);
-    if (!invoice || !data.invoicePdf) return notFound(reply, 'invoice');
-    const file = await data.invoicePdf(opened.link.account_id, invoice.id);
-    return reply
-      .type('application/pdf')
-      .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-      .send(file.pdf);
-  });
+  app.get<{ Params: Params }>(
+    '/c/:token/invoices/:id/pdf',
+    { schema: HUB_SCHEMAS.invoicePdf },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      const invoice = (await data.invoices(...of(opened))).find((i) => i.id === request.params.id);
+      if (!invoice || !data.invoicePdf) return notFound(reply, 'invoice');
+      const file = await data.invoicePdf(opened.link.account_id, invoice.id);
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+        .send(file.pdf);
+    },
+  );
 
   app.post<{ Params: Params; Body: Record<string, string> }>(
     '/c/:token/invoices/:id/payment-notice',
-    HIDDEN,
+    { schema: HUB_SCHEMAS.paymentNotice },
     async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return notValid(reply, request.params.token);
@@ -101,11 +114,15 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.get<{ Params: { token: string } }>('/c/:token/visits', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    return html(reply, visitsPage(opened.page, await data.visits(...of(opened)), clock.now()));
-  });
+  app.get<{ Params: { token: string } }>(
+    '/c/:token/visits',
+    { schema: HUB_SCHEMAS.visits },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      return html(reply, visitsPage(opened.page, await data.visits(...of(opened)), clock.now()));
+    },
+  );
 
   const showVisit = async (opened: Opened, id: string, reply: FastifyReply, error?: string) => {
     const [visits, actions] = await Promise.all([data.visits(...of(opened)), data.actions(...of(opened))]);
@@ -114,15 +131,19 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     return html(reply, visitPage(opened.page, visit, actions, clock.now(), error), error ? 400 : 200);
   };
 
-  app.get<{ Params: Params }>('/c/:token/visits/:id', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    return showVisit(opened, request.params.id, reply);
-  });
+  app.get<{ Params: Params }>(
+    '/c/:token/visits/:id',
+    { schema: HUB_SCHEMAS.visit },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      return showVisit(opened, request.params.id, reply);
+    },
+  );
 
   app.post<{ Params: Params; Body: Record<string, string> }>(
     '/c/:token/visits/:id/reschedule',
-    HIDDEN,
+    { schema: HUB_SCHEMAS.reschedule },
     async (request, reply) => {
       const opened = await open(request.params.token);
       if (!opened) return notValid(reply, request.params.token);
@@ -138,11 +159,15 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.get<{ Params: { token: string } }>('/c/:token/properties', HIDDEN, async (request, reply) => {
-    const opened = await open(request.params.token);
-    if (!opened) return notValid(reply, request.params.token);
-    return html(reply, propertiesPage(opened.page, await data.properties(...of(opened))));
-  });
+  app.get<{ Params: { token: string } }>(
+    '/c/:token/properties',
+    { schema: HUB_SCHEMAS.properties },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      return html(reply, propertiesPage(opened.page, await data.properties(...of(opened))));
+    },
+  );
 }
 
 function formExpired(reply: FastifyReply, html: Deps['html']) {

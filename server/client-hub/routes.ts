@@ -10,10 +10,15 @@ import { contentSecurityPolicy } from '../http/ui';
 import { formToken, formTokenMatches, parseClientToken, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
+import { publicBookingPage } from './booking-page-public';
 import type { ClientHubData } from './data';
-import { homePage, linkNotValidPage, messagePage, type PageContext, quotePage } from './page';
+import { HUB_SCHEMAS, passThrough } from './openapi';
+import { homePage, linkNotValidPage, messagePage, quotePage } from './page';
 import { invoiceBalance, isUpcoming, visitWhen } from './record-pages';
 import { registerRecordRoutes } from './record-routes';
+import { requestWorkPage } from './request-work-page';
+import { reviewPage } from './review-page';
+import type { HubRouteContext, Opened } from './route-context';
 import { CLIENT_HUB_CSS } from './style';
 
 /** Requests a minute (docs/client-hub.md, "Serving"): per link, and per address whatever the link. */
@@ -24,18 +29,12 @@ const WINDOW_MS = 60_000;
 const CSP = contentSecurityPolicy("'self'");
 
 /** HTML for customers, not the API: kept out of the OpenAPI document. */
-export const HIDDEN = { schema: { hide: true } };
 
 const ACTIONS: Record<string, ClientActionKind> = {
   approve: 'quote.approve',
   decline: 'quote.decline',
   changes: 'quote.changes',
 };
-
-export interface Opened {
-  link: ClientLinksTable;
-  page: PageContext;
-}
 
 /**
  * The client hub's pages under /c (docs/client-hub.md): anyone holding a valid link may read that
@@ -45,6 +44,7 @@ export interface Opened {
 export function clientHubRoutes(data: ClientHubData, clock: Clock) {
   const limiter = new RateLimiter();
   return async (app: FastifyInstance) => {
+    passThrough(app);
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },
@@ -58,13 +58,12 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       reply.header('Referrer-Policy', 'same-origin');
       reply.header('Cache-Control', 'no-store');
       const token = (request.params as { token?: string } | undefined)?.token ?? request.url.split('/')[2];
-      const decision = limiter.take(
-        [
-          { bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS },
-          { bucket: `link:${String(token).split('.')[0]}`, limit: LINK_LIMIT, windowMs: WINDOW_MS },
-        ],
-        clock.now().getTime(),
-      );
+      const rules = [{ bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS }];
+      // A public booking page has no link: only its visitors' addresses are counted.
+      if (request.url.startsWith('/c/')) {
+        rules.push({ bucket: `link:${String(token).split('.')[0]}`, limit: LINK_LIMIT, windowMs: WINDOW_MS });
+      }
+      const decision = limiter.take(rules, clock.now().getTime());
       if (!decision.allowed) {
         reply.header('Retry-After', String(decision.retryAfterSeconds));
         return reply
@@ -81,7 +80,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       }
     });
 
-    app.get('/c/assets/hub.css', HIDDEN, async (_request, reply) =>
+    app.get('/c/assets/hub.css', { schema: { hide: true } }, async (_request, reply) =>
       reply
         .type('text/css; charset=utf-8')
         .header('Cache-Control', 'public, max-age=3600')
@@ -112,26 +111,51 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     const html = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').send(body);
 
-    app.get<{ Params: { token: string } }>('/c/:token', HIDDEN, async (request, reply) => {
-      const opened = await open(request.params.token);
-      if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
-      const { link, page } = opened;
-      const [quotes, actions, invoices, visits, properties] = await Promise.all([
-        data.quotes(link.account_id, link.customer_id),
-        data.actions(link.account_id, link.customer_id),
-        data.invoices(link.account_id, link.customer_id),
-        data.visits(link.account_id, link.customer_id),
-        data.properties(link.account_id, link.customer_id),
-      ]);
-      const now = clock.now();
-      const next = visits.find((v) => isUpcoming(v, now));
-      const summary = {
-        invoicesToPay: invoices.filter((i) => i.status !== 'void' && invoiceBalance(i).balance > 0).length,
-        nextVisit: next ? visitWhen(next, page.business) : null,
-        properties: properties.length,
-      };
-      return html(reply, homePage(page, quotes, actions, now, summary));
-    });
+    const hub: HubRouteContext = {
+      data,
+      clock,
+      open,
+      html,
+      limit: (bucket, limit, windowMs) => {
+        const decision = limiter.take([{ bucket, limit, windowMs }], clock.now().getTime());
+        return decision.allowed ? null : decision.retryAfterSeconds;
+      },
+      formOk: (opened, body) =>
+        formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
+      record: async (opened, kind, subjectId, payload, request) => {
+        const row = actionRow(opened.link, kind, subjectId, payload, request, clock);
+        await data.record(row);
+        return row;
+      },
+    };
+    reviewPage(app, hub);
+    requestWorkPage(app, hub);
+    publicBookingPage(app, hub);
+
+    app.get<{ Params: { token: string } }>(
+      '/c/:token',
+      { schema: HUB_SCHEMAS.home },
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        const { link, page } = opened;
+        const [quotes, actions, invoices, visits, properties] = await Promise.all([
+          data.quotes(link.account_id, link.customer_id),
+          data.actions(link.account_id, link.customer_id),
+          data.invoices(link.account_id, link.customer_id),
+          data.visits(link.account_id, link.customer_id),
+          data.properties(link.account_id, link.customer_id),
+        ]);
+        const now = clock.now();
+        const next = visits.find((v) => isUpcoming(v, now));
+        const summary = {
+          invoicesToPay: invoices.filter((i) => i.status !== 'void' && invoiceBalance(i).balance > 0).length,
+          nextVisit: next ? visitWhen(next, page.business) : null,
+          properties: properties.length,
+        };
+        return html(reply, homePage(page, quotes, actions, now, summary));
+      },
+    );
 
     const showQuote = async (opened: Opened, quoteId: string, reply: FastifyReply, error?: string) => {
       const { link, page } = opened;
@@ -146,7 +170,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     app.get<{ Params: { token: string; id: string } }>(
       '/c/:token/quotes/:id',
-      HIDDEN,
+      { schema: HUB_SCHEMAS.quote },
       async (request, reply) => {
         const opened = await open(request.params.token);
         if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
@@ -156,7 +180,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     app.post<{ Params: { token: string; id: string; action: string }; Body: Record<string, string> }>(
       '/c/:token/quotes/:id/:action',
-      HIDDEN,
+      { schema: HUB_SCHEMAS.answer },
       async (request, reply) => {
         const opened = await open(request.params.token);
         if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
@@ -201,7 +225,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
       '/c/:token/renew',
-      HIDDEN,
+      { schema: HUB_SCHEMAS.renew },
       async (request, reply) => {
         const form = ClientRelinkForm.safeParse(request.body ?? {});
         if (!form.success) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 400);

@@ -39,7 +39,7 @@ td.num, th.num { text-align: right; white-space: nowrap; padding-left: .5rem; }
 tr.total td { font-weight: 700; border-bottom: 0; }
 form { margin: 0; }
 label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
-input[type=text], textarea { width: 100%; font: inherit; padding: .65rem; border: 1px solid var(--hub-line);
+input[type=text], input[type=email], input[type=tel], input[type=date], select, textarea { width: 100%; font: inherit; padding: .65rem; border: 1px solid var(--hub-line);
   border-radius: .5rem; background: var(--hub-card); color: var(--hub-ink); }
 textarea { min-height: 5rem; }
 button { width: 100%; font: inherit; font-weight: 600; padding: .8rem; margin-top: .75rem; border-radius: .5rem;
@@ -49,6 +49,20 @@ button.secondary { background: var(--hub-card); color: var(--hub-accent); }
 .notice.good { border-left-color: var(--hub-good); }
 .notice.bad { border-left-color: var(--hub-bad); }
 .error { color: var(--hub-bad); font-weight: 600; }
+fieldset { border: 0; padding: 0; margin: .5rem 0 0; }
+legend { font-weight: 600; padding: 0; }
+fieldset.stars { display: flex; flex-direction: row-reverse; justify-content: flex-end; gap: .25rem; }
+fieldset.stars input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+fieldset.stars label { font-size: 2.6rem; line-height: 1; color: var(--hub-line); cursor: pointer; margin: 0; padding: 0 .1rem; }
+fieldset.stars input:checked ~ label { color: var(--hub-warn); }
+fieldset.stars input:focus-visible + label { outline: 2px solid var(--hub-accent); }
+.pair { display: flex; gap: .5rem; }
+.pair > * { flex: 1; }
+ul.plain { list-style: none; padding: 0; margin: 0; }
+ul.plain li { padding: .35rem 0; border-bottom: 1px solid var(--hub-line); display: flex; justify-content: space-between; gap: .5rem; }
+ul.services li { justify-content: flex-start; align-items: flex-start; }
+ul.services label { margin: 0; font-weight: 400; flex: 1; }
+ul.services label .muted { display: block; }
 details summary { cursor: pointer; font-weight: 600; padding: .4rem 0; }
 footer { text-align: center; color: var(--hub-muted); font-size: .8rem; padding: 1.5rem 1rem; }
 `;

@@ -142,7 +142,10 @@ export type ClientActionKind =
   | 'quote.changes'
   | 'invoice.payment_notice'
   | 'visit.reschedule'
-  | 'link.renew';
+  | 'link.renew'
+  | 'review.submit'
+  | 'booking.request'
+  | 'booking.page';
 /** `handled`: the owner dealt with what the action asked (recorded the payment, moved the visit). */
 export type ClientActionStatus = 'pending' | 'refused' | 'applied' | 'handled';
 

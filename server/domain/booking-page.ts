@@ -69,20 +69,20 @@ export function findService(page: BookingPageSettings, serviceId: string): Booka
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 /**
- * The instants of the customer's preferred times (the business's time zone), each in the future
- * and, when the page offers hours, inside the hours of its weekday for the whole duration.
+ * The instants of the customer's preferred times (the business's time zone), each after `nowMs`
+ * (when the customer asked: an action applied later is judged as of its own time) and, when the
+ * page offers hours, inside the hours of its weekday for the whole duration.
  */
 export function preferredInstants(
-  ctx: AppContext,
+  nowMs: number,
   page: BookingPageSettings,
   timeZone: string,
   preferred: PreferredTime[],
   durationMinutes: number,
 ): Array<{ start: string; end: string }> {
-  const now = ctx.clock.now().getTime();
   return preferred.map((choice, i) => {
     const start = zonedToUtc(choice.date, choice.time, timeZone);
-    if (start.getTime() <= now) {
+    if (start.getTime() <= nowMs) {
       throw validationError(`${choice.date} ${choice.time} has passed: pick a time ahead`, `preferred[${i}]`);
     }
     if (page.hours.length) {

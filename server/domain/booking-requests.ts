@@ -19,7 +19,7 @@ import { findService, preferredInstants, requireOpenPage, UNLISTED_SERVICE_MINUT
 import { type CheckedPhoto, checkPhotos, insertPhotos, listPhotos } from './booking-photos';
 import { presentBookings } from './bookings';
 import { findOrCreateCustomer } from './customers';
-import { recordEvent } from './events';
+import { type EventOrigin, recordEvent } from './events';
 import { notifyOwner } from './owner-alerts';
 import { keysetPage, type Page } from './pagination';
 import { presentProperty } from './properties';
@@ -30,6 +30,8 @@ const BOOKING_ID = /^bkg_[0-9a-z]{26}$/;
 export interface ActionIds {
   /** The booking's id, derived from the customer's action id. */
   id: string;
+  /** booking.created's id and time, derived from the action: one event wherever it is applied. */
+  origin?: EventOrigin;
 }
 
 export function statusOf(request: BookingRequestsTable, booking: BookingsTable): RequestStatus {
@@ -133,6 +135,7 @@ export async function listBookingRequests(
 
 interface NewRequest {
   id: string;
+  event: EventOrigin | undefined;
   customerId: string;
   origin: BookingRequestsTable['origin'];
   serviceId: string | null;
@@ -147,7 +150,7 @@ interface NewRequest {
 
 /** The booking (pending, booking.created), the request beside it, its photos and the owner's alert: one transaction. */
 async function insertRequest(tx: Tx, ctx: AppContext, accountId: string, request: NewRequest): Promise<void> {
-  const now = isoNow(ctx.clock);
+  const now = request.event?.at ?? isoNow(ctx.clock);
   const booking: BookingsTable = {
     id: request.id,
     account_id: accountId,
@@ -183,7 +186,7 @@ async function insertRequest(tx: Tx, ctx: AppContext, accountId: string, request
     .execute();
   await insertPhotos(tx, accountId, request.id, request.photos, now);
   const [presented] = await presentBookings(tx, [booking]);
-  await recordEvent(tx, ctx.clock, accountId, 'booking.created', presented);
+  await recordEvent(tx, ctx.clock, accountId, 'booking.created', presented, request.event);
   const customer = presented!.customer;
   const choices = request.preferred.map((p) => `${p.date} ${p.time}`).join(', ');
   await notifyOwner(tx, ctx, accountId, {
@@ -201,6 +204,11 @@ async function insertRequest(tx: Tx, ctx: AppContext, accountId: string, request
       .filter((line) => line !== null)
       .join('\n'),
   });
+}
+
+/** When the customer asked: the action's time when applying one, else now. */
+function askedAt(ctx: AppContext, ids: ActionIds): number {
+  return ids.origin ? Date.parse(ids.origin.at) : ctx.clock.now().getTime();
 }
 
 function requireBookingId(id: string): void {
@@ -233,42 +241,58 @@ export async function requestBooking(
   input: WorkRequestInput,
   ids: ActionIds,
 ): Promise<BookingRequest> {
+  return ctx.db.transaction().execute((tx) => requestBookingIn(tx, ctx, accountId, input, ids));
+}
+
+/** requestBooking inside the caller's transaction (the client hub's applier keeps one per action). */
+export async function requestBookingIn(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: WorkRequestInput,
+  ids: ActionIds,
+): Promise<BookingRequest> {
   requireBookingId(ids.id);
   const request = WorkRequestInput.parse(input);
   const photos = checkPhotos(request.photos ?? []);
-  return ctx.db.transaction().execute(async (tx) => {
-    const done = await existingRequest(tx, accountId, ids.id);
-    if (done) return (await presentRequests(tx, [done]))[0]!;
-    const { config } = await getAccount(tx, accountId);
-    const customer = await findOrCreateCustomer(tx, ctx, accountId, { customer_id: request.customer_id });
-    if (request.property_id) {
-      const place = await tx
-        .selectFrom('properties')
-        .select(['customer_id', 'status'])
-        .where('account_id', '=', accountId)
-        .where('id', '=', request.property_id)
-        .executeTakeFirst();
-      if (!place || place.customer_id !== customer.id || place.status !== 'active') {
-        throw validationError(`No place ${request.property_id} of this customer`, 'property_id');
-      }
+  const done = await existingRequest(tx, accountId, ids.id);
+  if (done) return (await presentRequests(tx, [done]))[0]!;
+  const { config } = await getAccount(tx, accountId);
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, { customer_id: request.customer_id });
+  if (request.property_id) {
+    const place = await tx
+      .selectFrom('properties')
+      .select(['customer_id', 'status'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', request.property_id)
+      .executeTakeFirst();
+    if (!place || place.customer_id !== customer.id || place.status !== 'active') {
+      throw validationError(`No place ${request.property_id} of this customer`, 'property_id');
     }
-    const service = request.service_id ? findService(config.booking_page, request.service_id) : null;
-    const duration = service?.duration_minutes ?? UNLISTED_SERVICE_MINUTES;
-    await insertRequest(tx, ctx, accountId, {
-      id: ids.id,
-      customerId: customer.id,
-      origin: 'client_hub',
-      serviceId: service?.id ?? null,
-      serviceName: service?.name ?? request.service!,
-      propertyId: request.property_id ?? null,
-      preferred: request.preferred,
-      times: preferredInstants(ctx, config.booking_page, config.timezone, request.preferred, duration),
-      notes: request.notes ?? null,
-      contact: null,
-      photos,
-    });
-    return (await presentRequests(tx, [await getRequestRow(tx, accountId, ids.id)]))[0]!;
+  }
+  const service = request.service_id ? findService(config.booking_page, request.service_id) : null;
+  const duration = service?.duration_minutes ?? UNLISTED_SERVICE_MINUTES;
+  await insertRequest(tx, ctx, accountId, {
+    id: ids.id,
+    event: ids.origin,
+    customerId: customer.id,
+    origin: 'client_hub',
+    serviceId: service?.id ?? null,
+    serviceName: service?.name ?? request.service!,
+    propertyId: request.property_id ?? null,
+    preferred: request.preferred,
+    times: preferredInstants(
+      askedAt(ctx, ids),
+      config.booking_page,
+      config.timezone,
+      request.preferred,
+      duration,
+    ),
+    notes: request.notes ?? null,
+    contact: null,
+    photos,
   });
+  return (await presentRequests(tx, [await getRequestRow(tx, accountId, ids.id)]))[0]!;
 }
 
 /**
@@ -283,49 +307,59 @@ export async function requestBookingFromPage(
   input: PageRequestInput,
   ids: ActionIds,
 ): Promise<PageRequestReceipt> {
+  return ctx.db.transaction().execute((tx) => requestFromPageIn(tx, ctx, accountId, input, ids));
+}
+
+/** requestBookingFromPage inside the caller's transaction (the client hub's applier keeps one per action). */
+export async function requestFromPageIn(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: PageRequestInput,
+  ids: ActionIds,
+): Promise<PageRequestReceipt> {
   requireBookingId(ids.id);
   const request = PageRequestInput.parse(input);
   const photos = checkPhotos(request.photos ?? []);
-  return ctx.db.transaction().execute(async (tx) => {
-    const done = await existingRequest(tx, accountId, ids.id);
-    if (done) return receipt(done.booking_id, done.created_at);
-    const { config } = await getAccount(tx, accountId);
-    requireOpenPage(config.booking_page);
-    const service = findService(config.booking_page, request.service_id);
-    const times = preferredInstants(
-      ctx,
-      config.booking_page,
-      config.timezone,
-      request.preferred,
-      service.duration_minutes,
-    );
-    const customer = await findOrCreateCustomer(tx, ctx, accountId, {
-      email: request.email,
+  const done = await existingRequest(tx, accountId, ids.id);
+  if (done) return receipt(done.booking_id, done.created_at);
+  const { config } = await getAccount(tx, accountId);
+  requireOpenPage(config.booking_page);
+  const service = findService(config.booking_page, request.service_id);
+  const times = preferredInstants(
+    askedAt(ctx, ids),
+    config.booking_page,
+    config.timezone,
+    request.preferred,
+    service.duration_minutes,
+  );
+  const customer = await findOrCreateCustomer(tx, ctx, accountId, {
+    email: request.email,
+    name: request.name,
+    phone: request.phone ?? null,
+    address: request.address ?? null,
+    newId: derivedId('cus', idTime(ids.id) ?? ctx.clock.now().getTime(), `booking_page:${ids.id}`),
+  });
+  await insertRequest(tx, ctx, accountId, {
+    id: ids.id,
+    event: ids.origin,
+    customerId: customer.id,
+    origin: 'booking_page',
+    serviceId: service.id,
+    serviceName: service.name,
+    propertyId: null,
+    preferred: request.preferred,
+    times,
+    notes: request.notes ?? null,
+    contact: {
       name: request.name,
+      email: request.email,
       phone: request.phone ?? null,
       address: request.address ?? null,
-      newId: derivedId('cus', idTime(ids.id) ?? ctx.clock.now().getTime(), `booking_page:${ids.id}`),
-    });
-    await insertRequest(tx, ctx, accountId, {
-      id: ids.id,
-      customerId: customer.id,
-      origin: 'booking_page',
-      serviceId: service.id,
-      serviceName: service.name,
-      propertyId: null,
-      preferred: request.preferred,
-      times,
-      notes: request.notes ?? null,
-      contact: {
-        name: request.name,
-        email: request.email,
-        phone: request.phone ?? null,
-        address: request.address ?? null,
-      },
-      photos,
-    });
-    return receipt(ids.id, isoNow(ctx.clock));
+    },
+    photos,
   });
+  return receipt(ids.id, ids.origin?.at ?? isoNow(ctx.clock));
 }
 
 function receipt(id: string, receivedAt: string): PageRequestReceipt {

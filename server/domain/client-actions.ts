@@ -1,12 +1,17 @@
+import { ZodError } from 'zod';
+import type { PageRequestInput, WorkRequestInput } from '../../shared/schemas/booking-request';
+import type { CustomerReviewInput } from '../../shared/schemas/review';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { ClientActionsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { ApiError, invalidState, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
+import { requestBookingIn, requestFromPageIn } from './booking-requests';
 import type { EventOrigin } from './events';
 import { notifyOwner } from './owner-alerts';
 import { answerQuote } from './quotes';
+import { recordReviewIn } from './review-requests';
 
 /**
  * Applies what customers did on the client hub (docs/client-hub.md, "Applying an action"): one
@@ -34,12 +39,23 @@ async function applyAction(ctx: AppContext, action: ClientActionsTable): Promise
       await settle(tx, ctx, action.id, 'applied', outcome);
     });
   } catch (error) {
-    // A refusal (the quote is no longer open) is the action's answer; anything else is a fault.
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    const refusal = refusalOf(error);
+    if (refusal === null) throw error;
     await ctx.db.transaction().execute(async (tx) => {
-      if (await stillPending(tx, action.id)) await settle(tx, ctx, action.id, 'refused', error.message);
+      if (await stillPending(tx, action.id)) await settle(tx, ctx, action.id, 'refused', refusal);
     });
   }
+}
+
+/**
+ * A refusal (the quote is no longer open, the visit was reviewed, the hours changed) is the
+ * action's answer; anything else is a fault. A payload the domain's schema refuses is a refusal
+ * too: the page checked it with the schema of the version that served it.
+ */
+function refusalOf(error: unknown): string | null {
+  if (error instanceof ApiError) return error.status < 500 ? error.message : null;
+  if (error instanceof ZodError) return error.issues[0]?.message ?? 'The form was not valid.';
+  return null;
 }
 
 async function stillPending(tx: Tx, id: string): Promise<boolean> {
@@ -74,21 +90,46 @@ export function actionOrigin(action: Pick<ClientActionsTable, 'id' | 'created_at
 }
 
 async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Promise<string> {
-  const payload = JSON.parse(action.payload) as Record<string, string>;
+  const payload = JSON.parse(action.payload) as Record<string, unknown>;
+  const ids = { id: '', origin: actionOrigin(action) };
   switch (action.kind) {
     case 'link.renew':
-      await addNote(tx, action, `Asked for a new client hub link (gave ${payload.contact}).`);
+      await addNote(tx, action, `Asked for a new client hub link (gave ${String(payload.contact)}).`);
       return 'Passed on.';
     case 'invoice.payment_notice':
-      return paymentNotice(tx, ctx, action, payload);
+      return paymentNotice(tx, ctx, action, payload as Record<string, string>);
     case 'visit.reschedule':
-      return rescheduleRequest(tx, ctx, action, payload);
+      return rescheduleRequest(tx, ctx, action, payload as Record<string, string>);
+    case 'review.submit':
+      await recordReviewIn(
+        tx,
+        ctx,
+        action.account_id,
+        { ...payload, review_request_id: action.subject_id } as CustomerReviewInput,
+        { ...ids, id: derivedId('rev', actionTime(action), action.id) },
+      );
+      return 'Thank you for your review.';
+    case 'booking.request':
+      await requestBookingIn(
+        tx,
+        ctx,
+        action.account_id,
+        { ...payload, customer_id: action.customer_id } as WorkRequestInput,
+        { ...ids, id: action.subject_id },
+      );
+      return 'Your request was passed on.';
+    case 'booking.page':
+      await requestFromPageIn(tx, ctx, action.account_id, payload as PageRequestInput, {
+        ...ids,
+        id: action.subject_id,
+      });
+      return 'Your request was passed on.';
     default:
-      return quoteAnswer(tx, ctx, action, payload);
+      return answerQuoteAction(tx, ctx, action, payload as Record<string, string>);
   }
 }
 
-async function quoteAnswer(
+async function answerQuoteAction(
   tx: Tx,
   ctx: AppContext,
   action: ClientActionsTable,

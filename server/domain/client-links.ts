@@ -1,10 +1,11 @@
-import type { AppContext } from '../context';
+import type { AppContext, ClientLinkMaker } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { ClientLinksTable } from '../db/schema';
 import { hashClientSecret, newClientSecret } from '../lib/client-token';
-import { isoNow } from '../lib/clock';
+import { type Clock, isoNow } from '../lib/clock';
 import { notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
+import { getAccount } from './accounts';
 
 /** How long a client hub link works (docs/client-hub.md, "Links"). */
 export const CLIENT_LINK_DAYS = 90;
@@ -19,7 +20,7 @@ export interface IssuedLink {
 /** Issues a link to one customer's page; the caller's transaction keeps it with what sends it. */
 export async function issueClientLink(
   tx: Tx,
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'clock'>,
   accountId: string,
   customerId: string,
 ): Promise<IssuedLink> {
@@ -36,6 +37,22 @@ export async function issueClientLink(
   };
   await tx.insertInto('client_links').values(row).execute();
   return { id: row.id, token: `${row.id}.${secret}`, expires_at: row.expires_at };
+}
+
+/**
+ * The link maker composition roots give the domain (AppContext.clientLinks): a review request's
+ * link opens the visit's review form on the customer's page, where the business set its client
+ * hub's address; without one there is no page to open and the request stays unsent.
+ */
+export function clientLinkMaker(clock: Clock): ClientLinkMaker {
+  return {
+    async reviewLink(tx, request) {
+      const { config } = await getAccount(tx, request.accountId);
+      if (!config.client_hub_url) return null;
+      const link = await issueClientLink(tx, { clock }, request.accountId, request.customerId);
+      return `${clientHubUrl(config.client_hub_url, link.token)}/reviews/${request.reviewRequestId}`;
+    },
+  };
 }
 
 /** The link's page address, when the business set where its client hub is served. */

@@ -8,7 +8,7 @@ import { isoNow } from '../lib/clock';
 import { conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
 import { getAccount } from './accounts';
-import { recordEvent } from './events';
+import { type EventOrigin, recordEvent } from './events';
 import { queueMail } from './mail';
 import { notifyOwner } from './owner-alerts';
 import { presentReviews } from './reviews';
@@ -61,13 +61,12 @@ export async function askForReview(
       updated_at: now,
     })
     .execute();
-  if (customer?.email && !ctx.clientLinks) status = 'no_link';
-  if (customer?.email && ctx.clientLinks) {
-    const link = await ctx.clientLinks.reviewLink(tx, {
-      accountId,
-      customerId: customer.id,
-      reviewRequestId: id,
-    });
+  const link =
+    customer?.email && ctx.clientLinks
+      ? await ctx.clientLinks.reviewLink(tx, { accountId, customerId: customer.id, reviewRequestId: id })
+      : null;
+  if (customer?.email && !link) status = 'no_link';
+  if (customer?.email && link) {
     const visitDay = dateInZone(new Date(job.completed_at ?? now), config.timezone);
     messageId = derivedId('msg', idTime(id) ?? ctx.clock.now().getTime(), `review_request:${id}`);
     await queueMail(tx, ctx, accountId, {
@@ -102,6 +101,8 @@ export async function askForReview(
 export interface ReviewIds {
   /** The review's id, derived from the customer's action id. */
   id: string;
+  /** The event's id and time, derived from the action: one event wherever it is applied. */
+  origin?: EventOrigin;
 }
 
 /**
@@ -115,57 +116,66 @@ export async function recordCustomerReview(
   input: CustomerReviewInput,
   ids: ReviewIds,
 ): Promise<Review> {
+  return ctx.db.transaction().execute((tx) => recordReviewIn(tx, ctx, accountId, input, ids));
+}
+
+/** recordCustomerReview inside the caller's transaction (the client hub's applier keeps one per action). */
+export async function recordReviewIn(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: CustomerReviewInput,
+  ids: ReviewIds,
+): Promise<Review> {
   if (!REVIEW_ID.test(ids.id)) throw validationError('id must be a review id (rev_ and 26 characters)', 'id');
   const answer = CustomerReviewInput.parse(input);
-  return ctx.db.transaction().execute(async (tx) => {
-    const existing = await tx.selectFrom('reviews').selectAll().where('id', '=', ids.id).executeTakeFirst();
-    if (existing) {
-      if (existing.account_id !== accountId) throw conflict(`Review id ${ids.id} is taken`, 'id');
-      return (await presentReviews(tx, [existing]))[0]!;
-    }
-    const request = await tx
-      .selectFrom('review_requests')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', answer.review_request_id)
-      .executeTakeFirst();
-    if (!request) throw notFound(`No review request ${answer.review_request_id}`);
-    if (request.review_id) throw invalidState('This visit has been reviewed already; thank you.');
-    const now = isoNow(ctx.clock);
-    const row: ReviewsTable = {
-      id: ids.id,
-      account_id: accountId,
-      customer_id: request.customer_id,
-      job_id: request.job_id,
-      rating: answer.rating,
-      comment: answer.comment ?? null,
-      source: 'client_hub',
-      received_at: now,
-      created_at: now,
-      updated_at: now,
-    };
-    await tx.insertInto('reviews').values(row).execute();
-    await tx
-      .updateTable('review_requests')
-      .set({ status: 'answered', review_id: row.id, answered_at: now, updated_at: now })
-      .where('id', '=', request.id)
-      .execute();
-    const [review] = await presentReviews(tx, [row]);
-    await recordEvent(tx, ctx.clock, accountId, 'review.received', review);
-    const stars = '★'.repeat(row.rating) + '☆'.repeat(5 - row.rating);
-    await notifyOwner(tx, ctx, accountId, {
-      key: `review:${row.id}`,
-      at: row.id,
-      subject: `New review ${stars} from ${review!.customer?.name ?? 'a customer'}`,
-      body: [
-        `${review!.customer?.name ?? 'A customer'} rated job ${review!.job?.job_number ?? ''} ${row.rating} of 5.`,
-        row.comment ? `"${row.comment}"` : null,
-        '',
-        'Open Shopdesk › Reviews to answer it.',
-      ]
-        .filter((line) => line !== null)
-        .join('\n'),
-    });
-    return review!;
+  const existing = await tx.selectFrom('reviews').selectAll().where('id', '=', ids.id).executeTakeFirst();
+  if (existing) {
+    if (existing.account_id !== accountId) throw conflict(`Review id ${ids.id} is taken`, 'id');
+    return (await presentReviews(tx, [existing]))[0]!;
+  }
+  const request = await tx
+    .selectFrom('review_requests')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', answer.review_request_id)
+    .executeTakeFirst();
+  if (!request) throw notFound(`No review request ${answer.review_request_id}`);
+  if (request.review_id) throw invalidState('This visit has been reviewed already; thank you.');
+  const now = ids.origin?.at ?? isoNow(ctx.clock);
+  const row: ReviewsTable = {
+    id: ids.id,
+    account_id: accountId,
+    customer_id: request.customer_id,
+    job_id: request.job_id,
+    rating: answer.rating,
+    comment: answer.comment ?? null,
+    source: 'client_hub',
+    received_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto('reviews').values(row).execute();
+  await tx
+    .updateTable('review_requests')
+    .set({ status: 'answered', review_id: row.id, answered_at: now, updated_at: now })
+    .where('id', '=', request.id)
+    .execute();
+  const [review] = await presentReviews(tx, [row]);
+  await recordEvent(tx, ctx.clock, accountId, 'review.received', review, ids.origin);
+  const stars = '★'.repeat(row.rating) + '☆'.repeat(5 - row.rating);
+  await notifyOwner(tx, ctx, accountId, {
+    key: `review:${row.id}`,
+    at: row.id,
+    subject: `New review ${stars} from ${review!.customer?.name ?? 'a customer'}`,
+    body: [
+      `${review!.customer?.name ?? 'A customer'} rated job ${review!.job?.job_number ?? ''} ${row.rating} of 5.`,
+      row.comment ? `"${row.comment}"` : null,
+      '',
+      'Open Shopdesk › Reviews to answer it.',
+    ]
+      .filter((line) => line !== null)
+      .join('\n'),
   });
+  return review!;
 }

@@ -29,11 +29,12 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
       : validate;
   });
   // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
-  // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/)
-  // parse their own, behind a per-page token and an Origin check (client-hub/routes.ts).
+  // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/,
+  // and the public booking page's /book/) parse their own, behind an Origin check
+  // (client-hub/routes.ts) and, on a customer's page, a per-page token.
   app.removeAllContentTypeParsers();
   app.addHook('onRequest', async (request) => {
-    if (!isWrite(request.method) || request.url.startsWith('/c/')) return;
+    if (!isWrite(request.method) || request.url.startsWith('/c/') || request.url.startsWith('/book/')) return;
     const type = request.headers['content-type'];
     const csv =
       request.routeOptions.config.csvUpload && type !== undefined && /^text\/csv\s*(;|$)/i.test(type);

@@ -51,6 +51,9 @@ export const ClientAction = z
       'invoice.payment_notice',
       'visit.reschedule',
       'link.renew',
+      'review.submit',
+      'booking.request',
+      'booking.page',
     ]),
     status: z.enum(['pending', 'refused', 'applied', 'handled']),
     customer_id: z.string(),
@@ -59,7 +62,7 @@ export const ClientAction = z
       .string()
       .meta({ description: 'The quote, invoice, visit (job) or link the action is about.' }),
     payload: z
-      .record(z.string(), z.string())
+      .record(z.string(), z.unknown())
       .meta({ description: 'What the form carried (name, reason, message, note, preferred).' }),
     outcome: z.string().nullable(),
     ip: z
@@ -89,3 +92,60 @@ export const ClientLinkIssued = z
   .meta({ id: 'ClientLinkIssued' });
 
 export const ClientLinksRevoked = z.object({ revoked: z.number().int() }).meta({ id: 'ClientLinksRevoked' });
+
+/** A star rating and a comment for a completed visit (the review request's link). */
+export const ClientReviewForm = z.object({
+  rating: z.coerce
+    .number({ message: 'choose from 1 to 5 stars' })
+    .int()
+    .min(1, 'choose from 1 to 5 stars')
+    .max(5, 'choose from 1 to 5 stars'),
+  comment: text({ multiline: true }).max(5000).default(''),
+});
+
+const optionalField = (max: number) => text().max(max).default('');
+
+/**
+ * The preferred days and times of a form: up to three date/time pairs (date1, time1 …), the first
+ * required; a pair left empty is skipped.
+ */
+const preferredFields = {
+  date1: optionalField(10),
+  time1: optionalField(5),
+  date2: optionalField(10),
+  time2: optionalField(5),
+  date3: optionalField(10),
+  time3: optionalField(5),
+  notes: text({ multiline: true }).max(2000).default(''),
+};
+
+/** The customer page's "request work" form (its photos come as files beside it). */
+export const ClientWorkForm = z.object({
+  service_id: optionalField(60),
+  service: optionalField(200),
+  property_id: optionalField(60),
+  ...preferredFields,
+});
+export type ClientWorkForm = z.infer<typeof ClientWorkForm>;
+
+/** The public booking page's form. */
+export const PublicBookingForm = z.object({
+  service_id: optionalField(60),
+  name: optionalField(200),
+  email: optionalField(254),
+  phone: optionalField(40),
+  address: optionalField(300),
+  ...preferredFields,
+});
+export type PublicBookingForm = z.infer<typeof PublicBookingForm>;
+
+/** The filled date/time pairs of a form, best first. */
+export function preferredOf(form: z.infer<z.ZodObject<typeof preferredFields>>) {
+  return [
+    [form.date1, form.time1],
+    [form.date2, form.time2],
+    [form.date3, form.time3],
+  ]
+    .filter(([date, time]) => date || time)
+    .map(([date, time]) => ({ date: date!, time: time! }));
+}
