@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SalesTaxQuery, SalesTaxReport } from '../../shared/schemas/sales-tax';
 import type { AppContext } from '../context';
 import { salesTaxCsv, salesTaxFigures } from '../domain/sales-tax';
+import { sendCsv } from './csv-download';
 import { commonErrors } from './schemas';
 
 /** GET /reports/sales-tax, the same on both interfaces: the portal under its base, v1 under /api/v1. */
@@ -38,11 +39,7 @@ export function salesTaxRoutes(
         const figures = await salesTaxFigures(ctx, request.auth.account.id, query, format === 'csv');
         if (format === 'json') return figures.report;
         const file = salesTaxCsv(figures);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-          .header('Cache-Control', 'no-store')
-          .send(file.csv);
+        return sendCsv(reply, file.filename, file.csv);
       },
     );
   };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AccountingExportQuery } from '../../../shared/schemas/accounting-export';
 import type { AppContext } from '../../context';
 import { accountingExport } from '../../documents/accounting-export';
+import { csvFileResponse, sendCsv } from '../csv-download';
 import { commonErrors, PortalParams } from '../schemas';
 
 /**
@@ -22,21 +22,14 @@ export function portalAccountingExportRoutes(ctx: AppContext): FastifyPluginAsyn
           params: PortalParams,
           querystring: AccountingExportQuery,
           response: {
-            200: {
-              description: 'The CSV file.',
-              content: { 'text/csv': { schema: z.any().meta({ type: 'string' }) } },
-            },
+            200: csvFileResponse,
             ...commonErrors,
           },
         },
       },
       async (request, reply) => {
         const file = await accountingExport(ctx, request.auth.account.id, request.query);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-          .header('Cache-Control', 'no-store')
-          .send(file.csv);
+        return sendCsv(reply, file.filename, file.csv);
       },
     );
   };

@@ -13,6 +13,7 @@ import type { WriterConnection } from '../../db/writer-connection';
 import * as imports from '../../domain/customer-import/imports';
 import { RunBoard } from '../../domain/customer-import/run';
 import { unsupportedMediaType } from '../../lib/errors';
+import { csvFileResponse, sendCsv } from '../csv-download';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['customers'];
@@ -200,10 +201,7 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
           description: "The file's own columns, then the row number and the reason, to fix and upload again.",
           params: Params,
           response: {
-            200: {
-              description: 'The CSV file.',
-              content: { 'text/csv': { schema: z.any().meta({ type: 'string' }) } },
-            },
+            200: csvFileResponse,
             ...commonErrors,
           },
         },
@@ -215,11 +213,7 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
           request.auth.account.id,
           request.params.import_id,
         );
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`)
-          .header('Cache-Control', 'no-store')
-          .send(createReadStream(file));
+        return sendCsv(reply, filename, createReadStream(file));
       },
     );
 

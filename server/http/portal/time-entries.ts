@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context';
 import * as entries from '../../domain/time-entries';
 import { timesheet, timesheetCsv } from '../../domain/timesheet';
+import { csvFileResponse, sendCsv } from '../csv-download';
 import { commonErrors, PortalParams } from '../schemas';
 
 const tags = ['team'];
@@ -161,21 +162,14 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: PortalParams,
           querystring: TimesheetQuery,
           response: {
-            200: {
-              description: 'The CSV file.',
-              content: { 'text/csv': { schema: z.any().meta({ type: 'string' }) } },
-            },
+            200: csvFileResponse,
             ...commonErrors,
           },
         },
       },
       async (request, reply) => {
         const file = await timesheetCsv(ctx, request.auth.account.id, request.query);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-          .header('Cache-Control', 'no-store')
-          .send(file.csv);
+        return sendCsv(reply, file.filename, file.csv);
       },
     );
   };
