@@ -48,7 +48,7 @@ export function ClientHubCard({ customerId, customerName }: { customerId: string
       <div className="stack">
         <p className="muted">
           {customerName}’s own page: their quotes, invoices and visits. Quote e-mails carry a link; make one
-          here to send another way. <a href={href('settings', 'client-hub')}>Settings</a>
+          here to send another way (<a href={href('settings', 'client-hub')}>client hub settings</a>).
         </p>
         {issued && (
           <div className="client-hub-link">
