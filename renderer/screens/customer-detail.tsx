@@ -8,6 +8,7 @@ import { useResource } from '../lib/use-resource';
 import { Button, Card, Details, LinkButton, PageHeader, Stat } from '../ui';
 import { Loaded } from './common';
 import { NotesCard, TagsCard, WinbackCard } from './customer-cards';
+import { ClientHubCard } from './customer-client-hub';
 import { EditCustomerDialog } from './customer-edit';
 import { CustomerHistoryCards } from './customer-history';
 import { MergeCustomerDialog } from './customer-merge';
@@ -123,6 +124,7 @@ function CustomerPage({
             />
           </Card>
           <PlacesCard customerId={c.id} />
+          <ClientHubCard customerId={c.id} customerName={c.name} />
           <TagsCard customer={c} onChange={onChange} />
           <WinbackCard customer={c} onSent={reload} />
           <NotesCard customer={c} onChange={onChange} />

@@ -10,6 +10,7 @@ import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../
 import { BackupAlert } from './backup-alert';
 import { RequestsWaitingNotice } from './booking-requests';
 import { Loaded, Stars } from './common';
+import { CustomersWaiting } from './customers-waiting';
 
 /** Good morning, afternoon or evening by the clock where the business is, not where this computer is. */
 function greeting(now: Date, timeZone: string): string {
@@ -45,6 +46,7 @@ export function Dashboard() {
       />
       <BackupAlert />
       <RequestsWaitingNotice />
+      <CustomersWaiting />
       <Loaded resource={dashboard}>
         {(data) => (
           <div className="stack" data-testid="dashboard-loaded">

@@ -3,6 +3,7 @@ import { PageHeader } from '../ui';
 import { BackupSettings } from './settings/backups';
 import { BookingPageSettingsScreen } from './settings/booking-page';
 import { BusinessSettings } from './settings/business';
+import { ClientHubSettings } from './settings/client-hub';
 import { DesktopSettings } from './settings/desktop';
 import { ExportSettings } from './settings/export';
 import { ImportSettings } from './settings/import';
@@ -15,6 +16,7 @@ const TABS = [
   { id: 'business', label: 'Business' },
   { id: 'reminders', label: 'Reminders' },
   { id: 'booking-page', label: 'Booking page' },
+  { id: 'client-hub', label: 'Client hub' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'import', label: 'Import' },
@@ -39,6 +41,7 @@ export function Settings({ tab, sub }: { tab: string; sub?: string }) {
       {tab === 'business' && <BusinessSettings />}
       {tab === 'reminders' && <ReminderSettings />}
       {tab === 'booking-page' && <BookingPageSettingsScreen />}
+      {tab === 'client-hub' && <ClientHubSettings />}
       {tab === 'integrations' && <IntegrationSettings />}
       {tab === 'webhooks' && <WebhookSettings selected={sub} />}
       {tab === 'import' && <ImportSettings />}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import type { Config } from '../../../shared/schemas/config';
+import { portal } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { useResource } from '../../lib/use-resource';
+import { useSubmit } from '../../lib/use-submit';
+import { Button, Card, Checkbox, Field, FormAlert, fieldError, Input, Textarea, useToast } from '../../ui';
+import { Loaded } from '../common';
+
+/** Where customers reach the client hub, whether this install serves it, and how they pay (docs/client-hub.md). */
+export function ClientHubSettings() {
+  const config = useResource(() => portal.get('/config'), 'config');
+  return <Loaded resource={config}>{(c) => <ClientHubForm config={c} onSaved={config.set} />}</Loaded>;
+}
+
+function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Config): void }) {
+  const { canWrite } = useSession();
+  const toast = useToast();
+  const [url, setUrl] = useState(config.client_hub_url ?? '');
+  const [serve, setServe] = useState(config.serve_client_hub);
+  const [instructions, setInstructions] = useState(config.payment_instructions ?? '');
+  const { busy, error, run } = useSubmit();
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    return run(async () => {
+      const saved = await portal.put('/config', {
+        body: {
+          client_hub_url: url.trim() || null,
+          serve_client_hub: serve,
+          payment_instructions: instructions.trim() || null,
+        },
+      });
+      onSaved(saved);
+      toast.show('Client hub settings saved');
+    });
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-label="Client hub settings">
+      <FormAlert error={error} params={['client_hub_url', 'serve_client_hub', 'payment_instructions']} />
+      <Card title="Client hub">
+        <div className="stack">
+          <p className="muted">
+            Your customers’ own page: they approve quotes, see invoices and visits, and tell you they paid.
+            Quote e-mails carry a personal link to it once its public address is set.
+          </p>
+          <Field
+            label="Public address"
+            hint="Your hosted hub’s address, or this install’s HTTPS address"
+            error={fieldError(error, 'client_hub_url')}
+          >
+            <Input
+              type="url"
+              value={url}
+              placeholder="https://hub.example.com"
+              disabled={!canWrite}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          </Field>
+          <Checkbox
+            label="Serve the client hub from this computer"
+            checked={serve}
+            disabled={!canWrite}
+            onChange={(e) => setServe(e.target.checked)}
+          />
+          <p className="muted">
+            Only when the address above is this install’s own, served over HTTPS. Otherwise the hosted hub
+            serves it, even while your computers are off.
+          </p>
+          <Field
+            label="How to pay"
+            hint="Shown on every unpaid invoice: e-Transfer address, cheque, phone. Card payments are not offered."
+            error={fieldError(error, 'payment_instructions')}
+          >
+            <Textarea
+              rows={3}
+              value={instructions}
+              disabled={!canWrite}
+              onChange={(e) => setInstructions(e.target.value)}
+            />
+          </Field>
+        </div>
+      </Card>
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={busy} write>
+          Save client hub settings
+        </Button>
+      </div>
+    </form>
+  );
+}
