@@ -6,6 +6,7 @@ import type { Quote } from '../../shared/schemas/quote';
 import { wallClockDate } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
+import { type QuoteApproval, quoteApproval } from '../domain/client-actions';
 import { formatMoney } from '../domain/documents';
 import { getInvoice } from '../domain/invoices';
 import { getQuote } from '../domain/quotes';
@@ -42,18 +43,25 @@ interface Formatters {
   money(amount: number): string;
   date(date: string): string;
   instantDate(instant: string): string;
+  instantTime(instant: string): string;
   quantity(value: number): string;
   percent(rate: number): string;
 }
 
 function formatters(config: StoredConfig, currency: string): Formatters {
   const day = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const moment = new Intl.DateTimeFormat(config.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
   const quantity = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 4 });
   const percent = new Intl.NumberFormat(config.locale, { style: 'percent', maximumFractionDigits: 4 });
   return {
     money: (amount) => formatMoney(toCents(amount), currency, config.locale),
     date: (date) => day.format(new Date(`${date}T00:00:00Z`)),
     instantDate: (instant) => day.format(wallClockDate(new Date(instant), config.timezone)),
+    instantTime: (instant) => moment.format(wallClockDate(new Date(instant), config.timezone)),
     quantity: (value) => quantity.format(value),
     percent: (rate) => percent.format(rate),
   };
@@ -312,6 +320,18 @@ function stampOf<S extends string>(
   return stamps[status] ?? null;
 }
 
+/**
+ * An accepted quote the customer approved on the client hub carries the record of it: who typed
+ * their name, when (the business's time) and from which address (docs/client-hub.md).
+ */
+function quoteClosing(quote: Quote, approval: QuoteApproval | null, f: Formatters): string {
+  if (approval && (quote.status === 'accepted' || quote.status === 'converted')) {
+    const from = approval.ip ? ` (from ${approval.ip})` : '';
+    return `Approved by ${approval.name} on ${f.instantTime(approval.at)}${from}.`;
+  }
+  return `This quote is valid until ${f.date(quote.valid_until)}. Reply to accept it or ask us anything.`;
+}
+
 function invoiceClosing(invoice: Invoice, f: Formatters): string {
   if (invoice.status === 'void') return 'This invoice has been voided and is not payable.';
   if (invoice.status === 'paid') return 'Paid in full. Thank you for your business.';
@@ -394,7 +414,7 @@ export async function quotePdfFile(
       { label: 'Total', value: f.money(quote.total), strong: true },
     ],
     payments: [],
-    closing: `This quote is valid until ${f.date(quote.valid_until)}. Reply to accept it or ask us anything.`,
+    closing: quoteClosing(quote, await quoteApproval(ctx.db, accountId, quote.id), f),
   });
   return { filename: fileName(quote.number), pdf };
 }

@@ -2,7 +2,7 @@ import { ZodError } from 'zod';
 import type { PageRequestInput, WorkRequestInput } from '../../shared/schemas/booking-request';
 import type { CustomerReviewInput } from '../../shared/schemas/review';
 import type { AppContext } from '../context';
-import type { Tx } from '../db/database';
+import type { Queryable, Tx } from '../db/database';
 import type { ClientActionsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { ApiError, invalidState, notFound } from '../lib/errors';
@@ -127,6 +127,33 @@ async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Pr
     default:
       return answerQuoteAction(tx, ctx, action, payload as Record<string, string>);
   }
+}
+
+/** A customer's approval of a quote on the client hub, as the record printed on the accepted quote. */
+export interface QuoteApproval {
+  name: string;
+  at: string;
+  ip: string | null;
+}
+
+/** The approval that accepted the quote, if the customer accepted it on the client hub. */
+export async function quoteApproval(
+  db: Queryable,
+  accountId: string,
+  quoteId: string,
+): Promise<QuoteApproval | null> {
+  const row = await db
+    .selectFrom('client_actions')
+    .select(['payload', 'created_at', 'ip'])
+    .where('account_id', '=', accountId)
+    .where('subject_id', '=', quoteId)
+    .where('kind', '=', 'quote.approve')
+    .where('status', '=', 'applied')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!row) return null;
+  const { name } = JSON.parse(row.payload) as { name?: unknown };
+  return typeof name === 'string' ? { name, at: row.created_at, ip: row.ip } : null;
 }
 
 async function answerQuoteAction(

@@ -41,7 +41,7 @@ export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTabl
     const heldBack = invoiceMailHeldBack(invoice);
     if (heldBack) return { cancel: heldBack };
     if (!invoice.customer.email) return { cancel: noEmail(invoice.customer.name) };
-    return { to: invoice.customer.email, ...invoiceMail(invoice, config) };
+    return { to: invoice.customer.email, ...invoiceMail(invoice, config, queuedHubLink(row.body)) };
   }
   const quote = await getQuote(ctx, row.account_id, row.document_id);
   const heldBack = quoteMailHeldBack(quote);
@@ -51,10 +51,11 @@ export async function composeDocumentMail(ctx: AppContext, row: MailMessagesTabl
 }
 
 /**
- * The client hub link issued when the quote's e-mail was queued (quotes.ts#sendQuote): the e-mail
- * written afresh as it leaves keeps it, so a retried send never issues another.
+ * The client hub link issued when the e-mail was queued (quotes.ts#sendQuote,
+ * invoices.ts#queueInvoiceMail, a visit reminder): the e-mail written afresh as it leaves keeps it,
+ * so a retried send never issues another.
  */
-function queuedHubLink(body: string): string | null {
+export function queuedHubLink(body: string): string | null {
   return /https?:\/\/\S+\/c\/lnk_[0-9a-z]{26}\.[A-Za-z0-9_-]{43}/.exec(body)?.[0] ?? null;
 }
 

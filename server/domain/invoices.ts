@@ -17,6 +17,7 @@ import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
 import { requireEmail } from './customers';
 import {
@@ -272,7 +273,7 @@ export async function updateInvoice(
 }
 
 /** The e-mail of an invoice as it stands: a balance already partly paid is stated as such. */
-export function invoiceMail(invoice: Invoice, config: StoredConfig) {
+export function invoiceMail(invoice: Invoice, config: StoredConfig, hubLink?: string | null) {
   const balanceCents = toCents(invoice.balance);
   const money = (cents: number) => formatMoney(cents, invoice.currency, config.locale);
   const amountLine =
@@ -285,6 +286,7 @@ export function invoiceMail(invoice: Invoice, config: StoredConfig) {
       `Hi ${invoice.customer.name},`,
       amountLine,
       invoice.notes,
+      hubLink && `See it, its payments and how to pay here: ${hubLink}`,
       `Thank you for your business.\n${mailSignature(config)}`,
     ]
       .filter(Boolean)
@@ -321,12 +323,14 @@ export async function queueInvoiceMail(
   }
   const { config } = await getAccount(tx, accountId);
   const invoice = await reload(tx, ctx, row);
+  const to = requireEmail(invoice.customer, `invoice ${row.number}`);
+  const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
   await queueMail(tx, ctx, accountId, {
     kind: 'invoice',
     customerId: row.customer_id,
     documentId: row.id,
-    to: requireEmail(invoice.customer, `invoice ${row.number}`),
-    ...invoiceMail(invoice, config),
+    to,
+    ...invoiceMail(invoice, config, link && clientHubUrl(config.client_hub_url, link.token)),
   });
   return invoice;
 }

@@ -9,7 +9,8 @@ import type { MailMessagesTable, ReminderKind } from '../db/schema';
 import { todayIn, toIso } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { getAccount } from './accounts';
-import { invoiceMailHeldBack, type Outgoing, quoteMailHeldBack } from './document-mail';
+import { clientHubUrl, issueClientLink } from './client-links';
+import { invoiceMailHeldBack, type Outgoing, queuedHubLink, quoteMailHeldBack } from './document-mail';
 import { formatMoney } from './documents';
 import { OPEN_STATUSES } from './invoice-status';
 import { getInvoice } from './invoices';
@@ -57,6 +58,14 @@ function visitTime(start: string, config: StoredConfig): string {
 
 function written(settings: { subject: string; body: string }, values: Record<string, string>) {
   return { subject: fillReminder(settings.subject, values), body: fillReminder(settings.body, values) };
+}
+
+/**
+ * A visit reminder ends with the customer's client hub link, after the owner's own text, where the
+ * business set its client hub's address: the customer sees the visit there and can ask to move it.
+ */
+function withHubLink(body: string, link: string | null): string {
+  return link ? `${body}\n\nSee your visits or ask to reschedule: ${link}` : body;
 }
 
 const NO_EMAIL =
@@ -149,8 +158,11 @@ export async function composeReminderMail(ctx: AppContext, row: MailMessagesTabl
     subjectId: sent.subject_id,
     occasion: sent.occasion,
   });
-  if ('to' in outgoing && !outgoing.to) return { cancel: NO_EMAIL };
-  return outgoing;
+  if ('cancel' in outgoing) return outgoing;
+  if (!outgoing.to) return { cancel: NO_EMAIL };
+  return sent.kind === 'appointment'
+    ? { ...outgoing, body: withHubLink(outgoing.body, queuedHubLink(row.body)) }
+    : outgoing;
 }
 
 /**
@@ -264,13 +276,19 @@ async function queueOccasion(
   const now = toIso(ctx.clock.now());
   try {
     await ctx.db.transaction().execute(async (tx) => {
+      const link =
+        occasion.kind === 'appointment' &&
+        outgoing.to &&
+        outgoing.customerId &&
+        config.client_hub_url &&
+        (await issueClientLink(tx, ctx, accountId, outgoing.customerId));
       const message = await queueMail(tx, ctx, accountId, {
         kind: MAIL_KIND[occasion.kind],
         customerId: outgoing.customerId ?? null,
         documentId: occasion.subjectId,
         to: outgoing.to,
         subject: outgoing.subject,
-        body: outgoing.body,
+        body: withHubLink(outgoing.body, link ? clientHubUrl(config.client_hub_url, link.token) : null),
         reminder: occasion.kind,
         // Kept in the reminders list as not sent, so the owner sees why rather than nothing.
         ...(!outgoing.to && { notSent: NO_EMAIL }),

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -237,5 +238,43 @@ describe('GET /quotes/{number}/pdf', () => {
       expect(page, expected).toContain(expected);
     }
     expect(page).not.toContain('Balance due');
+  });
+
+  it("prints who approved it on the client hub, when and from where; not the owner's acceptance", async () => {
+    const hub = await server.createAccount({ business: 'Coastal Cleaning' });
+    await hub.portal('PUT', '/config', {
+      body: { client_hub_url: server.url, serve_client_hub: true, timezone: 'America/Halifax' },
+    });
+    const { due_days: _d, ...rest } = invoiceBody;
+    const create = async () => {
+      const quote = (await hub.portal('POST', '/quotes/create', { body: rest })).body;
+      await hub.portal('POST', `/quotes/${quote.number}/mark-sent`);
+      return quote;
+    };
+    const approved = await create();
+    const link = await server.ctx.db
+      .transaction()
+      .execute((tx) => issueClientLink(tx, server.ctx, hub.clientId, approved.customer.id));
+    const quotePage = `${server.url}/c/${link.token}/quotes/${approved.id}`;
+    const form = await (await fetch(quotePage)).text();
+    const token = /name="form_token" value="([^"]+)"/.exec(form)![1]!;
+    const posted = await fetch(`${quotePage}/approve`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ form_token: token, name: 'Łukasz Nowak' }).toString(),
+    });
+    expect(posted.status).toBe(303);
+    expect((await hub.portal('GET', `/quotes/${approved.number}`)).body.status).toBe('accepted');
+    const [page] = await pdfPages((await fetchPdf(hub, `/quotes/${approved.number}/pdf`)).bytes);
+    expect(page).toContain('ACCEPTED');
+    // 15:00 UTC is 11:00 in Halifax, the business's zone (locale en-CA).
+    expect(page).toMatch(/Approved by Łukasz Nowak on Nov 22, 2026, 11:00 a\.m\. \(from 127\.0\.0\.1\)\./);
+
+    const byOwner = await create();
+    expect((await hub.portal('POST', `/quotes/${byOwner.number}/accept`)).status).toBe(200);
+    const [ownerPage] = await pdfPages((await fetchPdf(hub, `/quotes/${byOwner.number}/pdf`)).bytes);
+    expect(ownerPage).toContain('ACCEPTED');
+    expect(ownerPage).not.toContain('Approved by');
   });
 });
