@@ -20,10 +20,8 @@ const hours = (minutes: number) => (minutes / 60).toFixed(2);
  */
 type Week = ReturnType<typeof useWeek>;
 
-export function TeamHours({ week, today }: { week: Week; today: string }) {
+export function TeamHours({ week, today, members }: { week: Week; today: string; members: TeamMember[] }) {
   const format = useFormat();
-  const team = useResource(() => portal.get('/team'), 'hours-team');
-  const members = team.data?.data ?? [];
   // Who is clocked in now, whatever week the timesheet shows.
   const clockedIn = useResource(
     () => portal.get('/time-entries', { params: { query: { open: 'true', limit: 100 } } }),

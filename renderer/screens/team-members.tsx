@@ -3,7 +3,7 @@ import type { TeamMember } from '../../shared/schemas/team';
 import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { useFormat, useSession } from '../lib/session';
-import { useResource } from '../lib/use-resource';
+import type { Resource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
   Badge,
@@ -25,11 +25,11 @@ import { Loaded } from './common';
 import { useBusyAction } from './use-busy-action';
 
 /** The people jobs are assigned to, with how much each has on and has done. */
-export function TeamMembers() {
+/** `members` is the team's list, shared with the hours above so both show who joined or left. */
+export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[] }> }) {
   const format = useFormat();
   const toast = useToast();
   const { canWrite } = useSession();
-  const members = useResource(() => portal.get('/team'), 'team-members');
   const [name, setName] = useState('');
   const adding = useSubmit();
   const returning = useBusyAction<string>();

@@ -16,11 +16,12 @@ export function Team() {
   const { session } = useSession();
   const today = todayIn(session.timezone);
   const week = useWeek(today);
+  const members = useResource(() => portal.get('/team'), 'team-members');
   return (
     <>
       <TeamSchedule week={week} />
-      <TeamHours week={week} today={today} />
-      <TeamMembers />
+      <TeamHours week={week} today={today} members={members.data?.data ?? []} />
+      <TeamMembers members={members} />
     </>
   );
 }
