@@ -14,6 +14,7 @@ import type { EngineContext } from '../sync/device/engine';
 import { syncApiRoutes } from '../sync/hub/routes';
 import { isWrite } from './auth';
 import { DEFAULT_DRAIN_MS, registerJsonBodies } from './bodies';
+import { registerClosingConnections } from './closing-connections';
 import { registerCsrfCheck } from './csrf';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
@@ -81,6 +82,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     // Errors raised before routing (a malformed percent-escape) get the contract's shape too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, toApiError(error)),
   }) as unknown as FastifyInstance;
+  registerClosingConnections(app, options.https !== undefined);
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);

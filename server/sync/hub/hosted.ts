@@ -6,6 +6,7 @@ import { hubRows } from '../../client-hub/hub-rows';
 import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
+import { registerClosingConnections } from '../../http/closing-connections';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
@@ -57,6 +58,7 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     requestIdHeader: false,
   });
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerClosingConnections(app, false);
   registerErrorHandling(app);
   registerJsonBodies(app);
   // A load balancer takes a process out of rotation while it cannot reach the database.
@@ -110,7 +112,7 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     close: async () => {
       hub.shutdown();
       await webhooks.stop();
-      // In-flight requests get a few seconds; a connection a device left open does not hold the stop.
+      // Requests still in flight (a slow push) get a few seconds before their connections are cut.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
       try {
         await app.close();
