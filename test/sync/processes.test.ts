@@ -98,6 +98,7 @@ async function exportOf(base: string, key: string, clientId: string) {
 }
 
 describe('sync between real processes', () => {
+  // Eleven process starts through tsx, about 7 s each on a loaded 2-core machine: a generous limit.
   it('converges after both devices worked offline while the hub was down', async () => {
     const hubDir = folder('hub');
     const account = await cli<{ client_id: string; portal_key: string }>(
@@ -204,6 +205,5 @@ describe('sync between real processes', () => {
     expect(new Set(numbers).size).toBe(numbers.length);
 
     for (const served of [hub, laptop.served, van.served]) await served.stop();
-  // Eleven process starts through tsx: about 7 s each on a loaded 2-core machine, so a generous limit.
   }, 300_000);
 });
