@@ -241,6 +241,16 @@ export async function removeTeamMember(
 ): Promise<{ id: string; object: 'team_member'; deleted: true }> {
   return ctx.db.transaction().execute(async (tx) => {
     const row = await findMember(tx, accountId, memberId);
+    // Hours are payroll's record: removing their person would take them off the timesheet.
+    const hours = await tx
+      .selectFrom('time_entries')
+      .select('id')
+      .where('member_id', '=', memberId)
+      .executeTakeFirst();
+    if (hours)
+      throw invalidState(
+        `${row.name} has hours on the timesheet: deactivate them instead, so their hours stay for payroll`,
+      );
     await handOverOpenJobs(tx, accountId, row, reassignTo, 'removing');
     await tx.deleteFrom('job_assignees').where('member_id', '=', memberId).execute();
     await tx.deleteFrom('team_members').where('id', '=', memberId).execute();

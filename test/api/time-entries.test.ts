@@ -174,6 +174,17 @@ describe('hours worked', () => {
     await shop.portal('POST', `/time-entries/${open.body.id}/clock-out`);
   });
 
+  it('keeps a member with hours on the team: they can be deactivated, not removed', async () => {
+    const refused = await shop.portal('DELETE', `/team/${sam.id}`);
+    expect(refused.status).toBe(409);
+    expect((refused.body as any).error.message).toContain('deactivate them instead');
+    const left = await shop.portal('PATCH', `/team/${sam.id}`, { body: { active: false } });
+    expect(left.status).toBe(200);
+    const sheet = await shop.portal<Timesheet>('GET', '/timesheet?from=2026-11-16&to=2026-11-22');
+    expect(sheet.body.people.map((p) => p.member.name)).toContain('Sam');
+    await shop.portal('PATCH', `/team/${sam.id}`, { body: { active: true } });
+  });
+
   it('removes an entry from the list and the timesheet', async () => {
     const entry = (
       await record({
