@@ -2,7 +2,6 @@ import { text } from 'node:stream/consumers';
 import { exportAccount } from '../../../server/documents/export';
 import { visitId } from '../../../server/domain/plan-visits';
 import { subscribes } from '../../../server/domain/webhook-fanout';
-import { checkClientActions } from './client-actions';
 import type { Ledger } from './operations';
 import type { Replica, World } from './world';
 
@@ -133,7 +132,6 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
   }
 
   problems.push(...checkDecisions(world, ledger));
-  problems.push(...checkClientActions(world, ledger));
 
   // A slot that went up and back down to nothing on one replica is the same figure as no slot.
   const rollups = (replica: Replica) =>
