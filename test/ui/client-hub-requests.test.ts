@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
@@ -10,6 +10,7 @@ import { startTestServer, type TestAccount, type TestServer } from '../helpers/s
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 import { type Receiver, startReceiver } from '../outbound/receiver';
 import { ensureRendererBuilt, launchChromium, screenshot, signedInPage } from './browser';
+import { phonePage, until } from './phone-page';
 
 /**
  * Issue 21's "done means" for a booking request from the public page and a review after a visit
@@ -34,20 +35,7 @@ function pool(): pg.Pool {
   return created;
 }
 
-async function until(what: string, done: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!(await done())) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function phone(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
+const phone = () => phonePage(browser);
 
 const offline = async () => {
   await office.ctx.sync!.stop();

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 import { type Receiver, startReceiver } from '../outbound/receiver';
 import { screenshot, signedInPage } from './browser';
+import { phonePage, until } from './phone-page';
 import { runBrowser } from './run-browser';
 
 /**
@@ -38,20 +39,7 @@ afterAll(async () => {
   await Promise.all(pools.splice(0).map((p) => p.end()));
 });
 
-async function until(what: string, done: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!(await done())) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function phone(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
+const phone = () => phonePage(browser);
 
 describe('the client hub on a hosted hub', () => {
   let office: TestServer;
