@@ -39,6 +39,10 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
+import type { MemberRole, MemberSessionsTable } from './schema-people';
+
+export type { MemberSessionsTable };
+
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
 export interface AccountsTable {
@@ -194,6 +198,12 @@ export interface TeamMembersTable {
   created_at: string;
   /** Set while the member is off the team for new work; finished jobs keep their name. */
   deactivated_at: string | null;
+  /** Members added before roles, and assignees typed in, are crew. */
+  role: MemberRole;
+  email: string | null;
+  phone: string | null;
+  /** 1 when a crew member may see prices (owner and office always do). */
+  can_see_prices: number;
 }
 
 export type { JobStatus, PlanStatus, PropertyStatus };
@@ -398,6 +408,7 @@ export interface Database {
   client_links: ClientLinksTable;
   client_actions: ClientActionsTable;
   team_members: TeamMembersTable;
+  member_sessions: MemberSessionsTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;
   job_assignees: JobAssigneesTable;

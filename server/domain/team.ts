@@ -64,6 +64,10 @@ export async function ensureMembers(
       name,
       created_at: isoNow(ctx.clock),
       deactivated_at: null,
+      role: 'crew',
+      email: null,
+      phone: null,
+      can_see_prices: 0,
     };
     await tx.insertInto('team_members').values(row).execute();
     ids.push(row.id);

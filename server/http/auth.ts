@@ -3,6 +3,12 @@ import type { Scope } from '../../shared/schemas/api-key';
 import type { AppContext } from '../context';
 import { type Account, getAccount } from '../domain/accounts';
 import { type AuthenticatedKey, authenticateSecret } from '../domain/api-keys';
+import {
+  authenticateMemberSession,
+  INSTALL_OWNER,
+  isMemberSessionToken,
+  type SignedInMember,
+} from '../domain/member-sessions';
 import { authenticateSession } from '../domain/sessions';
 import { unauthorized } from '../lib/errors';
 
@@ -12,6 +18,8 @@ export interface RequestAuth {
   via: 'key' | 'session';
   key: AuthenticatedKey | null;
   scopes: Scope[];
+  /** The person acting: a team member's own session, or the install's owner (their sign-in link, or a key). */
+  member: SignedInMember;
 }
 
 declare module 'fastify' {
@@ -40,18 +48,32 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 
 export async function authenticateKey(ctx: AppContext, secret: string): Promise<RequestAuth> {
   const key = await authenticateSecret(ctx, secret);
-  return { account: await getAccount(ctx.db, key.accountId), via: 'key', key, scopes: key.scopes };
+  return {
+    account: await getAccount(ctx.db, key.accountId),
+    via: 'key',
+    key,
+    scopes: key.scopes,
+    member: INSTALL_OWNER,
+  };
 }
 
 export async function authenticateSessionCookie(ctx: AppContext, token: string): Promise<RequestAuth> {
-  const accountId = await authenticateSession(ctx, token);
-  if (!accountId) throw unauthorized('Your session has ended. Open a new sign-in link.');
+  const signedIn = isMemberSessionToken(token)
+    ? await authenticateMemberSession(ctx.db, ctx.clock, token)
+    : await ownerSession(ctx, token);
+  if (!signedIn) throw unauthorized('Your session has ended. Open a new sign-in link.');
   return {
-    account: await getAccount(ctx.db, accountId),
+    account: await getAccount(ctx.db, signedIn.accountId),
     via: 'session',
     key: null,
     scopes: ['read', 'write'],
+    member: signedIn.member,
   };
+}
+
+async function ownerSession(ctx: AppContext, token: string) {
+  const accountId = await authenticateSession(ctx, token);
+  return accountId ? { accountId, member: INSTALL_OWNER } : undefined;
 }
 
 export const missingCredentials = () => unauthorized('Send an API key as Authorization: Bearer <API_KEY>.');

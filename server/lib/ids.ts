@@ -29,7 +29,8 @@ export type IdPrefix =
   | 'rrq'
   | 'lnk'
   | 'act'
-  | 'te';
+  | 'te'
+  | 'mss';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

@@ -9,6 +9,7 @@ import { DELETED, ownAccount, type SyncedTable } from './synced-table';
 
 import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
 import { HOURS_TABLES } from './tables-hours';
+import { PEOPLE_TABLES } from './tables-people';
 import { REQUEST_TABLES } from './tables-requests';
 
 const viaCustomer = (r: string) => `(SELECT account_id FROM customers WHERE id = ${r}.customer_id)`;
@@ -64,7 +65,17 @@ export const SYNCED_TABLES: SyncedTable[] = [
     pk: ['id'],
     account: ownAccount,
     naturalKey: 'name',
-    writable: ['id', 'account_id', 'name', 'created_at', 'deactivated_at'],
+    writable: [
+      'id',
+      'account_id',
+      'name',
+      'created_at',
+      'deactivated_at',
+      'role',
+      'email',
+      'phone',
+      'can_see_prices',
+    ],
   },
   {
     name: 'customer_merges',
@@ -263,6 +274,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   },
   ...REQUEST_TABLES,
   ...HOURS_TABLES,
+  ...PEOPLE_TABLES,
   {
     name: 'events',
     pk: ['id'],

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { DateOnly, Timestamp } from './common';
 import { JobStatus, PersonName } from './job';
 
+/**
+ * What a signed-in person may do (docs/crew-design.md): owner everything; office everything but
+ * plans, API keys, backups, sync and team roles; crew their own visits.
+ */
+export const MemberRole = z.enum(['owner', 'office', 'crew']).meta({ id: 'MemberRole' });
+export type MemberRole = z.infer<typeof MemberRole>;
+
 export const TeamMember = z
   .object({
     id: z.string().meta({ example: 'tm_01jd3k5x2m9q7r8s6t4v2w0y1z' }),

@@ -91,7 +91,14 @@ async function seed() {
       created_at: at,
     })
     .execute();
-  const member = { id: newId('tm'), account_id: shop.clientId, name: 'Maria', created_at: at };
+  const member = {
+    id: newId('tm'),
+    account_id: shop.clientId,
+    name: 'Maria',
+    created_at: at,
+    role: 'crew' as const,
+    can_see_prices: 0,
+  };
   await db.insertInto('team_members').values(member).execute();
   const jobId = newId('job');
   await db

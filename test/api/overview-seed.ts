@@ -135,6 +135,8 @@ export async function seedOverview(db: Db, accountId: string) {
     account_id: accountId,
     name: 'Maria',
     created_at: '2026-01-01T00:00:00Z',
+    role: 'crew' as const,
+    can_see_prices: 0,
   };
   await db.insertInto('team_members').values(maria).execute();
   let jobNumber = 0;

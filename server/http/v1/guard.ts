@@ -3,6 +3,7 @@ import type { Scope } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
 import { getAccount } from '../../domain/accounts';
 import { authenticateSecret } from '../../domain/api-keys';
+import { INSTALL_OWNER } from '../../domain/member-sessions';
 import { ApiError, forbidden, planRequired } from '../../lib/errors';
 import { bearerToken, isWrite, missingCredentials } from '../auth';
 import type { RateLimiter } from '../rate-limiter';
@@ -49,6 +50,6 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
         { details: { required_scope: scope, key_scopes: key.scopes } },
       );
     }
-    request.auth = { account, via: 'key', key, scopes: key.scopes };
+    request.auth = { account, via: 'key', key, scopes: key.scopes, member: INSTALL_OWNER };
   };
 }

@@ -1,0 +1,28 @@
+import type { SyncedTable } from './synced-table';
+
+const ownAccount = (r: string) => `${r}.account_id`;
+
+/**
+ * Who signs in (migration 0031, docs/crew-design.md): synced, so the hosted hub checks a crew
+ * member's session from its rows while every owner computer is off, and a revocation made on any
+ * install reaches every server that could be asked.
+ */
+export const PEOPLE_TABLES: SyncedTable[] = [
+  {
+    name: 'member_sessions',
+    pk: ['id'],
+    account: ownAccount,
+    refs: { member_id: 'team_members' },
+    writable: [
+      'id',
+      'account_id',
+      'member_id',
+      'token_hash',
+      'user_agent',
+      'created_at',
+      'expires_at',
+      'revoked_at',
+    ],
+    parents: { member_id: ['team_members'] },
+  },
+];
