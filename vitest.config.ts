@@ -22,8 +22,9 @@ const shared = {
 export default defineConfig({
   test: {
     ...shared,
-    // One PostgreSQL cluster for the whole run, started by the first test that needs it.
-    globalSetup: ['test/helpers/postgres-run.ts'],
+    // One PostgreSQL cluster for the whole run, started by the first test that needs it; the
+    // bundles of the processes tests start (test/helpers/process-bundles.ts), built when stale.
+    globalSetup: ['test/helpers/postgres-run.ts', 'test/helpers/process-bundles.ts'],
     projects: [
       {
         test: {
