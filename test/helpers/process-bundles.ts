@@ -10,7 +10,7 @@ const launcher = path.join(import.meta.dirname, 'run-bundle.mjs');
 /**
  * What tests start as processes of their own. They run bundled, as `npm run serve` and the desktop
  * app do: a start through tsx transpiles the whole server again (about 3 CPU-seconds here, against
- * half a second for the bundle), and tests start some sixty of them per run.
+ * half a second for the bundle), and a run starts about a hundred.
  */
 const ENTRIES = {
   cli: 'server/cli.ts',
@@ -32,14 +32,11 @@ const SOURCES = [
   'test/helpers/process-bundles.ts',
 ].map((source) => path.join(root, source));
 
-export function bundlePath(entry: BundledEntry): string {
+function bundlePath(entry: BundledEntry): string {
   return path.join(outdir, `${entry}.cjs`);
 }
 
-/**
- * Arguments for `process.execPath` that run `entry` (its source file's command line: `args`)
- * from its bundle, with a V8 code cache beside it (scripts/code-cache.mjs).
- */
+/** Arguments for `process.execPath` that run `entry` from its bundle, with its command line `args`. */
 export function bundledArgs(entry: BundledEntry, ...args: string[]): string[] {
   return [launcher, bundlePath(entry), ...args];
 }

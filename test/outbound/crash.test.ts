@@ -23,7 +23,8 @@ it('sends a delivery again, exactly once, after the server was killed in the mid
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
-    await eventually(() => receiver.received.length === 1, 'the first attempt to reach the receiver', 25_000);
+    // The child starts a server first: generous, for a loaded machine.
+    await eventually(() => receiver.received.length === 1, 'the first attempt to reach the receiver', 90_000);
   } finally {
     child.kill('SIGKILL');
     await exited;
@@ -53,4 +54,4 @@ it('sends a delivery again, exactly once, after the server was killed in the mid
     await server.stop();
     await receiver.close();
   }
-});
+}, 180_000);
