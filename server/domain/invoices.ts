@@ -17,9 +17,8 @@ import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
-import { requireEmail } from './customers';
+import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
   applyDraftFields,
@@ -39,7 +38,7 @@ import {
 } from './documents';
 import { isOverdue, overdueSql } from './invoice-status';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
+import { cancelWaitingMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
@@ -316,21 +315,15 @@ export async function queueInvoiceMail(
   if (row.status === 'paid') {
     throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
   }
-  if (await waitingMailFor(tx, row.id)) {
-    throw invalidState(
-      `Invoice ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
-    );
-  }
+  await refuseWhileMailWaits(tx, row, 'Invoice');
   const { config } = await getAccount(tx, accountId);
   const invoice = await reload(tx, ctx, row);
-  const to = requireEmail(invoice.customer, `invoice ${row.number}`);
-  const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
-  await queueMail(tx, ctx, accountId, {
+  await queueDocumentMail(tx, ctx, accountId, {
     kind: 'invoice',
-    customerId: row.customer_id,
-    documentId: row.id,
-    to,
-    ...invoiceMail(invoice, config, link && clientHubUrl(config.client_hub_url, link.token)),
+    row,
+    customer: invoice.customer,
+    config,
+    compose: (hubLink) => invoiceMail(invoice, config, hubLink),
   });
   return invoice;
 }

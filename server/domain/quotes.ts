@@ -17,9 +17,8 @@ import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { clientHubUrl, issueClientLink } from './client-links';
 import { nextNumber } from './counters';
-import { requireEmail } from './customers';
+import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
   applyDraftFields,
@@ -38,7 +37,7 @@ import {
 import { type EventOrigin, recordEvent } from './events';
 import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
+import { cancelWaitingMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
@@ -274,20 +273,14 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
         }.`,
       );
     }
-    if (await waitingMailFor(tx, row.id)) {
-      throw invalidState(
-        `Quote ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
-      );
-    }
+    await refuseWhileMailWaits(tx, row, 'Quote');
     const quote = await reload(tx, ctx, row);
-    const to = requireEmail(quote.customer, `quote ${row.number}`);
-    const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
-    await queueMail(tx, ctx, accountId, {
+    await queueDocumentMail(tx, ctx, accountId, {
       kind: 'quote',
-      customerId: row.customer_id,
-      documentId: row.id,
-      to,
-      ...quoteMail(quote, config, link && clientHubUrl(config.client_hub_url, link.token)),
+      row,
+      customer: quote.customer,
+      config,
+      compose: (hubLink) => quoteMail(quote, config, hubLink),
     });
     return quote;
   });
