@@ -15,9 +15,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { nextNumber } from './counters';
 import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
@@ -194,31 +192,23 @@ export async function insertInvoice(
   input: InvoiceCreate,
   links: { quoteId?: string; jobId?: string; id?: string } = {},
 ): Promise<Invoice> {
-  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
-  const now = isoNow(ctx.clock);
-  const row: InvoicesTable = {
+  const { config, customer, totals, issueDate, columns } = await newDocumentBasics(
+    tx,
+    ctx,
+    accountId,
+    'invoice',
+    input,
     // A service plan's invoices come with an id every install derives alike (recurring-work.md).
-    id: links.id ?? newId('inv', ctx.clock.now().getTime()),
-    account_id: accountId,
-    number: await nextNumber(tx, ctx, accountId, 'invoice', config.invoice_prefix),
-    customer_id: customer.id,
-    property_id: place?.id ?? null,
-    status: 'draft',
-    currency: config.currency,
-    issue_date: issueDate,
+    links.id,
+  );
+  const row: InvoicesTable = {
+    ...columns,
     due_date: addDays(issueDate, input.due_days ?? config.default_due_days),
-    subtotal_cents: totals.subtotal_cents,
-    tax_total_cents: totals.tax_total_cents,
-    total_cents: totals.total_cents,
     amount_paid_cents: 0,
-    notes: input.notes || null,
     quote_id: links.quoteId ?? null,
     job_id: links.jobId ?? null,
-    sent_at: null,
     paid_at: null,
     voided_at: null,
-    created_at: now,
-    updated_at: now,
   };
   await tx.insertInto('invoices').values(row).execute();
   await insertDocumentBody(tx, row.id, totals);

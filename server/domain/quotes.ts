@@ -15,9 +15,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { nextNumber } from './counters';
 import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
@@ -174,29 +172,14 @@ export async function insertQuote(
   accountId: string,
   input: QuoteCreate,
 ): Promise<Quote> {
-  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
-  const now = isoNow(ctx.clock);
+  const { config, totals, issueDate, columns } = await newDocumentBasics(tx, ctx, accountId, 'quote', input);
   const row: QuotesTable = {
-    id: newId('quo', ctx.clock.now().getTime()),
-    account_id: accountId,
-    number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
-    customer_id: customer.id,
-    property_id: place?.id ?? null,
-    status: 'draft',
-    currency: config.currency,
-    issue_date: issueDate,
+    ...columns,
     valid_until: addDays(issueDate, input.valid_days ?? config.default_valid_days),
-    subtotal_cents: totals.subtotal_cents,
-    tax_total_cents: totals.tax_total_cents,
-    total_cents: totals.total_cents,
-    notes: input.notes || null,
-    sent_at: null,
     accepted_at: null,
     declined_at: null,
     converted_at: null,
     job_id: null,
-    created_at: now,
-    updated_at: now,
   };
   await tx.insertInto('quotes').values(row).execute();
   await saveDocumentBody(tx, row.id, totals);
