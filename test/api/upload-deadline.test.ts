@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobberExport } from '../helpers/client-files';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -49,7 +50,7 @@ describe('the whole-request deadline', () => {
     const response = await fetch(`${server.url}/api/portal/${shop.clientId}/customer-imports`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'text/csv' },
-      body: ReadableStream.from(slowly(lines)),
+      body: Readable.toWeb(Readable.from(slowly(lines))),
       duplex: 'half',
     } as RequestInit);
     expect(response.status).toBe(201);

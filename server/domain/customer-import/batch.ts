@@ -28,7 +28,10 @@ export interface BatchContext {
   nowMs: number;
 }
 
-type Existing = Pick<CustomersTable, 'id' | 'name' | 'email' | 'phone' | 'address' | 'updated_at'>;
+type Existing = Pick<
+  CustomersTable,
+  'id' | 'name' | 'email' | 'email_lower' | 'phone' | 'address' | 'updated_at'
+>;
 
 /** Keys looked up per statement, well inside SQLite's limit on bound parameters. */
 const CHUNK = 400;
@@ -53,7 +56,7 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
     ...new Set(rows.flatMap((r) => (r.customer.email ? [] : [r.customer.name.trim().toLowerCase()]))),
   ];
   const found = new Map<string, Existing>();
-  const columns = ['id', 'name', 'email', 'phone', 'address', 'updated_at'] as const;
+  const columns = ['id', 'name', 'email', 'email_lower', 'phone', 'address', 'updated_at'] as const;
   if (emails.length) {
     const byEmail = await ctx.db
       .selectFrom('customers')
@@ -182,6 +185,7 @@ async function updateExisting(
   const before = {
     name: existing.name,
     email: existing.email,
+    email_lower: existing.email_lower,
     phone: existing.phone,
     address: existing.address,
     tags: newTags,
