@@ -155,6 +155,10 @@ export async function dataVersion(db: Queryable): Promise<number> {
 
 const digits = (phone: string | null) => (phone ?? '').replace(/\D/g, '');
 const PAGE = 1000;
+/** Rows a statement applies: a fraction of a second of the event loop, even on a loaded machine. */
+const APPLY_ROWS = 2000;
+/** Lets the event loop answer the requests that came in while a statement ran. */
+export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Whether what was staged is still right, asked inside the write transaction. Since the file
@@ -185,24 +189,41 @@ export async function stageHolds(tx: Tx, accountId: string, version: number): Pr
     if (rows.some((r) => r.existing !== null && digits(r.existing) === digits(r.phone) && digits(r.phone)))
       return false;
     after = rows[rows.length - 1]!.at;
+    await breathe();
   }
 }
 
-/** Copies the staged rows into the real tables and applies the updates, in the caller's transaction. */
+/**
+ * Copies the staged rows into the real tables and applies the updates, in the caller's
+ * transaction, APPLY_ROWS at a time: better-sqlite3 runs each statement on the event loop, and one
+ * statement for 200,000 customers (with their triggers) stopped the server long enough for its
+ * idle timeouts to close every connection waiting on it. Between two statements it answers them.
+ */
 export async function applyStage(tx: Tx): Promise<void> {
-  for (const table of TABLES) {
-    const columns = columnList(COLUMNS[table]);
-    await run(
-      tx,
-      sql`INSERT INTO ${sql.table(`main.${table}`)} (${columns}) SELECT ${columns} FROM ${stageTable(table)} ORDER BY rowid`,
-    );
+  for (const table of [...TABLES, 'updates'] as const) {
+    const { rows } = await sql<{
+      top: number | null;
+    }>`SELECT max(rowid) AS top FROM ${stageTable(table)}`.execute(tx);
+    for (let from = 0; from < (rows[0]?.top ?? 0); from += APPLY_ROWS) {
+      const range = sql`rowid > ${from} AND rowid <= ${from + APPLY_ROWS}`;
+      if (table === 'updates') {
+        await run(
+          tx,
+          sql`UPDATE main.customers SET name = u.name, email = u.email, email_lower = u.email_lower,
+            phone = u.phone, address = u.address, updated_at = u.updated_at
+          FROM (SELECT * FROM temp.stage_updates WHERE ${range}) u WHERE customers.id = u.customer_id`,
+        );
+      } else {
+        const columns = columnList(COLUMNS[table]);
+        await run(
+          tx,
+          sql`INSERT INTO ${sql.table(`main.${table}`)} (${columns})
+            SELECT ${columns} FROM ${stageTable(table)} WHERE ${range} ORDER BY rowid`,
+        );
+      }
+      await breathe();
+    }
   }
-  await run(
-    tx,
-    sql`UPDATE main.customers SET name = u.name, email = u.email, email_lower = u.email_lower,
-      phone = u.phone, address = u.address, updated_at = u.updated_at
-    FROM temp.stage_updates u WHERE customers.id = u.customer_id`,
-  );
 }
 
 /** The ids of the customers the import adds, in the file's order, a page at a time. */
@@ -215,5 +236,6 @@ export async function* stagedCustomerIds(tx: Tx): AsyncGenerator<string[]> {
     if (!rows.length) return;
     yield rows.map((r) => r.id);
     after = rows[rows.length - 1]!.at;
+    await breathe();
   }
 }
