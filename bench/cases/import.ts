@@ -70,9 +70,9 @@ async function measure(ROWS: number, log: (line: string) => void): Promise<Row[]
         headers,
         body: JSON.stringify({ name: `Walk-in ${walkIns}`, email: `walk-in-${walkIns}@example.com` }),
       });
-      await response.arrayBuffer();
+      const answer = await response.text();
       if (response.status !== 201)
-        throw new Error(`an ordinary write during the import: HTTP ${response.status}`);
+        throw new Error(`an ordinary write during the import: HTTP ${response.status} ${answer}`);
       return (performance.now() - began) / 1000;
     };
     const step = async (name: string, run: () => Promise<Response>, follow = false) => {
