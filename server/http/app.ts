@@ -22,7 +22,7 @@ import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
-import { DEFAULT_UPLOAD_MS, registerRequestDeadline } from './request-deadline';
+import { DEFAULT_UPLOAD_MS, registerAnswerTime, registerRequestDeadline } from './request-deadline';
 import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
@@ -92,6 +92,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
   registerRequestDeadline(app, timeouts.requestMs, timeouts.uploadMs);
+  registerAnswerTime(app);
   // Response schemas document the API; they are not re-checked on the way out. The presenters
   // build every response field by field from typed rows (the schemas' z.infer types), so a
   // second validation would only cost time on every request.

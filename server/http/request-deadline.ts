@@ -31,3 +31,18 @@ export function registerRequestDeadline(app: FastifyInstance, requestMs: number,
     reply.raw.once('close', settle);
   });
 }
+
+/**
+ * The idle timeout is for a client that stops sending; once a request is in (its body read), the
+ * server may take longer than that to answer: an upload counting a 200,000-row file, or a write
+ * waiting out a customer import's transaction (up to a minute, sqlite-driver.ts). Node would close
+ * the connection under it; the timeout is off until the answer is sent, then back for the next request.
+ */
+export function registerAnswerTime(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const socket = request.raw.socket;
+    const idle = socket.timeout ?? 0;
+    socket.setTimeout(0);
+    reply.raw.once('finish', () => socket.setTimeout(idle));
+  });
+}
