@@ -16,8 +16,12 @@ import { isBusy } from './storage-errors';
  * asynchronously, while the server keeps answering.
  */
 export const SYNC_BUSY_TIMEOUT_MS = 10;
-/** Beyond this, a statement that still finds the file locked fails (503 database_busy). */
-const BUSY_DEADLINE_MS = 15_000;
+/**
+ * Beyond this, a statement that still finds the file locked fails (503 database_busy). Longer than
+ * the longest write the app itself holds the lock for: a customer import writing 200,000 rows in
+ * its one transaction takes 15 to 30 s on a loaded machine, and an edit saved meanwhile waits it out.
+ */
+const BUSY_DEADLINE_MS = 60_000;
 const BUSY_BACKOFF_MS = [5, 10, 20, 40, 80, 100];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -22,6 +22,7 @@ import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
+import { DEFAULT_UPLOAD_MS, registerAnswerTime, registerRequestDeadline } from './request-deadline';
 import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
@@ -55,6 +56,8 @@ export interface HttpTimeouts {
   idleMs?: number;
   /** The whole request, headers and body, must arrive within this. */
   requestMs?: number;
+  /** The same for a CSV upload (a customer import's file), which may be 200 MB. */
+  uploadMs?: number;
   /** The rest of a body refused before it all arrived (413) is read and dropped for at most this long. */
   drainMs?: number;
 }
@@ -63,6 +66,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
   idleMs: 30_000,
   requestMs: 60_000,
+  uploadMs: DEFAULT_UPLOAD_MS,
   drainMs: DEFAULT_DRAIN_MS,
 };
 
@@ -75,7 +79,8 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     connectionTimeout: timeouts.idleMs,
-    requestTimeout: timeouts.requestMs,
+    // Off: registerRequestDeadline keeps the same deadline, longer for a CSV upload.
+    requestTimeout: 0,
     genReqId: () => newId('req'),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -86,6 +91,8 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
+  registerRequestDeadline(app, timeouts.requestMs, timeouts.uploadMs);
+  registerAnswerTime(app);
   // Response schemas document the API; they are not re-checked on the way out. The presenters
   // build every response field by field from typed rows (the schemas' z.infer types), so a
   // second validation would only cost time on every request.

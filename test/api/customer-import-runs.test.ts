@@ -68,6 +68,55 @@ describe('customer import runs', () => {
     expect((await shop.finished(second.id)).dry_run).toMatchObject({ rows: 3, skipped: 3 });
   });
 
+  it('lets ordinary writes go on while an import runs, and imports against what they changed', async () => {
+    const account = await server.createAccount();
+    const shop = await owner(account);
+    const ROWS = 5_000;
+    const file = await shop.upload(jobberExport(ROWS).csv);
+    const started = await shop.call('POST', `/customer-imports/${file.id}/import`, {
+      columns: file.columns,
+      on_match: 'skip',
+    });
+    expect(started.status).toBe(202);
+    // Once the first batch (500 rows) is decided, a write adds the customer the file's first row
+    // names: the import, having staged that row as new, must find out and skip it (or, had it
+    // committed first, the write is the one refused): never both, never a failure.
+    const firstEmail = 'client1@example.com';
+    let clash: number | null = null;
+    const writes: number[] = [];
+    for (let i = 0; ; i += 1) {
+      const { run } = (await shop.call('GET', `/customer-imports/${file.id}`)).body;
+      if (run.state !== 'running') break;
+      if (clash === null && run.rows_done > 500) {
+        clash = (await shop.call('POST', '/customers', { name: 'Client 1 Example', email: firstEmail }))
+          .status;
+      } else {
+        const write = await shop.call('POST', '/customers', {
+          name: `Walk-in ${i}`,
+          email: `walkin${i}@example.com`,
+        });
+        writes.push(write.status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(clash).not.toBeNull();
+    expect(writes.filter((status) => status !== 201)).toEqual([]);
+    const done = await shop.finished(file.id);
+    expect(done.run).toMatchObject({ state: 'succeeded', error: null });
+    if (clash === 201) expect(done.result).toMatchObject({ added: ROWS - 1, skipped: 1, rejected: 0 });
+    else {
+      expect(clash).toBe(409);
+      expect(done.result).toMatchObject({ added: ROWS, skipped: 0 });
+    }
+    const named = await server.ctx.db
+      .selectFrom('customers')
+      .select('id')
+      .where('account_id', '=', account.clientId)
+      .where('email_lower', '=', firstEmail)
+      .execute();
+    expect(named).toHaveLength(1);
+  });
+
   it('answers a repeated Idempotency-Key with the first answer instead of a second run', async () => {
     const shop = await owner(await server.createAccount());
     const file = await shop.upload(csvLine(['Name', 'Email']) + csvLine(['Ann', 'ann@example.com']));

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { MAX_TAGS } from '../../../shared/schemas/customer';
 import type { ImportedCustomer } from '../../../shared/schemas/customer-import';
-import type { Tx } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import type { CustomersTable, PropertiesTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { emptyStage, type StagedRows, type StagedUpdate, stageRows } from './stage';
 
 /** A mapped row waiting to be written, with its row number for the report. */
 export interface PendingRow {
@@ -18,25 +19,22 @@ export type Outcome =
   | { kind: 'rejected'; row: { row: number; values: string[] }; reason: string };
 
 export interface BatchContext {
-  tx: Tx;
+  db: Queryable;
   accountId: string;
   importId: string;
   onMatch: 'update' | 'skip';
-  /** false in a dry run: every rule is checked, nothing but the run's own scratch table is written. */
-  write: boolean;
   /** One timestamp for everything the import writes: a customer whose updated_at differs was touched since. */
   now: string;
   nowMs: number;
 }
 
-type Existing = Pick<CustomersTable, 'id' | 'name' | 'email' | 'phone' | 'address'>;
+type Existing = Pick<
+  CustomersTable,
+  'id' | 'name' | 'email' | 'email_lower' | 'phone' | 'address' | 'updated_at'
+>;
 
-/** Insert rows in statements of this many, well inside SQLite's limit on bound parameters. */
+/** Keys looked up per statement, well inside SQLite's limit on bound parameters. */
 const CHUNK = 400;
-
-async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
-}
 
 const digits = (phone: string | null) => (phone ?? '').replace(/\D/g, '');
 const personKey = (name: string, phone: string | null) =>
@@ -58,9 +56,9 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
     ...new Set(rows.flatMap((r) => (r.customer.email ? [] : [r.customer.name.trim().toLowerCase()]))),
   ];
   const found = new Map<string, Existing>();
-  const columns = ['id', 'name', 'email', 'phone', 'address'] as const;
+  const columns = ['id', 'name', 'email', 'email_lower', 'phone', 'address', 'updated_at'] as const;
   if (emails.length) {
-    const byEmail = await ctx.tx
+    const byEmail = await ctx.db
       .selectFrom('customers')
       .select(columns)
       .where('account_id', '=', ctx.accountId)
@@ -69,7 +67,7 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
     for (const c of byEmail) found.set(emailKey(c.email!), c);
   }
   if (names.length) {
-    const byName = await ctx.tx
+    const byName = await ctx.db
       .selectFrom('customers')
       .select(columns)
       .where('account_id', '=', ctx.accountId)
@@ -81,29 +79,16 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
 }
 
 /**
- * What this run has settled so far, kept in a temporary table (spilled to disk like any table, so
- * memory stays flat however long the file): the keys of the customers it added, the new keys of
- * the ones it updated, and `#id` of each one it updated. A later row with one of them repeats an
- * earlier row. A dry run writes only here, and the import asks the same table, so both reach the
- * same verdict on every row.
+ * What this run has settled so far is kept in a staging table (stage.ts), not in memory: the keys
+ * of the customers it added, the new keys of the ones it updated, and `#id` of each one it
+ * updated. A later row with one of them repeats an earlier row.
  */
-export async function openSeen(tx: Tx): Promise<void> {
-  await sql`CREATE TEMP TABLE IF NOT EXISTS import_seen (key TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`.execute(
-    tx,
-  );
-  await sql`DELETE FROM temp.import_seen`.execute(tx);
-}
-
-export async function closeSeen(tx: Tx): Promise<void> {
-  await sql`DROP TABLE IF EXISTS temp.import_seen`.execute(tx);
-}
-
 async function seenRows(ctx: BatchContext, keys: string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
     const { rows } = await sql<{ key: string; row: number }>`
-      SELECT key, row FROM temp.import_seen WHERE key IN (${sql.join(chunk)})`.execute(ctx.tx);
+      SELECT key, row FROM temp.import_seen WHERE key IN (${sql.join(chunk)})`.execute(ctx.db);
     for (const r of rows) found.set(r.key, r.row);
   }
   return found;
@@ -113,7 +98,7 @@ async function remember(ctx: BatchContext, settled: Map<string, number>) {
   const entries = [...settled];
   for (let i = 0; i < entries.length; i += CHUNK) {
     const values = entries.slice(i, i + CHUNK).map(([key, row]) => sql`(${key}, ${row})`);
-    await sql`INSERT OR IGNORE INTO temp.import_seen (key, row) VALUES ${sql.join(values)}`.execute(ctx.tx);
+    await sql`INSERT OR IGNORE INTO temp.import_seen (key, row) VALUES ${sql.join(values)}`.execute(ctx.db);
   }
 }
 
@@ -141,11 +126,21 @@ function propertyRow(
   };
 }
 
+/** What a batch stages, gathered so each staging table takes one statement per batch. */
+interface BatchStage {
+  rows: StagedRows;
+  updates: StagedUpdate[];
+}
+
 /** Brings an existing customer up to the row: its fields, plus its tags, notes and place added. */
-async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: Existing): Promise<Outcome> {
+async function updateExisting(
+  ctx: BatchContext,
+  out: BatchStage,
+  pending: PendingRow,
+  existing: Existing,
+): Promise<Outcome> {
   const c = pending.customer;
-  const { tx } = ctx;
-  const tags = await tx
+  const tags = await ctx.db
     .selectFrom('customer_tags')
     .select('tag')
     .where('customer_id', '=', existing.id)
@@ -155,8 +150,7 @@ async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: 
   if (had.size + newTags.length > MAX_TAGS) {
     return { kind: 'rejected', row: pending, reason: `would give the customer more than ${MAX_TAGS} tags` };
   }
-  if (!ctx.write) return { kind: 'updated', row: pending };
-  const places = await tx
+  const places = await ctx.db
     .selectFrom('properties')
     .select(['street', 'is_default', 'status'])
     .where('customer_id', '=', existing.id)
@@ -173,56 +167,47 @@ async function updateExisting(ctx: BatchContext, pending: PendingRow, existing: 
       )
     : null;
   const noteIds = c.notes.map(() => newId('note', ctx.nowMs));
-  await tx
-    .updateTable('customers')
-    .set({
-      name: c.name,
-      ...(c.email && { email: c.email, email_lower: c.email.toLowerCase() }),
-      ...(c.phone && { phone: c.phone }),
-      ...(c.address && { address: c.address }),
-      updated_at: ctx.now,
-    })
-    .where('id', '=', existing.id)
-    .execute();
-  if (newTags.length) {
-    await tx
-      .insertInto('customer_tags')
-      .values(newTags.map((tag) => ({ customer_id: existing.id, tag })))
-      .execute();
-  }
-  if (noteIds.length) {
-    await tx
-      .insertInto('customer_notes')
-      .values(
-        noteIds.map((id, i) => ({ id, customer_id: existing.id, text: c.notes[i]!, created_at: ctx.now })),
-      )
-      .execute();
-  }
-  if (property) await tx.insertInto('properties').values(property).execute();
+  const email = c.email || existing.email;
+  out.updates.push({
+    customer_id: existing.id,
+    name: c.name,
+    email,
+    email_lower: email?.toLowerCase() ?? null,
+    phone: c.phone || existing.phone,
+    address: c.address || existing.address,
+    updated_at: ctx.now,
+  });
+  out.rows.customer_tags.push(...newTags.map((tag) => ({ customer_id: existing.id, tag })));
+  out.rows.customer_notes.push(
+    ...noteIds.map((id, i) => ({ id, customer_id: existing.id, text: c.notes[i]!, created_at: ctx.now })),
+  );
+  if (property) out.rows.properties.push(property);
   const before = {
     name: existing.name,
     email: existing.email,
+    email_lower: existing.email_lower,
     phone: existing.phone,
     address: existing.address,
     tags: newTags,
     note_ids: noteIds,
     property_ids: property ? [property.id] : [],
   };
-  await tx
-    .insertInto('customer_import_rows')
-    .values({
-      import_id: ctx.importId,
-      customer_id: existing.id,
-      source_row: pending.row,
-      action: 'updated',
-      stamp: ctx.now,
-      before: JSON.stringify(before),
-    })
-    .execute();
+  out.rows.customer_import_rows.push({
+    import_id: ctx.importId,
+    customer_id: existing.id,
+    source_row: pending.row,
+    action: 'updated',
+    stamp: ctx.now,
+    before: JSON.stringify(before),
+  });
   return { kind: 'updated', row: pending };
 }
 
-/** Writes one batch of mapped rows: new customers in a few multi-row statements, matches one by one. */
+/**
+ * Decides one batch of mapped rows and stages what each does (stage.ts): new customers, updates
+ * of the ones they match, and the matches themselves, whose verdicts hold only while those
+ * customers stay as they are.
+ */
 export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promise<Outcome[]> {
   const matches = await findMatches(ctx, batch);
   const seen = await seenRows(ctx, [
@@ -234,6 +219,7 @@ export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promis
   const settled = new Map<string, number>();
   const earlier = (key: string) => settled.get(key) ?? seen.get(key);
   const outcomes: Outcome[] = [];
+  const out: BatchStage = { rows: emptyStage(), updates: [] };
   const fresh: Array<{ pending: PendingRow; id: string }> = [];
   const repeat = (pending: PendingRow, row: number): Outcome => ({
     kind: 'rejected',
@@ -261,7 +247,7 @@ export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promis
     } else if (ctx.onMatch === 'skip') {
       outcomes.push({ kind: 'skipped', row: pending });
     } else {
-      const outcome = await updateExisting(ctx, pending, existing);
+      const outcome = await updateExisting(ctx, out, pending, existing);
       outcomes.push(outcome);
       if (outcome.kind === 'updated') {
         settled.set(`#${existing.id}`, pending.row);
@@ -277,49 +263,40 @@ export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promis
     }
   }
   await remember(ctx, settled);
-  if (ctx.write) await insertFresh(ctx, fresh);
+  addFresh(ctx, out.rows, fresh);
+  const matched = [...matches.values()].map((m) => ({ customer_id: m.id, updated_at: m.updated_at }));
+  await stageRows(ctx.db, out.rows, out.updates, matched);
   return outcomes;
 }
 
-async function insertFresh(ctx: BatchContext, fresh: Array<{ pending: PendingRow; id: string }>) {
-  const { tx, now } = ctx;
-  const customers: CustomersTable[] = fresh.map(({ pending: { customer: c }, id }) => ({
-    id,
-    account_id: ctx.accountId,
-    name: c.name,
-    email: c.email,
-    email_lower: c.email?.toLowerCase() ?? null,
-    phone: c.phone,
-    address: c.address,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-  }));
-  await insertChunks(customers, (chunk) => tx.insertInto('customers').values(chunk).execute());
-  const tags = fresh.flatMap(({ pending, id }) =>
-    pending.customer.tags.map((tag) => ({ customer_id: id, tag })),
-  );
-  await insertChunks(tags, (chunk) => tx.insertInto('customer_tags').values(chunk).execute());
-  const notes = fresh.flatMap(({ pending, id }) =>
-    pending.customer.notes.map((text) => ({
-      id: newId('note', ctx.nowMs),
-      customer_id: id,
-      text,
+function addFresh(ctx: BatchContext, out: StagedRows, fresh: Array<{ pending: PendingRow; id: string }>) {
+  const { now } = ctx;
+  for (const { pending, id } of fresh) {
+    const c = pending.customer;
+    out.customers.push({
+      id,
+      account_id: ctx.accountId,
+      name: c.name,
+      email: c.email,
+      email_lower: c.email?.toLowerCase() ?? null,
+      phone: c.phone,
+      address: c.address,
       created_at: now,
-    })),
-  );
-  await insertChunks(notes, (chunk) => tx.insertInto('customer_notes').values(chunk).execute());
-  const places = fresh.flatMap(({ pending, id }) =>
-    pending.customer.property ? [propertyRow(ctx, id, pending.customer.property, true)] : [],
-  );
-  await insertChunks(places, (chunk) => tx.insertInto('properties').values(chunk).execute());
-  const records = fresh.map(({ pending, id }) => ({
-    import_id: ctx.importId,
-    customer_id: id,
-    source_row: pending.row,
-    action: 'created' as const,
-    stamp: now,
-    before: null,
-  }));
-  await insertChunks(records, (chunk) => tx.insertInto('customer_import_rows').values(chunk).execute());
+      updated_at: now,
+      deleted_at: null,
+    });
+    out.customer_tags.push(...c.tags.map((tag) => ({ customer_id: id, tag })));
+    out.customer_notes.push(
+      ...c.notes.map((text) => ({ id: newId('note', ctx.nowMs), customer_id: id, text, created_at: now })),
+    );
+    if (c.property) out.properties.push(propertyRow(ctx, id, c.property, true));
+    out.customer_import_rows.push({
+      import_id: ctx.importId,
+      customer_id: id,
+      source_row: pending.row,
+      action: 'created',
+      stamp: now,
+      before: null,
+    });
+  }
 }

@@ -9,7 +9,6 @@ import type {
   ImportColumns,
   ImportRun,
   ImportRunBody,
-  ImportSummary,
   PreviewRow,
 } from '../../../shared/schemas/customer-import';
 import type { AppContext } from '../../context';
@@ -22,7 +21,8 @@ import { newId } from '../../lib/ids';
 import { type CsvShape, countDataRows, readHead, sniffShape } from './csv-file';
 import { suggestColumns } from './presets';
 import { mapRow } from './rows';
-import { type ImportFile, importRows, type LiveRun, type RunBoard } from './run';
+import { applyFile, type ImportFile, type LiveRun, type RunBoard, stageFile, stoppedRun } from './run';
+import { closeStage, dataVersion, stageHolds } from './stage';
 import { touchedCustomers, undoRows } from './undo';
 
 /** Where uploads wait (a folder of the data folder), the run going on, and where runs write. */
@@ -41,13 +41,6 @@ const PREVIEW_ROWS = 5;
 
 const uploadPath = (place: ImportPlace, id: string) => path.join(place.folder, `${id}.csv`);
 const rejectedPath = (place: ImportPlace, id: string) => path.join(place.folder, `${id}.rejected.csv`);
-
-/** Dry runs roll their transaction back by throwing this, carrying the counts out. */
-class DryRunFinished extends Error {
-  constructor(readonly summary: ImportSummary) {
-    super('dry run');
-  }
-}
 
 async function present(
   ctx: AppContext,
@@ -295,47 +288,47 @@ async function readWhole(
   dryRun: boolean,
   live: LiveRun,
 ): Promise<void> {
-  const choices = {
-    write: !dryRun,
-    columns: body.columns,
-    onMatch: body.on_match,
-    sendEvents: body.send_events && !dryRun,
-  };
-  if (dryRun) {
-    const summary = await db
-      .transaction()
-      .execute(async (tx) => {
-        throw new DryRunFinished(await importRows(tx, ctx, file, choices, live));
-      })
-      .catch((error: unknown) => {
-        if (error instanceof DryRunFinished) return error.summary;
-        throw error;
-      });
-    await db
-      .updateTable('customer_imports')
-      .set({ dry_run: JSON.stringify(summary), settings: JSON.stringify(body) })
-      .where('id', '=', file.id)
-      .execute();
-    return;
+  const choices = { columns: body.columns, onMatch: body.on_match };
+  // Taken before the file is read: any commit by another connection from here on changes it.
+  const version = await dataVersion(db);
+  try {
+    const staged = await stageFile(db, ctx, file, choices, live);
+    if (dryRun) {
+      await db
+        .updateTable('customer_imports')
+        .set({ dry_run: JSON.stringify(staged), settings: JSON.stringify(body) })
+        .where('id', '=', file.id)
+        .execute();
+      return;
+    }
+    const summary = await db.transaction().execute(async (tx) => {
+      if (live.stopping) throw stoppedRun();
+      // Someone changed what the rows were matched against while the file was read: read it
+      // again under the lock (slow, but rare), so the import is what the customers are now.
+      const result = (await stageHolds(tx, file.accountId, version))
+        ? staged
+        : await stageFile(tx, ctx, file, choices, live);
+      const sent = await applyFile(tx, ctx, file.accountId, body.send_events);
+      const final = { ...result, events_sent: sent };
+      await tx
+        .updateTable('customer_imports')
+        .set({
+          status: 'imported',
+          result: JSON.stringify(final),
+          settings: JSON.stringify(body),
+          imported_at: isoNow(ctx.clock),
+        })
+        .where('id', '=', file.id)
+        .execute();
+      return final;
+    });
+    // Workers wake on this to deliver the customer.created events the import queued.
+    if (summary.events_sent) ctx.signals.emit('outbox');
+    // The customers are in the database now; the copy of the file holds their details for nothing.
+    rmSync(file.path, { force: true });
+  } finally {
+    await closeStage(db);
   }
-  const summary = await db.transaction().execute(async (tx) => {
-    const result = await importRows(tx, ctx, file, choices, live);
-    await tx
-      .updateTable('customer_imports')
-      .set({
-        status: 'imported',
-        result: JSON.stringify(result),
-        settings: JSON.stringify(body),
-        imported_at: isoNow(ctx.clock),
-      })
-      .where('id', '=', file.id)
-      .execute();
-    return result;
-  });
-  // Workers wake on this to deliver the customer.created events the import queued.
-  if (summary.events_sent) ctx.signals.emit('outbox');
-  // The customers are in the database now; the copy of the file holds their details for nothing.
-  rmSync(file.path, { force: true });
 }
 
 async function undoWhole(ctx: AppContext, db: Db, id: string, live: LiveRun, total: number) {

@@ -7,13 +7,14 @@ import type {
   RejectedRow,
 } from '../../../shared/schemas/customer-import';
 import type { AppContext } from '../../context';
-import type { Tx } from '../../db/database';
+import type { Queryable, Tx } from '../../db/database';
 import { ApiError, conflict } from '../../lib/errors';
 import { presentCustomer, selectCustomers, winbackDays } from '../customer-list';
 import { recordEvent } from '../events';
-import { type BatchContext, closeSeen, type Outcome, openSeen, type PendingRow, writeBatch } from './batch';
+import { type BatchContext, type Outcome, type PendingRow, writeBatch } from './batch';
 import { type CsvShape, readRecords } from './csv-file';
 import { mapRow } from './rows';
+import { applyStage, openStage, stagedCustomerIds } from './stage';
 
 /** Rows written per batch: big enough that statements are few, small enough that memory stays flat. */
 const BATCH_ROWS = 500;
@@ -32,8 +33,8 @@ export interface LiveRun {
 }
 
 /**
- * The run going on, if any: one at a time, since each holds the database's write lock from its
- * first row to its last, and a second would only wait behind it.
+ * The run going on, if any: one at a time, since two imports decide their rows against the same
+ * customers, and each would find the other's work in its way when it applies.
  */
 export class RunBoard {
   private current: LiveRun | null = null;
@@ -100,20 +101,17 @@ export interface ImportFile {
 }
 
 export interface RunChoices {
-  /** false for a dry run: the same rules, nothing written (the caller rolls back even so). */
-  write: boolean;
   columns: ImportColumns;
   onMatch: 'update' | 'skip';
-  sendEvents: boolean;
 }
 
 /**
- * Reads the whole file in `tx`, a batch at a time, and says what it did (or, with `write: false`,
- * would do). A dry run walks the very same path and skips only the writes: the matches, repeats
- * and tag limits are decided by the same code on the same data, so its counts are the import's.
+ * Reads the whole file on `db`, a batch at a time, decides what each row does and stages it
+ * (stage.ts: nothing is written but the run's own temporary tables), and says what the rows do.
+ * A dry run is this alone; an import applies the stage afterwards, so its counts are the dry run's.
  */
-export async function importRows(
-  tx: Tx,
+export async function stageFile(
+  db: Queryable,
   ctx: AppContext,
   file: ImportFile,
   choices: RunChoices,
@@ -121,11 +119,10 @@ export async function importRows(
 ): Promise<ImportSummary> {
   const now = ctx.clock.now();
   const batchCtx: BatchContext = {
-    tx,
+    db,
     accountId: file.accountId,
     importId: file.id,
     onMatch: choices.onMatch,
-    write: choices.write,
     // Milliseconds, where every other write stamps whole seconds: any later change, even within
     // the same second, leaves an updated_at that differs from this one.
     now: now.toISOString(),
@@ -142,25 +139,16 @@ export async function importRows(
     events_sent: 0,
   };
   const rejectedFile = new RejectedFile(file.rejectedPath, file.headers);
-  const reject = async (row: number, values: string[], reason: string) => {
-    summary.rejected += 1;
-    if (summary.rejected_rows.length < REPORTED_REJECTIONS)
-      summary.rejected_rows.push({ row, reason } satisfies RejectedRow);
-    await rejectedFile.add(values, row, reason);
-  };
   const settle = async (outcomes: Outcome[]) => {
-    const added: string[] = [];
     for (const outcome of outcomes) {
-      if (outcome.kind === 'rejected') await reject(outcome.row.row, outcome.row.values, outcome.reason);
-      else summary[outcome.kind] += 1;
-      if (outcome.kind === 'added') added.push(outcome.id);
-    }
-    if (!choices.sendEvents || !added.length) return;
-    const rows = await selectCustomers(tx).where('c.id', 'in', added).orderBy('c.id').execute();
-    const days = await winbackDays(tx, file.accountId);
-    for (const row of rows) {
-      await recordEvent(tx, ctx.clock, file.accountId, 'customer.created', presentCustomer(row, now, days));
-      summary.events_sent += 1;
+      if (outcome.kind !== 'rejected') {
+        summary[outcome.kind] += 1;
+        continue;
+      }
+      summary.rejected += 1;
+      if (summary.rejected_rows.length < REPORTED_REJECTIONS)
+        summary.rejected_rows.push({ row: outcome.row.row, reason: outcome.reason } satisfies RejectedRow);
+      await rejectedFile.add(outcome.row.values, outcome.row.row, outcome.reason);
     }
   };
   // Rows that cannot be mapped wait in the batch too, so rejections are reported in the file's order.
@@ -168,17 +156,18 @@ export async function importRows(
   const flush = async () => {
     if (progress.stopping) throw stoppedRun();
     const valid = batch.filter((entry): entry is PendingRow => 'customer' in entry);
-    const written = new Map((await writeBatch(batchCtx, valid)).map((o) => [o.row.row, o]));
+    const decided = new Map((await writeBatch(batchCtx, valid)).map((o) => [o.row.row, o]));
     await settle(
       batch.map((entry) =>
         'customer' in entry
-          ? written.get(entry.row)!
+          ? decided.get(entry.row)!
           : { kind: 'rejected' as const, row: entry, reason: entry.error },
       ),
     );
     batch = [];
   };
-  await openSeen(tx);
+  progress.rowsDone = 0;
+  await openStage(db);
   try {
     for await (const record of readRecords(file.path, file.shape)) {
       if (record.row === 1) continue;
@@ -193,9 +182,28 @@ export async function importRows(
       if (batch.length >= BATCH_ROWS) await flush();
     }
     if (batch.length) await flush();
-    await closeSeen(tx);
   } finally {
     await rejectedFile.close();
   }
   return summary;
+}
+
+/**
+ * Writes what stageFile staged, in the caller's transaction, and queues customer.created for each
+ * new customer when the owner asked: returns how many events it queued.
+ */
+export async function applyFile(tx: Tx, ctx: AppContext, accountId: string, sendEvents: boolean) {
+  await applyStage(tx);
+  if (!sendEvents) return 0;
+  const now = ctx.clock.now();
+  const days = await winbackDays(tx, accountId);
+  let sent = 0;
+  for await (const ids of stagedCustomerIds(tx)) {
+    const rows = await selectCustomers(tx).where('c.id', 'in', ids).orderBy('c.id').execute();
+    for (const row of rows) {
+      await recordEvent(tx, ctx.clock, accountId, 'customer.created', presentCustomer(row, now, days));
+      sent += 1;
+    }
+  }
+  return sent;
 }

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Queryable, Tx } from '../../db/database';
 import { invalidState } from '../../lib/errors';
+import { breathe } from './stage';
 
+/** Customers a statement of the undo takes back. */
+const UNDO_ROWS = 2000;
 const REFERENCING = ['invoices', 'quotes', 'jobs', 'bookings', 'service_plans', 'reviews', 'mail_messages'];
 
 /**
@@ -23,16 +26,6 @@ export async function touchedCustomers(db: Queryable, importId: string): Promise
   return Number(rows[0]?.touched ?? 0);
 }
 
-interface Before {
-  name: string;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  tags: string[];
-  note_ids: string[];
-  property_ids: string[];
-}
-
 /**
  * Takes an import back whole, in the caller's transaction: the customers it created go with their
  * tags, notes and places; the ones it updated get their fields back and lose what it added.
@@ -50,51 +43,62 @@ export async function undoRows(
       { touched },
     );
   }
-  const created = sql`(SELECT customer_id FROM customer_import_rows WHERE import_id = ${importId} AND action = 'created')`;
-  for (const table of ['customer_tags', 'customer_notes', 'properties']) {
-    await sql`DELETE FROM ${sql.table(table)} WHERE customer_id IN ${created}`.execute(tx);
+  let removed = 0;
+  for await (const ids of importedCustomers(tx, importId, 'created')) {
+    const page = sql`(${sql.join(ids)})`;
+    for (const table of ['customer_tags', 'customer_notes', 'properties'])
+      await sql`DELETE FROM ${sql.table(table)} WHERE customer_id IN ${page}`.execute(tx);
+    const gone = await sql`DELETE FROM customers WHERE id IN ${page}`.execute(tx);
+    removed += Number(gone.numAffectedRows ?? 0);
   }
-  const removed = await sql`DELETE FROM customers WHERE id IN ${created}`.execute(tx);
-  const updated = await tx
-    .selectFrom('customer_import_rows')
-    .select(['customer_id', 'before', 'stamp'])
-    .where('import_id', '=', importId)
-    .where('action', '=', 'updated')
-    .execute();
-  for (const row of updated) {
-    const before = JSON.parse(row.before ?? '{}') as Before;
-    if (before.property_ids.length) {
-      const edited = await tx
-        .selectFrom('properties')
-        .select('id')
-        .where('id', 'in', before.property_ids)
-        .where('updated_at', '!=', row.stamp)
-        .executeTakeFirst();
-      if (edited)
-        throw invalidState('This import can no longer be undone: a place it added was edited since');
-      await tx.deleteFrom('properties').where('id', 'in', before.property_ids).execute();
-    }
-    if (before.tags.length) {
-      await tx
-        .deleteFrom('customer_tags')
-        .where('customer_id', '=', row.customer_id)
-        .where('tag', 'in', before.tags)
-        .execute();
-    }
-    if (before.note_ids.length)
-      await tx.deleteFrom('customer_notes').where('id', 'in', before.note_ids).execute();
-    await tx
-      .updateTable('customers')
-      .set({
-        name: before.name,
-        email: before.email,
-        email_lower: before.email?.toLowerCase() ?? null,
-        phone: before.phone,
-        address: before.address,
-        updated_at: now,
-      })
-      .where('id', '=', row.customer_id)
+  const { rows: edited } = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM customer_import_rows r, json_each(r.before, '$.property_ids') j
+      JOIN properties p ON p.id = j.value
+    WHERE r.import_id = ${importId} AND r.action = 'updated' AND p.updated_at IS NOT r.stamp`.execute(tx);
+  if (Number(edited[0]!.n) > 0)
+    throw invalidState('This import can no longer be undone: a place it added was edited since');
+  // The customers it updated get back what each row kept (`before`), in SQL, a page at a time.
+  let restored = 0;
+  for await (const ids of importedCustomers(tx, importId, 'updated')) {
+    const rows = sql`(SELECT customer_id, before FROM customer_import_rows WHERE import_id = ${importId}
+      AND action = 'updated' AND customer_id IN (${sql.join(ids)})) r`;
+    const added = (list: string) => sql`(SELECT j.value FROM ${rows}, json_each(r.before, ${`$.${list}`}) j)`;
+    await sql`DELETE FROM properties WHERE id IN ${added('property_ids')}`.execute(tx);
+    await sql`DELETE FROM customer_notes WHERE id IN ${added('note_ids')}`.execute(tx);
+    await sql`DELETE FROM customer_tags WHERE (customer_id, tag) IN (
+      SELECT r.customer_id, j.value FROM ${rows}, json_each(r.before, '$.tags') j)`.execute(tx);
+    // email_lower is kept since imports stage it; lower() stands in for older ones (ASCII only).
+    const back = await sql`UPDATE customers SET
+        name = json_extract(r.before, '$.name'),
+        email = json_extract(r.before, '$.email'),
+        email_lower = coalesce(json_extract(r.before, '$.email_lower'), lower(json_extract(r.before, '$.email'))),
+        phone = json_extract(r.before, '$.phone'),
+        address = json_extract(r.before, '$.address'),
+        updated_at = ${now}
+      FROM ${rows} WHERE customers.id = r.customer_id`.execute(tx);
+    restored += Number(back.numAffectedRows ?? 0);
+  }
+  return { removed, restored };
+}
+
+/**
+ * The customers an import created or updated, UNDO_ROWS at a time: better-sqlite3 runs each
+ * statement on the event loop, and between two pages the server answers what came in meanwhile.
+ */
+async function* importedCustomers(tx: Tx, importId: string, action: 'created' | 'updated') {
+  for (let after = ''; ; ) {
+    const rows = await tx
+      .selectFrom('customer_import_rows')
+      .select('customer_id')
+      .where('import_id', '=', importId)
+      .where('action', '=', action)
+      .where('customer_id', '>', after)
+      .orderBy('customer_id')
+      .limit(UNDO_ROWS)
       .execute();
+    if (!rows.length) return;
+    yield rows.map((r) => r.customer_id);
+    after = rows[rows.length - 1]!.customer_id;
+    await breathe();
   }
-  return { removed: Number(removed.numAffectedRows ?? 0), restored: updated.length };
 }

@@ -56,15 +56,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.addHook('onClose', () => place.runs.stop());
     // The file is streamed to disk as it arrives, never held whole: this parser hands the route the stream.
     app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
-    // An upload answers once the whole file is on disk and counted, which for a big file on a loaded
-    // machine can outlast the idle timeout that closes a silent connection; it comes back with the answer.
-    app.addHook('preHandler', async (request, reply) => {
-      const socket = request.raw.socket;
-      const idle = socket.timeout ?? 0;
-      socket.setTimeout(0);
-      reply.raw.once('finish', () => socket.setTimeout(idle));
-    });
-
     app.post(
       '/customer-imports',
       {
