@@ -36,6 +36,7 @@ import * as bookingRequestsReviews from './migrations/0023_booking_requests_revi
 import * as timeEntries from './migrations/0024_time_entries';
 import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
+import * as businessLogos from './migrations/0030_business_logos';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
   '0029_payment_tax_shares': paymentTaxShares,
+  '0030_business_logos': businessLogos,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -39,7 +39,12 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
-import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
+import type {
+  BookingPhotosTable,
+  BookingRequestsTable,
+  BusinessLogosTable,
+  ReviewRequestsTable,
+} from './schema-requests';
 
 export interface AccountsTable {
   id: string;
@@ -410,6 +415,7 @@ export interface Database {
   reviews: ReviewsTable;
   booking_requests: BookingRequestsTable;
   booking_photos: BookingPhotosTable;
+  business_logos: BusinessLogosTable;
   review_requests: ReviewRequestsTable;
   time_entries: TimeEntriesTable;
   mail_messages: MailMessagesTable;
