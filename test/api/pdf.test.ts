@@ -5,6 +5,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
+import { JPEG_IMAGE, pngImage } from '../helpers/images';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const standardFontDataUrl = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
@@ -276,5 +277,46 @@ describe('GET /quotes/{number}/pdf', () => {
     const [ownerPage] = await pdfPages((await fetchPdf(hub, `/quotes/${byOwner.number}/pdf`)).bytes);
     expect(ownerPage).toContain('ACCEPTED');
     expect(ownerPage).not.toContain('Approved by');
+  });
+});
+
+/** The sizes of the images a PDF embeds (its image XObjects' dictionaries are plain text). */
+function embeddedImages(bytes: ArrayBuffer): string[] {
+  const text = Buffer.from(bytes).toString('latin1');
+  return [...text.matchAll(/<<[^>]*\/Subtype \/Image[^>]*>>/g)].map((m) => {
+    const size = (key: string) => new RegExp(`/${key} (\\d+)`).exec(m[0])?.[1];
+    return `${size('Width')}x${size('Height')}`;
+  });
+}
+
+describe('the business logo on PDFs', () => {
+  it('embeds the logo in invoices and quotes, and leaves it out once removed', async () => {
+    const shopWithLogo = await server.createAccount({ business: 'Logo Landscaping' });
+    const invoice = (await shopWithLogo.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const quote = (
+      await shopWithLogo.portal('POST', '/quotes/create', {
+        body: { customer_id: invoice.customer.id, items: invoiceBody.items },
+      })
+    ).body;
+    const pdfs = async () => [
+      (await fetchPdf(shopWithLogo, `/invoices/${invoice.number}/pdf`)).bytes,
+      (await fetchPdf(shopWithLogo, `/quotes/${quote.number}/pdf`)).bytes,
+    ];
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual([]);
+
+    const png = await shopWithLogo.portal('PUT', '/logo', {
+      body: { data: pngImage(64, 32).toString('base64') },
+    });
+    expect(png.status).toBe(200);
+    for (const bytes of await pdfs()) {
+      expect(embeddedImages(bytes)).toEqual(['64x32']);
+      const [page] = await pdfPages(bytes);
+      expect(page).toContain('Logo Landscaping');
+    }
+    await shopWithLogo.portal('PUT', '/logo', { body: { data: JPEG_IMAGE.toString('base64') } });
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual(['24x12']);
+
+    expect((await shopWithLogo.portal('DELETE', '/logo')).status).toBe(204);
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual([]);
   });
 });
