@@ -1,30 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
 import { JPEG_IMAGE, pngImage } from '../helpers/images';
+import { embeddedImages, pdfPages } from '../helpers/pdf-text';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-
-const standardFontDataUrl = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
 
 let server: TestServer;
 let shop: TestAccount;
-
-/** The text of every page, each page's items joined by spaces and whitespace collapsed. */
-async function pdfPages(bytes: ArrayBuffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-    pages.push(text.replace(/\s+/g, ' '));
-  }
-  await pdf.destroy();
-  return pages;
-}
 
 async function fetchPdf(account: TestAccount, path: string) {
   const response = await fetch(`${server.url}/api/portal/${account.clientId}${path}`, {
@@ -279,15 +262,6 @@ describe('GET /quotes/{number}/pdf', () => {
     expect(ownerPage).not.toContain('Approved by');
   });
 });
-
-/** The sizes of the images a PDF embeds (its image XObjects' dictionaries are plain text). */
-function embeddedImages(bytes: ArrayBuffer): string[] {
-  const text = Buffer.from(bytes).toString('latin1');
-  return [...text.matchAll(/<<[^>]*\/Subtype \/Image[^>]*>>/g)].map((m) => {
-    const size = (key: string) => new RegExp(`/${key} (\\d+)`).exec(m[0])?.[1];
-    return `${size('Width')}x${size('Height')}`;
-  });
-}
 
 describe('the business logo on PDFs', () => {
   it('embeds the logo in invoices and quotes, and leaves it out once removed', async () => {
