@@ -1589,6 +1589,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quotes/{number}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customer’s approval of a quote
+         * @description Who approved the quote on the client hub, when and from which address (printed on its PDF); null when it was not approved there.
+         */
+        get: operations["getPortalQuotesByNumberApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quotes/{number}/convert": {
         parameters: {
             query?: never;
@@ -4018,6 +4038,24 @@ export interface components {
              * @example 2026-11-22
              */
             valid_until: string;
+        };
+        QuoteApproval: {
+            /** @description Null when nobody approved it on the client hub (the owner accepted it). */
+            approval: {
+                /**
+                 * Format: date-time
+                 * @description When they approved it.
+                 * @example 2026-11-22T09:30:00Z
+                 */
+                at: string;
+                /** @description The address they approved it from. */
+                ip: string | null;
+                /**
+                 * @description The name the customer typed.
+                 * @example Maya Chen
+                 */
+                name: string;
+            } | null;
         };
         QuoteCreateInput: {
             /**
@@ -14832,6 +14870,92 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalQuotesByNumberApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The quote number (Q-0001) or id. */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteApproval"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

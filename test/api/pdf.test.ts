@@ -254,12 +254,22 @@ describe('GET /quotes/{number}/pdf', () => {
     expect(page).toContain('ACCEPTED');
     // 15:00 UTC is 11:00 in Halifax, the business's zone (locale en-CA).
     expect(page).toMatch(/Approved by Łukasz Nowak on Nov 22, 2026, 11:00 a\.m\. \(from 127\.0\.0\.1\)\./);
+    // The owner's quote page shows the same record.
+    const record = await hub.portal('GET', `/quotes/${approved.number}/approval`);
+    expect(record.body).toEqual({
+      approval: { name: 'Łukasz Nowak', at: '2026-11-22T15:00:00.000Z', ip: '127.0.0.1' },
+    });
+    expect((await hub.portal('GET', `/quotes/${approved.number}/approval`, { key: hub.v1Key })).status).toBe(
+      403,
+    );
+    expect((await hub.portal('GET', `/quotes/${approved.number}/approval`, { key: null })).status).toBe(401);
 
     const byOwner = await create();
     expect((await hub.portal('POST', `/quotes/${byOwner.number}/accept`)).status).toBe(200);
     const [ownerPage] = await pdfPages((await fetchPdf(hub, `/quotes/${byOwner.number}/pdf`)).bytes);
     expect(ownerPage).toContain('ACCEPTED');
     expect(ownerPage).not.toContain('Approved by');
+    expect((await hub.portal('GET', `/quotes/${byOwner.number}/approval`)).body).toEqual({ approval: null });
   });
 });
 
