@@ -25,6 +25,12 @@ export function QuoteDetail({ number }: { number: string }) {
   const toast = useToast();
   const params = { path: { number } };
   const quote = useResource(() => portal.get('/quotes/{number}', { params }), `quote:${number}`);
+  const status = quote.data?.status;
+  // The record of a customer's approval on the client hub, as the PDF prints it.
+  const approval = useResource(
+    () => portal.get('/quotes/{number}/approval', { params }),
+    `quote-approval:${number}:${status ?? ''}`,
+  ).data?.approval;
   const { busy, perform } = useBusyAction<Action>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [mailVersion, setMailVersion] = useState(0);
@@ -86,6 +92,14 @@ export function QuoteDetail({ number }: { number: string }) {
               )}
             </DocumentHeader>
             {(draft || q.status === 'sent') && !q.customer.email && <NoEmailNotice doc={q} kind="quote" />}
+            {(q.status === 'accepted' || q.status === 'converted') && approval && (
+              <Notice tone="success">
+                <span data-testid="quote-approval">
+                  Approved by {approval.name} on {format.dateTime(approval.at)}
+                  {approval.ip ? ` (from ${approval.ip})` : ''} on the client hub.
+                </span>
+              </Notice>
+            )}
             {q.status === 'converted' && q.job_id && (
               <Notice tone="success">
                 This quote became a job.{' '}

@@ -8,7 +8,7 @@ import { findService, preferredInstants, requireOpenPage } from '../domain/booki
 import { formatMoney } from '../domain/documents';
 import { newId } from '../lib/ids';
 import { errorNotice, hoursList, preferredFieldset, refusal } from './booking-forms';
-import { type BusinessView, businessConfig } from './data';
+import { type BusinessView, businessConfig, withLogoAt } from './data';
 import { HUB_SCHEMAS } from './openapi';
 import { escapeHtml, layout, messagePage } from './page';
 import type { HubRouteContext } from './route-context';
@@ -41,7 +41,8 @@ export function publicBookingPage(app: FastifyInstance, hub: HubRouteContext): v
       businessConfig(hub.data.rows, account.accountId),
     ]);
     if (!business || !config?.booking_page.enabled) return undefined;
-    return { accountId: account.accountId, business, config };
+    const base = `/book/${encodeURIComponent(id)}`;
+    return { accountId: account.accountId, business: withLogoAt(business, base), config };
   };
 
   const closed = (reply: FastifyReply) =>
@@ -50,6 +51,16 @@ export function publicBookingPage(app: FastifyInstance, hub: HubRouteContext): v
       messagePage('Not taking bookings online', 'This business is not taking bookings online.'),
       404,
     );
+
+  app.get<{ Params: { business: string; version: string } }>(
+    '/book/:business/logo/:version',
+    { schema: HUB_SCHEMAS.bookLogo },
+    async (request, reply) => {
+      const page = await openPage(request.params.business);
+      if (!page) return closed(reply);
+      return hub.sendLogo(reply, page.accountId, request.params.version, 'public');
+    },
+  );
 
   app.get<{ Params: { business: string } }>(
     '/book/:business',

@@ -1,6 +1,7 @@
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
 import { readStoredConfig } from '../domain/accounts';
+import { invoicePdfFromRows } from './invoice-pdf';
 import {
   documentParts,
   type InvoiceView,
@@ -13,7 +14,7 @@ import {
   type VisitView,
   visitsOf,
 } from './records';
-import type { ClientHubRows } from './rows';
+import type { ClientHubRows, Row } from './rows';
 
 /**
  * What the client hub's pages read and write (docs/client-hub.md, "Serving"): one renderer over
@@ -33,8 +34,10 @@ export interface ClientHubData {
   /** Upcoming and past visits, soonest first. */
   visits(accountId: string, customerId: string): Promise<VisitView[]>;
   properties(accountId: string, customerId: string): Promise<PropertyView[]>;
-  /** The invoice's PDF as the business sends it; absent where this server cannot render it. */
-  invoicePdf?(accountId: string, invoiceId: string): Promise<{ filename: string; pdf: Buffer }>;
+  /** The invoice's PDF as the business sends it, from the rows (invoice-pdf.ts). */
+  invoicePdf(accountId: string, invoiceId: string): Promise<{ filename: string; pdf: Buffer }>;
+  /** The business's logo, when it has one. */
+  logo(accountId: string): Promise<LogoView | undefined>;
   /** Keeps the action durably before the page answers. */
   record(action: ClientActionsTable): Promise<void>;
   /** The rows underneath, for pages reading what the views above do not cover. */
@@ -51,6 +54,17 @@ export interface BusinessView {
   timezone: string;
   /** How to pay, as the owner wrote it (Settings › Client hub). */
   payment_instructions: string | null;
+  /** Names the logo's current image (LogoView.version): null when the business has none. */
+  logo_version: string | null;
+  /** Where the page shows the logo from (set by the route that serves the page). */
+  logo_url?: string;
+}
+
+export interface LogoView {
+  content_type: string;
+  bytes: Buffer;
+  /** Changes whenever the logo does, so its URL may be cached for good. */
+  version: string;
 }
 
 export interface QuoteView {
@@ -71,7 +85,8 @@ export interface DataOptions {
    * `serve_client_hub`); the hosted hub serves every business it holds.
    */
   optIn: boolean;
-  invoicePdf?: ClientHubData['invoicePdf'];
+  /** The time PDFs are made at. */
+  now: () => Date;
 }
 
 export function clientHubData(rows: ClientHubRows, options: DataOptions): ClientHubData {
@@ -79,8 +94,22 @@ export function clientHubData(rows: ClientHubRows, options: DataOptions): Client
     link: async (linkId) =>
       (await rows.readRow(null, 'client_links', linkId))?.row as ClientLinksTable | undefined,
     business: async (accountId) => {
-      const config = await businessConfig(rows, accountId);
-      return config && (!options.optIn || config.serve_client_hub) ? businessView(config) : undefined;
+      const [config, logo] = await Promise.all([
+        businessConfig(rows, accountId),
+        rows.readRow(accountId, 'business_logos', accountId),
+      ]);
+      if (!config || (options.optIn && !config.serve_client_hub)) return undefined;
+      return { ...businessView(config), logo_version: logo ? logoVersion(logo.row) : null };
+    },
+    logo: async (accountId) => {
+      const found = await rows.readRow(accountId, 'business_logos', accountId);
+      if (!found) return undefined;
+      const { row } = found;
+      return {
+        content_type: String(row.content_type),
+        bytes: Buffer.from(String(row.data), 'base64'),
+        version: logoVersion(row),
+      };
     },
     customer: async (accountId, customerId) => {
       const found = await rows.readRow(accountId, 'customers', customerId);
@@ -119,7 +148,7 @@ export function clientHubData(rows: ClientHubRows, options: DataOptions): Client
     invoices: (accountId, customerId) => invoicesOf(rows, accountId, customerId),
     visits: (accountId, customerId) => visitsOf(rows, accountId, customerId),
     properties: (accountId, customerId) => propertiesOf(rows, accountId, customerId),
-    ...(options.invoicePdf ? { invoicePdf: options.invoicePdf } : {}),
+    invoicePdf: (accountId, invoiceId) => invoicePdfFromRows(rows, accountId, invoiceId, options.now()),
     record: (action) => rows.writeRow(action.account_id, 'client_actions', { ...action }),
     rows,
   };
@@ -135,7 +164,17 @@ export async function businessConfig(
   return readStoredConfig(String(account.row.config));
 }
 
-export function businessView(config: StoredConfig): BusinessView {
+/** The business as a page at `base` (/c/<token>, /book/<business>) shows it: its logo under that address. */
+export function withLogoAt(business: BusinessView, base: string): BusinessView {
+  return business.logo_version
+    ? { ...business, logo_url: `${base}/logo/${business.logo_version}` }
+    : business;
+}
+
+const logoVersion = (row: Row) => Date.parse(String(row.updated_at)).toString(36);
+
+/** The business as its pages show it, without the logo (see `business` above). */
+export function businessView(config: StoredConfig): Omit<BusinessView, 'logo_version'> {
   return {
     name: config.business_name,
     email: config.business_email,

@@ -27,6 +27,7 @@ const FormToken = z.object({
 
 const Token = z.string().meta({ description: 'The personal link’s token: lnk_… and its secret.' });
 const linkParams = z.object({ token: Token });
+const Version = z.string().meta({ description: 'The logo’s version, as the page links it.' });
 const withId = (what: string) => z.object({ token: Token, id: z.string().meta({ description: what }) });
 
 const notOnPage = page(
@@ -103,7 +104,7 @@ export const HUB_SCHEMAS = {
   invoicePdf: {
     ...get(
       'An invoice’s PDF',
-      'Served by an install only (the hosted hub holds no PDF renderer).',
+      'The invoice as the business sends it, logo included: rendered from the rows the serving hub or install holds (on the hosted hub while every owner computer is off). Another customer’s invoice is 404.',
       withId('The invoice (inv_…).'),
     ),
     response: {
@@ -186,7 +187,35 @@ export const HUB_SCHEMAS = {
     'The confirmation after a request.',
     z.object({ business: z.string() }),
   ),
+  logo: logoRoute('The business’s logo on the customer’s page', linkParams.extend({ version: Version })),
+  bookLogo: logoRoute(
+    'The business’s logo on its public booking page',
+    z.object({ business: z.string(), version: Version }),
+  ),
 };
+
+function logoRoute(summary: string, params: z.ZodObject) {
+  return {
+    ...get(
+      summary,
+      'The image the owner uploaded (PNG or JPEG), cached for a year: its address changes with the logo. 404 when the business has no logo, or not this version of it.',
+      params,
+    ),
+    response: {
+      200: {
+        description: 'The logo.',
+        content: Object.fromEntries(
+          ['image/png', 'image/jpeg'].map((type) => [
+            type,
+            { schema: z.string().meta({ format: 'binary' }) },
+          ]),
+        ),
+      },
+      404: notOnPage,
+      429: tooMany,
+    },
+  };
+}
 
 /** The pages parse and check their own forms and send HTML: schemas above document, never validate. */
 export function passThrough(app: FastifyInstance): void {

@@ -15,6 +15,12 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
+function logo(business: BusinessView): string {
+  return business.logo_url
+    ? `<img class="logo" src="${escapeHtml(business.logo_url)}" alt="${escapeHtml(business.name)} logo">`
+    : '';
+}
+
 export function layout(
   title: string,
   business: BusinessView | undefined,
@@ -31,7 +37,7 @@ export function layout(
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/c/assets/hub.css">
 </head><body>
-${business ? `<header class="business"><h1>${escapeHtml(business.name)}</h1>${contact ? `<p>${contact}</p>` : ''}</header>` : ''}
+${business ? `<header class="business">${logo(business)}<h1>${escapeHtml(business.name)}</h1>${contact ? `<p>${contact}</p>` : ''}</header>` : ''}
 <main>${body}</main>
 <footer>${escapeHtml(footer)}</footer>
 </body></html>`;

@@ -50,7 +50,7 @@ export function invoicePage(
   page: PageContext,
   invoice: InvoiceView,
   actions: ClientActionsTable[],
-  options: { pdf: boolean; instructions: string | null; error?: string | undefined },
+  options: { instructions: string | null; error?: string | undefined },
 ): string {
   const { totals, paid, balance } = invoiceBalance(invoice);
   const m = (cents: number) => money(cents, invoice.currency, page.business);
@@ -90,7 +90,7 @@ ${taxes}
 </tbody></table>
 ${payments ? `<h3>Payments received</h3><ul>${payments}</ul>` : ''}
 ${invoice.notes ? `<p>${escapeHtml(invoice.notes)}</p>` : ''}
-${options.pdf ? `<p><a href="${page.base}/invoices/${escapeHtml(invoice.id)}/pdf">Download the PDF</a></p>` : ''}</div>
+<p><a href="${page.base}/invoices/${escapeHtml(invoice.id)}/pdf">Download the PDF</a></p></div>
 ${payable ? payBlock(page, invoice, options.instructions, noticeSent) : ''}
 ${activity(mine, page.business)}`,
   );

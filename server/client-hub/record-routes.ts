@@ -63,7 +63,6 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
     const invoice = invoices.find((i) => i.id === id);
     if (!invoice) return notFound(reply, 'invoice');
     const options = {
-      pdf: Boolean(data.invoicePdf),
       instructions: opened.page.business.payment_instructions,
       error,
     };
@@ -87,7 +86,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
       const opened = await open(request.params.token);
       if (!opened) return notValid(reply, request.params.token);
       const invoice = (await data.invoices(...of(opened))).find((i) => i.id === request.params.id);
-      if (!invoice || !data.invoicePdf) return notFound(reply, 'invoice');
+      if (!invoice) return notFound(reply, 'invoice');
       const file = await data.invoicePdf(opened.link.account_id, invoice.id);
       return reply
         .type('application/pdf')

@@ -24,6 +24,16 @@ export interface HubRouteContext {
   /** Counts one request against a window: the seconds to wait when it is full, else null. */
   limit(bucket: string, limit: number, windowMs: number): number | null;
   html(reply: FastifyReply, body: string, status?: number): FastifyReply;
+  /**
+   * The business's logo at `version` (a page links the current one), cached for a year: `private`
+   * under a customer's link, `public` on the booking page. Not found otherwise.
+   */
+  sendLogo(
+    reply: FastifyReply,
+    accountId: string,
+    version: string,
+    cache: 'private' | 'public',
+  ): Promise<FastifyReply>;
   /** Records the customer's action durably before the page answers. */
   record(
     opened: Opened,

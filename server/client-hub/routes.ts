@@ -11,7 +11,7 @@ import { formToken, formTokenMatches, parseClientToken, secretMatches } from '..
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { publicBookingPage } from './booking-page-public';
-import type { ClientHubData } from './data';
+import { type ClientHubData, withLogoAt } from './data';
 import { HUB_SCHEMAS, passThrough } from './openapi';
 import { homePage, linkNotValidPage, messagePage, quotePage } from './page';
 import { invoiceBalance, isUpcoming, visitWhen } from './record-pages';
@@ -100,7 +100,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       return {
         link,
         page: {
-          business,
+          business: withLogoAt(business, `/c/${token}`),
           customerName: customer.name,
           base: `/c/${token}`,
           formToken: formToken(link.id, link.token_hash),
@@ -111,11 +111,23 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
     const html = (reply: FastifyReply, body: string, status = 200) =>
       reply.code(status).type('text/html; charset=utf-8').send(body);
 
+    const sendLogo: HubRouteContext['sendLogo'] = async (reply, accountId, version, cache) => {
+      const logo = await data.logo(accountId);
+      if (!logo || logo.version !== version) {
+        return html(reply, messagePage('Not found', 'There is no such image.'), 404);
+      }
+      return reply
+        .type(logo.content_type)
+        .header('Cache-Control', `${cache}, max-age=31536000, immutable`)
+        .send(logo.bytes);
+    };
+
     const hub: HubRouteContext = {
       data,
       clock,
       open,
       html,
+      sendLogo,
       limit: (bucket, limit, windowMs) => {
         const decision = limiter.take([{ bucket, limit, windowMs }], clock.now().getTime());
         return decision.allowed ? null : decision.retryAfterSeconds;
@@ -167,6 +179,16 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       if (!quote) return html(reply, messagePage('Not found', 'There is no such quote on your page.'), 404);
       return html(reply, quotePage(page, quote, actions, clock.now(), error), error ? 400 : 200);
     };
+
+    app.get<{ Params: { token: string; version: string } }>(
+      '/c/:token/logo/:version',
+      { schema: HUB_SCHEMAS.logo },
+      async (request, reply) => {
+        const opened = await open(request.params.token);
+        if (!opened) return html(reply, linkNotValidPage(`/c/${request.params.token}`, false), 404);
+        return sendLogo(reply, opened.link.account_id, request.params.version, 'private');
+      },
+    );
 
     app.get<{ Params: { token: string; id: string } }>(
       '/c/:token/quotes/:id',

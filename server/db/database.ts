@@ -36,6 +36,7 @@ import * as bookingRequestsReviews from './migrations/0023_booking_requests_revi
 import * as timeEntries from './migrations/0024_time_entries';
 import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
+import * as businessLogos from './migrations/0030_business_logos';
 import * as members from './migrations/0031_members';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
   '0029_payment_tax_shares': paymentTaxShares,
+  '0030_business_logos': businessLogos,
   '0031_members': members,
 };
 

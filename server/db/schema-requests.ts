@@ -1,4 +1,4 @@
-/** Tables of migration 0023: booking requests, their photos, and review requests. */
+/** Tables of migrations 0023 (booking requests, their photos, review requests) and 0030 (the logo). */
 
 export type RequestOutcome = 'confirmed' | 'converted_to_job' | 'converted_to_quote' | 'declined';
 
@@ -49,3 +49,14 @@ export interface ReviewRequestsTable {
 
 /** What a plain message (kind 'winback' in storage) is, when it is not a win-back. */
 export type MailPurpose = 'review_request' | 'owner_alert' | 'booking_reply' | 'client_hub_reply';
+
+/** Migration 0030: the business's logo, one row per business (its id is the business's). */
+export interface BusinessLogosTable {
+  id: string;
+  account_id: string;
+  content_type: 'image/png' | 'image/jpeg';
+  size_bytes: number;
+  /** Base64: rows travel through sync as JSON. */
+  data: string;
+  updated_at: string;
+}

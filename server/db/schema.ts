@@ -40,10 +40,14 @@ import type {
 } from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
 import type { MemberRole, MemberSessionsTable } from './schema-people';
+import type {
+  BookingPhotosTable,
+  BookingRequestsTable,
+  BusinessLogosTable,
+  ReviewRequestsTable,
+} from './schema-requests';
 
 export type { MemberSessionsTable };
-
-import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
 export interface AccountsTable {
   id: string;
@@ -421,6 +425,7 @@ export interface Database {
   reviews: ReviewsTable;
   booking_requests: BookingRequestsTable;
   booking_photos: BookingPhotosTable;
+  business_logos: BusinessLogosTable;
   review_requests: ReviewRequestsTable;
   time_entries: TimeEntriesTable;
   mail_messages: MailMessagesTable;

@@ -1,17 +1,27 @@
 import type PDFDocument from 'pdfkit';
-import { toCents } from '../../shared/money';
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Quote } from '../../shared/schemas/quote';
-import { wallClockDate } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import { getAccount } from '../domain/accounts';
-import { type QuoteApproval, quoteApproval } from '../domain/client-actions';
-import { formatMoney } from '../domain/documents';
+import { readLogo } from '../domain/business-logo';
+import { quoteApproval } from '../domain/client-actions';
 import { getInvoice } from '../domain/invoices';
 import { getQuote } from '../domain/quotes';
 import { heightOf, startFonts, write } from './pdf-fonts';
+import { type Formatters, formatters, MUTED, paperFor } from './pdf-format';
 import { drawParties, loadParties, type Parties } from './pdf-parties';
+import {
+  fileName,
+  INVOICE_STAMPS,
+  invoiceClosing,
+  type PdfOptions,
+  QUOTE_STAMPS,
+  quoteClosing,
+  registrationFacts,
+  stampOf,
+  taxRows,
+} from './pdf-wording';
 
 /**
  * Invoices and quotes as PDFs a business would send. The text is set in fonts shipped with the app
@@ -27,45 +37,10 @@ type Doc = InstanceType<typeof PDFDocument>;
 const loadPdfkit = () => import('pdfkit');
 
 const INK = '#1f2933';
-const MUTED = '#616e7c';
 const RULE = '#d9dee4';
 const SHADE = '#f2f4f7';
 const ACCENT = '#1f4e79';
 const MARGIN = 50;
-
-/** North America and a few others print on Letter; everyone else on A4. */
-function paperFor(locale: string): 'LETTER' | 'A4' {
-  const region = new Intl.Locale(locale).maximize().region ?? '';
-  return ['US', 'CA', 'MX', 'PH', 'CL', 'CO', 'VE'].includes(region) ? 'LETTER' : 'A4';
-}
-
-interface Formatters {
-  money(amount: number): string;
-  date(date: string): string;
-  instantDate(instant: string): string;
-  instantTime(instant: string): string;
-  quantity(value: number): string;
-  percent(rate: number): string;
-}
-
-function formatters(config: StoredConfig, currency: string): Formatters {
-  const day = new Intl.DateTimeFormat(config.locale, { dateStyle: 'medium', timeZone: 'UTC' });
-  const moment = new Intl.DateTimeFormat(config.locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  });
-  const quantity = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 4 });
-  const percent = new Intl.NumberFormat(config.locale, { style: 'percent', maximumFractionDigits: 4 });
-  return {
-    money: (amount) => formatMoney(toCents(amount), currency, config.locale),
-    date: (date) => day.format(new Date(`${date}T00:00:00Z`)),
-    instantDate: (instant) => day.format(wallClockDate(new Date(instant), config.timezone)),
-    instantTime: (instant) => moment.format(wallClockDate(new Date(instant), config.timezone)),
-    quantity: (value) => quantity.format(value),
-    percent: (rate) => percent.format(rate),
-  };
-}
 
 /** The parts of an invoice or a quote the layout needs, in the order a reader scans them. */
 interface Printable {
@@ -79,6 +54,8 @@ interface Printable {
   totals: Array<{ label: string; value: string; strong?: boolean }>;
   payments: Invoice['payments'];
   closing: string;
+  /** The business's logo (PNG or JPEG bytes), above its name. */
+  logo: Buffer | null;
 }
 
 function byline(config: StoredConfig): string[] {
@@ -87,10 +64,26 @@ function byline(config: StoredConfig): string[] {
     .flatMap((v) => v.split('\n'));
 }
 
+const LOGO_BOX: [number, number] = [160, 56];
+
+/** The logo fitted in its box at the top left; where it starts, the business's name goes. */
+function drawLogo(doc: Doc, logo: Buffer | null): number {
+  if (!logo) return MARGIN;
+  try {
+    doc.image(logo, MARGIN, MARGIN, { fit: LOGO_BOX });
+  } catch {
+    // The upload checked its type by its bytes; an image pdfkit still cannot read is left out
+    // rather than leaving the business without its invoice.
+    return MARGIN;
+  }
+  return MARGIN + LOGO_BOX[1] + 10;
+}
+
 function drawHeader(doc: Doc, config: StoredConfig, p: Printable): void {
   const right = doc.page.width - MARGIN;
+  const nameTop = drawLogo(doc, p.logo);
   doc.fillColor(INK).fontSize(18);
-  write(doc, 'bold', config.business_name, { x: MARGIN, y: MARGIN }, { width: 300 });
+  write(doc, 'bold', config.business_name, { x: MARGIN, y: nameTop }, { width: 300 });
   doc.fontSize(9).fillColor(MUTED);
   for (const line of byline(config)) write(doc, 'regular', line, null, { width: 300 });
   const headerBottom = doc.y;
@@ -239,7 +232,7 @@ function drawFooters(doc: Doc, p: Printable): void {
   }
 }
 
-async function render(ctx: AppContext, config: StoredConfig, p: Printable): Promise<Buffer> {
+async function render(now: Date, config: StoredConfig, p: Printable): Promise<Buffer> {
   const f = formatters(config, p.document.currency);
   const { default: PdfDocument } = await loadPdfkit();
   const doc = new PdfDocument({
@@ -250,7 +243,7 @@ async function render(ctx: AppContext, config: StoredConfig, p: Printable): Prom
       Title: `${p.kind === 'INVOICE' ? 'Invoice' : 'Quote'} ${p.number}`,
       Author: config.business_name,
       Creator: 'Shopdesk',
-      CreationDate: ctx.clock.now(),
+      CreationDate: now,
     },
   });
   startFonts(doc);
@@ -280,91 +273,28 @@ async function render(ctx: AppContext, config: StoredConfig, p: Printable): Prom
   return done;
 }
 
-function taxRows(document: Invoice | Quote, f: Formatters) {
-  return document.taxes.map((tax) => ({
-    label: `${tax.name} (${f.percent(tax.rate)})`,
-    value: f.money(tax.amount),
-  }));
+/** What an invoice's PDF is made of, wherever it was read from (the install's database, the hub's rows). */
+export interface InvoicePdfData {
+  config: StoredConfig;
+  invoice: Invoice;
+  parties: Pick<Parties, 'customer' | 'service'>;
+  logo: Buffer | null;
+  /** The PDF's creation date. */
+  now: Date;
 }
 
-const INVOICE_STAMPS: Partial<Record<Invoice['status'], { text: string; color: string }>> = {
-  paid: { text: 'PAID', color: '#1e7b34' },
-  void: { text: 'VOID', color: '#b42318' },
-  overdue: { text: 'OVERDUE', color: '#b42318' },
-  draft: { text: 'DRAFT', color: MUTED },
-};
-
-const QUOTE_STAMPS: Partial<Record<Quote['status'], { text: string; color: string }>> = {
-  accepted: { text: 'ACCEPTED', color: '#1e7b34' },
-  converted: { text: 'ACCEPTED', color: '#1e7b34' },
-  declined: { text: 'DECLINED', color: '#b42318' },
-  expired: { text: 'EXPIRED', color: '#b42318' },
-  draft: { text: 'DRAFT', color: MUTED },
-};
-
-/**
- * How a document is printed: `delivered` is the copy the customer gets by e-mail, which the mail
- * worker renders while the document is still a draft (it turns sent once the e-mail is out), so it
- * must not carry the DRAFT stamp.
- */
-export interface PdfOptions {
-  delivered?: boolean;
-}
-
-function stampOf<S extends string>(
-  stamps: Partial<Record<S, { text: string; color: string }>>,
-  status: S,
-  options: PdfOptions,
-) {
-  if (options.delivered && status === 'draft') return null;
-  return stamps[status] ?? null;
-}
-
-/**
- * An accepted quote the customer approved on the client hub carries the record of it: who typed
- * their name, when (the business's time) and from which address (docs/client-hub.md).
- */
-function quoteClosing(quote: Quote, approval: QuoteApproval | null, f: Formatters): string {
-  if (approval && (quote.status === 'accepted' || quote.status === 'converted')) {
-    const from = approval.ip ? ` (from ${approval.ip})` : '';
-    return `Approved by ${approval.name} on ${f.instantTime(approval.at)}${from}.`;
-  }
-  return `This quote is valid until ${f.date(quote.valid_until)}. Reply to accept it or ask us anything.`;
-}
-
-function invoiceClosing(invoice: Invoice, f: Formatters): string {
-  if (invoice.status === 'void') return 'This invoice has been voided and is not payable.';
-  if (invoice.status === 'paid') return 'Paid in full. Thank you for your business.';
-  return `Thank you for your business. Please pay by ${f.date(invoice.due_date)}.`;
-}
-
-/** The business's registration number of each tax the invoice charges (Settings › Business › Taxes). */
-function registrationFacts(invoice: Invoice, config: StoredConfig): Array<[string, string]> {
-  const charged = new Set(invoice.taxes.map((tax) => tax.name.toLowerCase()));
-  return config.tax_registrations
-    .filter((registration) => charged.has(registration.tax_name.toLowerCase()))
-    .map((registration) => [`${registration.tax_name} reg. no.`, registration.number]);
-}
-
-/** A file name safe in a Content-Disposition header and on every file system. */
-function fileName(number: string): string {
-  return `${number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;
-}
-
-export async function invoicePdfFile(
-  ctx: AppContext,
-  accountId: string,
-  ref: string,
+/** The invoice's PDF from its data: the one invoice layout, for the install and the client hub. */
+export async function renderInvoiceData(
+  data: InvoicePdfData,
   options: PdfOptions = {},
 ): Promise<{ filename: string; pdf: Buffer }> {
-  const invoice = await getInvoice(ctx, accountId, ref);
-  const { config } = await getAccount(ctx.db, accountId);
+  const { config, invoice } = data;
   const f = formatters(config, invoice.currency);
-  const pdf = await render(ctx, config, {
+  const pdf = await render(data.now, config, {
     kind: 'INVOICE',
     number: invoice.number,
     stamp: stampOf(INVOICE_STAMPS, invoice.status, options),
-    ...(await loadParties(ctx, invoice.customer, invoice.property_id)),
+    ...data.parties,
     facts: [
       ['Invoice number', invoice.number],
       ['Issue date', f.date(invoice.issue_date)],
@@ -383,8 +313,27 @@ export async function invoicePdfFile(
     ],
     payments: invoice.payments,
     closing: invoiceClosing(invoice, f),
+    logo: data.logo,
   });
   return { filename: fileName(invoice.number), pdf };
+}
+
+export async function invoicePdfFile(
+  ctx: AppContext,
+  accountId: string,
+  ref: string,
+  options: PdfOptions = {},
+): Promise<{ filename: string; pdf: Buffer }> {
+  const invoice = await getInvoice(ctx, accountId, ref);
+  const [{ config }, parties, logo] = await Promise.all([
+    getAccount(ctx.db, accountId),
+    loadParties(ctx, invoice.customer, invoice.property_id),
+    readLogo(ctx.db, accountId),
+  ]);
+  return renderInvoiceData(
+    { config, invoice, parties, logo: logo?.bytes ?? null, now: ctx.clock.now() },
+    options,
+  );
 }
 
 export async function quotePdfFile(
@@ -394,9 +343,9 @@ export async function quotePdfFile(
   options: PdfOptions = {},
 ): Promise<{ filename: string; pdf: Buffer }> {
   const quote = await getQuote(ctx, accountId, ref);
-  const { config } = await getAccount(ctx.db, accountId);
+  const [{ config }, logo] = await Promise.all([getAccount(ctx.db, accountId), readLogo(ctx.db, accountId)]);
   const f = formatters(config, quote.currency);
-  const pdf = await render(ctx, config, {
+  const pdf = await render(ctx.clock.now(), config, {
     kind: 'QUOTE',
     number: quote.number,
     stamp: stampOf(QUOTE_STAMPS, quote.status, options),
@@ -415,6 +364,7 @@ export async function quotePdfFile(
     ],
     payments: [],
     closing: quoteClosing(quote, await quoteApproval(ctx.db, accountId, quote.id), f),
+    logo: logo?.bytes ?? null,
   });
   return { filename: fileName(quote.number), pdf };
 }

@@ -6,8 +6,8 @@ import { derivedId, idTime } from '../lib/ids';
 
 type PhotoType = (typeof PHOTO_TYPES)[number];
 
-/** The first bytes each accepted image format starts with: a photo is what it says it is. */
-const SIGNATURES: Record<PhotoType, (b: Buffer) => boolean> = {
+/** The first bytes each accepted image format starts with: an image is what it says it is. */
+export const IMAGE_SIGNATURES: Record<PhotoType, (b: Buffer) => boolean> = {
   'image/jpeg': (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/webp': (b) =>
@@ -42,7 +42,7 @@ export function checkPhotos(photos: PhotoUpload[]): CheckedPhoto[] {
         param,
       );
     }
-    if (!SIGNATURES[photo.content_type](bytes)) {
+    if (!IMAGE_SIGNATURES[photo.content_type](bytes)) {
       throw validationError(
         `Photo ${i + 1} is not a ${photo.content_type.slice(6).toUpperCase()} image`,
         param,

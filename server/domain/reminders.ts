@@ -60,12 +60,20 @@ function written(settings: { subject: string; body: string }, values: Record<str
   return { subject: fillReminder(settings.subject, values), body: fillReminder(settings.body, values) };
 }
 
+/** What each reminder's customer finds behind their client hub link. */
+const HUB_LINK_WORDS: Record<ReminderKind, string> = {
+  invoice_overdue: 'See the invoice, its payments and how to pay:',
+  quote_follow_up: 'See the quote and approve it online:',
+  appointment: 'See your visits or ask to reschedule:',
+};
+
 /**
- * A visit reminder ends with the customer's client hub link, after the owner's own text, where the
- * business set its client hub's address: the customer sees the visit there and can ask to move it.
+ * A reminder ends with the customer's client hub link, after the owner's own text (the templates
+ * have no placeholder for it), where the business set its client hub's address: the customer pays,
+ * approves or asks to move the visit there.
  */
-function withHubLink(body: string, link: string | null): string {
-  return link ? `${body}\n\nSee your visits or ask to reschedule: ${link}` : body;
+function withHubLink(body: string, kind: ReminderKind, link: string | null): string {
+  return link ? `${body}\n\n${HUB_LINK_WORDS[kind]} ${link}` : body;
 }
 
 const NO_EMAIL =
@@ -160,9 +168,7 @@ export async function composeReminderMail(ctx: AppContext, row: MailMessagesTabl
   });
   if ('cancel' in outgoing) return outgoing;
   if (!outgoing.to) return { cancel: NO_EMAIL };
-  return sent.kind === 'appointment'
-    ? { ...outgoing, body: withHubLink(outgoing.body, queuedHubLink(row.body)) }
-    : outgoing;
+  return { ...outgoing, body: withHubLink(outgoing.body, sent.kind, queuedHubLink(row.body)) };
 }
 
 /**
@@ -277,7 +283,6 @@ async function queueOccasion(
   try {
     await ctx.db.transaction().execute(async (tx) => {
       const link =
-        occasion.kind === 'appointment' &&
         outgoing.to &&
         outgoing.customerId &&
         config.client_hub_url &&
@@ -288,7 +293,11 @@ async function queueOccasion(
         documentId: occasion.subjectId,
         to: outgoing.to,
         subject: outgoing.subject,
-        body: withHubLink(outgoing.body, link ? clientHubUrl(config.client_hub_url, link.token) : null),
+        body: withHubLink(
+          outgoing.body,
+          occasion.kind,
+          link ? clientHubUrl(config.client_hub_url, link.token) : null,
+        ),
         reminder: occasion.kind,
         // Kept in the reminders list as not sent, so the owner sees why rather than nothing.
         ...(!outgoing.to && { notSent: NO_EMAIL }),

@@ -7,7 +7,6 @@ import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
 import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
-import { invoicePdfFile } from '../documents/pdf';
 import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import type { EngineContext } from '../sync/device/engine';
@@ -154,8 +153,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(uiRoutes());
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
   const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
-  const invoicePdf = (accountId: string, invoiceId: string) =>
-    invoicePdfFile(ctx, accountId, invoiceId, { delivered: true });
-  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, invoicePdf }), ctx.clock));
+  const now = () => ctx.clock.now();
+  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, now }), ctx.clock));
   return app;
 }

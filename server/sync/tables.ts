@@ -25,6 +25,16 @@ export const SYNCED_TABLES: SyncedTable[] = [
     operator: ['plan', 'api_plan', DELETED],
   },
   {
+    // The logo (Settings › Business), keyed by its business's id: one per business, the later
+    // upload wins. Naming the business's account row as a parent keeps a device of one business
+    // from taking another's key on the hub.
+    name: 'business_logos',
+    pk: ['id'],
+    account: ownAccount,
+    writable: ['id', 'account_id', 'content_type', 'size_bytes', 'data', 'updated_at'],
+    parents: { id: ['accounts'] },
+  },
+  {
     name: 'customers',
     pk: ['id'],
     account: ownAccount,

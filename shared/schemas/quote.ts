@@ -63,3 +63,18 @@ export const QuoteListQuery = ListQuery.extend({
   ...documentListFilters,
 });
 export type QuoteListQuery = z.infer<typeof QuoteListQuery>;
+
+/** The record of a customer's approval on the client hub, as the accepted quote's PDF prints it. */
+export const QuoteApproval = z
+  .object({
+    approval: z
+      .object({
+        name: z.string().meta({ description: 'The name the customer typed.', example: 'Maya Chen' }),
+        at: Timestamp.meta({ description: 'When they approved it.' }),
+        ip: z.string().nullable().meta({ description: 'The address they approved it from.' }),
+      })
+      .nullable()
+      .meta({ description: 'Null when nobody approved it on the client hub (the owner accepted it).' }),
+  })
+  .meta({ id: 'QuoteApproval' });
+export type QuoteApproval = z.infer<typeof QuoteApproval>;

@@ -1,29 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
+import { JPEG_IMAGE, pngImage } from '../helpers/images';
+import { embeddedImages, pdfPages } from '../helpers/pdf-text';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-
-const standardFontDataUrl = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
 
 let server: TestServer;
 let shop: TestAccount;
-
-/** The text of every page, each page's items joined by spaces and whitespace collapsed. */
-async function pdfPages(bytes: ArrayBuffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-    pages.push(text.replace(/\s+/g, ' '));
-  }
-  await pdf.destroy();
-  return pages;
-}
 
 async function fetchPdf(account: TestAccount, path: string) {
   const response = await fetch(`${server.url}/api/portal/${account.clientId}${path}`, {
@@ -270,11 +254,53 @@ describe('GET /quotes/{number}/pdf', () => {
     expect(page).toContain('ACCEPTED');
     // 15:00 UTC is 11:00 in Halifax, the business's zone (locale en-CA).
     expect(page).toMatch(/Approved by Łukasz Nowak on Nov 22, 2026, 11:00 a\.m\. \(from 127\.0\.0\.1\)\./);
+    // The owner's quote page shows the same record.
+    const record = await hub.portal('GET', `/quotes/${approved.number}/approval`);
+    expect(record.body).toEqual({
+      approval: { name: 'Łukasz Nowak', at: '2026-11-22T15:00:00.000Z', ip: '127.0.0.1' },
+    });
+    expect((await hub.portal('GET', `/quotes/${approved.number}/approval`, { key: hub.v1Key })).status).toBe(
+      403,
+    );
+    expect((await hub.portal('GET', `/quotes/${approved.number}/approval`, { key: null })).status).toBe(401);
 
     const byOwner = await create();
     expect((await hub.portal('POST', `/quotes/${byOwner.number}/accept`)).status).toBe(200);
     const [ownerPage] = await pdfPages((await fetchPdf(hub, `/quotes/${byOwner.number}/pdf`)).bytes);
     expect(ownerPage).toContain('ACCEPTED');
     expect(ownerPage).not.toContain('Approved by');
+    expect((await hub.portal('GET', `/quotes/${byOwner.number}/approval`)).body).toEqual({ approval: null });
+  });
+});
+
+describe('the business logo on PDFs', () => {
+  it('embeds the logo in invoices and quotes, and leaves it out once removed', async () => {
+    const shopWithLogo = await server.createAccount({ business: 'Logo Landscaping' });
+    const invoice = (await shopWithLogo.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const quote = (
+      await shopWithLogo.portal('POST', '/quotes/create', {
+        body: { customer_id: invoice.customer.id, items: invoiceBody.items },
+      })
+    ).body;
+    const pdfs = async () => [
+      (await fetchPdf(shopWithLogo, `/invoices/${invoice.number}/pdf`)).bytes,
+      (await fetchPdf(shopWithLogo, `/quotes/${quote.number}/pdf`)).bytes,
+    ];
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual([]);
+
+    const png = await shopWithLogo.portal('PUT', '/logo', {
+      body: { data: pngImage(64, 32).toString('base64') },
+    });
+    expect(png.status).toBe(200);
+    for (const bytes of await pdfs()) {
+      expect(embeddedImages(bytes)).toEqual(['64x32']);
+      const [page] = await pdfPages(bytes);
+      expect(page).toContain('Logo Landscaping');
+    }
+    await shopWithLogo.portal('PUT', '/logo', { body: { data: JPEG_IMAGE.toString('base64') } });
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual(['24x12']);
+
+    expect((await shopWithLogo.portal('DELETE', '/logo')).status).toBe(204);
+    for (const bytes of await pdfs()) expect(embeddedImages(bytes)).toEqual([]);
   });
 });

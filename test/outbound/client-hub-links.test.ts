@@ -130,4 +130,47 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
     for (const mail of plain) expect(mail).not.toMatch(/\/c\/lnk_/);
     expect(await linksOf(without.clientId)).toEqual([]);
   });
+
+  it('an overdue reminder and a quote follow-up end with the link to that invoice and quote', async () => {
+    const shop = await account('Gutter Guys', true);
+    const current = (await shop.portal('GET', '/config')).body.reminders;
+    // client_hub_url again: a PUT without it sets it back to its default (null).
+    await shop.portal('PUT', '/config', {
+      body: {
+        client_hub_url: server.url,
+        serve_client_hub: true,
+        reminders: {
+          ...current,
+          invoice_overdue: { ...current.invoice_overdue, enabled: true },
+          quote_follow_up: { ...current.quote_follow_up, enabled: true },
+        },
+      },
+    });
+    const customer = { customer_email: 'linus@example.com', customer_name: 'Linus Pauling' };
+    const items = [{ description: 'Gutter cleaning', quantity: 1, unit_price: 180 }];
+    const invoice = await shop.portal('POST', '/invoices/create', {
+      body: { ...customer, items, taxes: [], issue_date: '2026-10-16', due_days: 14 },
+    });
+    const quote = await shop.portal('POST', '/quotes/create', { body: { ...customer, items, taxes: [] } });
+    await shop.portal('POST', `/invoices/${invoice.body.number}/mark-sent`);
+    await shop.portal('POST', `/quotes/${quote.body.number}/mark-sent`);
+    // Three days on: the invoice is overdue by six days and the quote was sent three days ago.
+    clock.advance(3 * 24 * 60 * 60 * 1000);
+    expect(await server.reminders.runNow()).toBe(2);
+    await server.outbound.mail.runDue();
+
+    const mails = deliveredTo('linus@example.com');
+    expect(mails).toHaveLength(2);
+    const overdue = mails.find((m) => m.includes(`invoice ${invoice.body.number}`))!;
+    const followUp = mails.find((m) => m.includes(`quote ${quote.body.number}`))!;
+    expect(overdue).toContain('See the invoice, its payments and how to pay:');
+    expect(followUp).toContain('See the quote and approve it online:');
+    const invoicePage = await fetch(`${LINK.exec(overdue)![0]}/invoices/${invoice.body.id}`);
+    expect(invoicePage.status).toBe(200);
+    expect(await invoicePage.text()).toContain(invoice.body.number);
+    const quotePage = await fetch(`${LINK.exec(followUp)![0]}/quotes/${quote.body.id}`);
+    expect(quotePage.status).toBe(200);
+    expect(await quotePage.text()).toContain('Approve');
+    expect(await linksOf(shop.clientId)).toHaveLength(2);
+  });
 });

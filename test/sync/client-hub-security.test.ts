@@ -6,6 +6,8 @@ import { formToken } from '../../server/lib/client-token';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { pngImage } from '../helpers/images';
+import { embeddedImages, pdfPages } from '../helpers/pdf-text';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -184,6 +186,84 @@ describe('client hub: who may see and post what', () => {
     ]);
     expect(held).toHaveLength(1);
     expect(await actionCount(omar.account.clientId)).toBe(1);
+  });
+
+  it('shows the logo and serves invoice PDFs from the rows it holds, for the link’s customer only', async () => {
+    const sparkle = maya.account;
+    const png = pngImage(48, 24);
+    expect((await sparkle.portal('PUT', '/logo', { body: { data: png.toString('base64') } })).status).toBe(
+      200,
+    );
+    const bookingPage = await sparkle.portal('PUT', '/booking-page', {
+      body: {
+        enabled: true,
+        services: [{ name: 'Window cleaning', duration_minutes: 60, price: 90 }],
+        hours: [{ weekday: 1, from: '08:00', to: '12:00' }],
+      },
+    });
+    expect(bookingPage.status).toBe(200);
+    const invoiceFor = async (h: Holder) => {
+      const customer = (await h.account.portal('GET', `/quotes/${h.quoteNumber}`)).body.customer;
+      const created = await h.account.portal('POST', '/invoices/create', {
+        body: {
+          customer_id: customer.id,
+          items: [{ description: `Windows for ${h.name}`, quantity: 3, unit_price: 40 }],
+          taxes: [{ name: 'GST', rate: 0.05 }],
+        },
+      });
+      await h.account.portal('POST', `/invoices/${created.body.number}/mark-sent`);
+      return created.body as { id: string; number: string };
+    };
+    const mine = await invoiceFor(maya);
+    const omars = await invoiceFor(omar);
+    const foreign = await invoiceFor(other);
+    await sparkle.portal('POST', `/invoices/${mine.number}/payment`, { body: { amount: 26 } });
+    for (const account of [sparkle, other.account]) await office.ctx.sync!.syncNow(account.clientId);
+
+    const home = await page(`/c/${maya.token}`);
+    const src = /<img class="logo" src="([^"]+)" alt="Sparkle Cleaning logo">/.exec(home.text)?.[1];
+    expect(src).toMatch(new RegExp(`^/c/${maya.token}/logo/[0-9a-z]+$`));
+    const logo = await fetch(`${hosted.url}${src}`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toBe('image/png');
+    expect(logo.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(logo.headers.get('content-security-policy')).toBe(contentSecurityPolicy("'self'"));
+    expect(Buffer.from(await logo.arrayBuffer()).equals(png)).toBe(true);
+    expect((await page(`/c/${maya.token}/logo/0`)).status).toBe(404);
+    expect((await page(`/c/${other.token}${src!.slice(src!.indexOf('/logo/'))}`)).status).toBe(404);
+
+    const book = await page(`/book/${sparkle.clientId}`);
+    const bookSrc = /<img class="logo" src="([^"]+)"/.exec(book.text)?.[1];
+    expect(bookSrc).toBe(`/book/${sparkle.clientId}${src!.slice(src!.indexOf('/logo/'))}`);
+    const bookLogo = await fetch(`${hosted.url}${bookSrc}`);
+    expect(bookLogo.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.from(await bookLogo.arrayBuffer()).equals(png)).toBe(true);
+
+    // The hub's PDF is the install's: the same text, the same logo, from the rows it holds.
+    const pdf = await fetch(`${hosted.url}/c/${maya.token}/invoices/${mine.id}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const hubBytes = await pdf.arrayBuffer();
+    const installPdf = await fetch(
+      `${office.url}/api/portal/${sparkle.clientId}/invoices/${mine.number}/pdf`,
+      {
+        headers: { authorization: `Bearer ${sparkle.portalKey}` },
+      },
+    );
+    const installBytes = await installPdf.arrayBuffer();
+    const [hubText] = await pdfPages(hubBytes);
+    expect(hubText).toContain(mine.number);
+    expect(hubText).toContain('Windows for Maya Chen');
+    expect(hubText).toMatch(/Balance due \$100\.00/);
+    expect(await pdfPages(hubBytes)).toEqual(await pdfPages(installBytes));
+    expect(embeddedImages(hubBytes)).toEqual(['48x24']);
+    expect((await page(`/c/${maya.token}/invoices/${omars.id}/pdf`)).status).toBe(404);
+    expect((await page(`/c/${maya.token}/invoices/${foreign.id}/pdf`)).status).toBe(404);
+
+    expect((await sparkle.portal('DELETE', '/logo')).status).toBe(204);
+    await office.ctx.sync!.syncNow(sparkle.clientId);
+    expect((await page(`/c/${maya.token}`)).text).not.toContain('class="logo"');
+    expect((await page(src!)).status).toBe(404);
   });
 
   it('limits requests per link', async () => {

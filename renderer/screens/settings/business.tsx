@@ -8,6 +8,7 @@ import { useResource } from '../../lib/use-resource';
 import { useSubmit } from '../../lib/use-submit';
 import { Button, Card, Field, FormAlert, fieldError, Input, Select, Textarea, useToast } from '../../ui';
 import { Loaded } from '../common';
+import { LogoSettings } from './logo';
 import { SmtpSettings } from './smtp';
 
 export function BusinessSettings() {
@@ -17,6 +18,7 @@ export function BusinessSettings() {
       {(c) => (
         <div className="stack">
           <BusinessForm config={c} onSaved={config.set} />
+          <LogoSettings />
           <SmtpSettings config={c} onSaved={config.set} />
         </div>
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Config } from '../../../shared/schemas/config';
 import { portal } from '../../lib/api';
+import { href } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { useResource } from '../../lib/use-resource';
 import { useSubmit } from '../../lib/use-submit';
@@ -43,7 +44,8 @@ function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Co
         <div className="stack">
           <p className="muted">
             Your customers’ own page: they approve quotes, see invoices and visits, and tell you they paid.
-            Quote e-mails carry a personal link to it once its public address is set.
+            Quote e-mails carry a personal link to it once its public address is set. It shows your business’s
+            name, contact and <a href={href('settings', 'business')}>logo (Settings › Business)</a>.
           </p>
           <Field
             label="Public address"

@@ -20,6 +20,7 @@ import { portalHistoryRoutes } from './history';
 import { portalIntegrationRoutes } from './integrations';
 import { portalInvoiceRoutes } from './invoices';
 import { portalJobRoutes } from './jobs';
+import { portalLogoRoutes } from './logo';
 import { portalMessageRoutes } from './messages';
 import { portalOverviewRoutes } from './overview';
 import { portalQuoteRoutes } from './quotes';
@@ -43,6 +44,7 @@ export async function portalApi(
   await app.register(portalClientHubRoutes(ctx));
   await app.register(propertyRoutes(ctx, { params: PortalParams, tags: ['properties'] }));
   await app.register(portalConfigRoutes(ctx));
+  await app.register(portalLogoRoutes(ctx));
   await app.register(portalIntegrationRoutes(ctx));
   await app.register(portalOverviewRoutes(ctx));
   await app.register(portalExportRoutes(ctx));

@@ -2,9 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listOf } from '../../../shared/schemas/common';
 import { DeletedDocument } from '../../../shared/schemas/document';
-import { Quote, QuoteCreate, QuoteListQuery, QuoteUpdate } from '../../../shared/schemas/quote';
+import {
+  Quote,
+  QuoteApproval,
+  QuoteCreate,
+  QuoteListQuery,
+  QuoteUpdate,
+} from '../../../shared/schemas/quote';
 import type { AppContext } from '../../context';
 import { quotePdfFile } from '../../documents/pdf';
+import { quoteApproval } from '../../domain/client-actions';
 import * as quotes from '../../domain/quotes';
 import { commonErrors, PortalParams } from '../schemas';
 import { pdfResponse } from './invoices';
@@ -60,6 +67,25 @@ export function portalQuoteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       (request) => quotes.getQuote(ctx, request.auth.account.id, request.params.number),
+    );
+
+    app.get(
+      '/quotes/:number/approval',
+      {
+        schema: {
+          tags,
+          summary: 'Get the customer’s approval of a quote',
+          description:
+            'Who approved the quote on the client hub, when and from which address (printed on its PDF); null when it was not approved there.',
+          params: NumberParams,
+          response: { 200: QuoteApproval, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const accountId = request.auth.account.id;
+        const quote = await quotes.getQuote(ctx, accountId, request.params.number);
+        return { approval: await quoteApproval(ctx.db, accountId, quote.id) };
+      },
     );
 
     app.patch(

@@ -83,7 +83,7 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     clientHubRoutes(
       clientHubData(
         hubRows(hub.storage, () => clock.now().getTime()),
-        { optIn: false },
+        { optIn: false, now: () => clock.now() },
       ),
       clock,
     ),
