@@ -51,10 +51,6 @@ export function portalConfigRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/config/smtp/test',
       {
-        config: {
-          ownerOnly:
-            'A test e-mail is sent from Settings > E-mail in the signed-in portal UI, not with an API key.',
-        },
         schema: {
           tags,
           summary: 'Send a test e-mail through the saved SMTP settings',
