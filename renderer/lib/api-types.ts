@@ -3625,6 +3625,7 @@ export interface components {
             object: "job";
             /** @description A plan visit's rule date, which identifies it in the series even when it was moved. */
             occurrence_date: string | null;
+            /** @description null when the job has no price, or for a crew member the owner does not let see prices. */
             price: number | null;
             /**
              * @description The customer's place (prop_…) the record is for; null when it names none.
