@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { registerOperationTable } from '../../server/http/portal/guard';
 import {
-  mayUse,
   type OperationRule,
   operationKey,
-  type Permission,
   PORTAL_OPERATIONS,
   ruleOf,
   SESSION_OPERATIONS,
 } from '../../server/http/portal/permissions';
+import { mayUse, type Permission } from '../../shared/roles';
 import type { MemberRole } from '../../shared/schemas/team';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 

@@ -1,27 +1,9 @@
+import { mayUse, type Permission, ROLE_PERMISSIONS } from '../../../shared/roles';
 import type { MemberRole } from '../../../shared/schemas/team';
 import type { SignedInMember } from '../../domain/member-sessions';
 import { roleForbidden, unauthorized } from '../../lib/errors';
 
-/**
- * Who may call what on the portal (docs/crew.md "Roles"): every portal operation names the one
- * permission it needs, and each role holds a set of permissions. The registration in guard.ts
- * refuses to start the server when a portal route has no entry here.
- *
- * - `self`: the caller's own session (who am I, sign out): everyone signed in.
- * - `own_visits`: the crew's share: their own assigned jobs and schedule, their own hours. A role
- *   without `read` gets these answers filtered to its own records (crewScope).
- * - `read` / `write`: the business's records (customers, quotes, jobs, bookings, messages...).
- * - `billing`: money: invoices and their payments, and the money reports (sales tax, accounting export).
- * - `admin`: the owner's: API keys and integrations, webhooks, backups, sync, full exports,
- *   customer imports, team roles and invitations, others' sessions.
- */
-export type Permission = 'self' | 'own_visits' | 'read' | 'write' | 'billing' | 'admin';
-
-export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
-  owner: ['self', 'own_visits', 'read', 'write', 'billing', 'admin'],
-  office: ['self', 'own_visits', 'read', 'write', 'billing'],
-  crew: ['self', 'own_visits'],
-};
+export type { Permission };
 
 export interface OperationRule {
   needs: Permission;
@@ -44,7 +26,12 @@ const SMTP_TEST_FROM_UI =
 
 const key = (needs: Permission, sessionOnly = KEYS_FROM_UI): OperationRule => ({ needs, sessionOnly });
 
-/** Portal operations, `METHOD path` below /api/portal/{client_id}. HEAD follows GET. */
+/**
+ * Who may call what on the portal: every portal operation names the one permission it needs
+ * (shared/roles.ts says which roles hold it). The registration in guard.ts refuses to start the
+ * server when a portal route has no entry here.
+ * Keys are `METHOD path` below /api/portal/{client_id}; HEAD follows GET.
+ */
 export const PORTAL_OPERATIONS: Readonly<Record<string, Permission | OperationRule>> = {
   'GET /customers': 'read',
   'POST /customers': 'write',
@@ -208,10 +195,6 @@ export function operationKey(method: string, path: string): string {
 
 export function ruleOf(entry: Permission | OperationRule): OperationRule {
   return typeof entry === 'string' ? { needs: entry } : entry;
-}
-
-export function mayUse(role: MemberRole, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
 }
 
 const ROLE_NAMES: Record<MemberRole, string> = { owner: 'the owner', office: 'the office', crew: 'the crew' };
