@@ -199,12 +199,25 @@ export function ruleOf(entry: Permission | OperationRule): OperationRule {
 
 const ROLE_NAMES: Record<MemberRole, string> = { owner: 'the owner', office: 'the office', crew: 'the crew' };
 
+function rolesHolding(permission: Permission): string {
+  const allowed = (Object.keys(ROLE_PERMISSIONS) as MemberRole[]).filter((role) => mayUse(role, permission));
+  return allowed.map((role) => ROLE_NAMES[role]).join(' and ');
+}
+
+/** The operation's line in the OpenAPI document: who may call it. */
+export function whoMay(operation: OperationRule): string {
+  const crew =
+    operation.needs === 'own_visits'
+      ? ' (a crew member: their own jobs and hours only, prices per the owner)'
+      : '';
+  const key = operation.sessionOnly ? ', from the signed-in UI only (never an API key)' : '';
+  return `Roles: ${rolesHolding(operation.needs)}${crew}${key}; another role gets 403 role_forbidden.`;
+}
+
 /** 403 role_forbidden unless the member's role holds the permission; the message says who may. */
 export function checkRole(member: SignedInMember, permission: Permission): void {
   if (mayUse(member.role, permission)) return;
-  const allowed = (Object.keys(ROLE_PERMISSIONS) as MemberRole[]).filter((role) => mayUse(role, permission));
-  const who = allowed.map((role) => ROLE_NAMES[role]).join(' and ');
-  throw roleForbidden(`Only ${who} may do this; you are signed in as ${member.role}.`);
+  throw roleForbidden(`Only ${rolesHolding(permission)} may do this; you are signed in as ${member.role}.`);
 }
 
 /**
