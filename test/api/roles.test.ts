@@ -138,6 +138,16 @@ describe('roles on every portal operation', () => {
     });
   });
 
+  it("keeps the owner's setting in the office's settings call to the owner", async () => {
+    const account = await server.createAccount({ business: 'Settings Cleaning' });
+    const office = await memberCookie(account, 'Ola Office', 'office');
+    const path = `/api/portal/${account.clientId}/config`;
+    const refused = await call(office.cookie, 'PUT', path, { allow_local_webhooks: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'role_forbidden', param: 'allow_local_webhooks' });
+    expect((await call(office.cookie, 'PUT', path, { business_name: 'Renamed' })).status).toBe(200);
+  });
+
   it('refuses to register a portal route that has no entry in the permission table', async () => {
     const start = async (routes: Array<'listed' | 'forgotten'>) => {
       const app = Fastify();

@@ -215,9 +215,12 @@ export function whoMay(operation: OperationRule): string {
 }
 
 /** 403 role_forbidden unless the member's role holds the permission; the message says who may. */
-export function checkRole(member: SignedInMember, permission: Permission): void {
+export function checkRole(member: SignedInMember, permission: Permission, param?: string): void {
   if (mayUse(member.role, permission)) return;
-  throw roleForbidden(`Only ${rolesHolding(permission)} may do this; you are signed in as ${member.role}.`);
+  throw roleForbidden(
+    `Only ${rolesHolding(permission)} may ${param ? `change ${param}` : 'do this'}; you are signed in as ${member.role}.`,
+    param,
+  );
 }
 
 /**
