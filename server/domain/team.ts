@@ -115,6 +115,17 @@ async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<
   });
 }
 
+/** A member's name, for the signed-in session's "who am I"; null once they are gone from the team. */
+export async function memberName(db: Queryable, accountId: string, memberId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('name')
+    .where('account_id', '=', accountId)
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
 export async function listTeam(ctx: AppContext, accountId: string): Promise<TeamMember[]> {
   const rows = await ctx.db
     .selectFrom('team_members')

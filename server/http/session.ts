@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MemberRole } from '../../shared/schemas/team';
 import type { AppContext } from '../context';
 import { endSession, redeemSignInToken, SESSION_TTL_MS } from '../domain/sessions';
+import { memberName } from '../domain/team';
 import { ApiError } from '../lib/errors';
 import { authenticateSessionCookie, sessionToken } from './auth';
 import { isCrossOrigin } from './csrf';
@@ -104,15 +105,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { account, member } = await authenticateSessionCookie(ctx, sessionToken(request) ?? '');
-        const name = member.id
-          ? ((
-              await ctx.db
-                .selectFrom('team_members')
-                .select('name')
-                .where('id', '=', member.id)
-                .executeTakeFirst()
-            )?.name ?? null)
-          : null;
+        const name = member.id ? await memberName(ctx.db, account.id, member.id) : null;
         return {
           client_id: account.id,
           business_name: account.config.business_name,
