@@ -6,21 +6,29 @@ import path from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPlainDatabaseFile, openSqliteFile } from '../server/db/cipher';
+import { bundledArgs } from '../test/helpers/process-bundles';
 import { type FromServer, parseFromServer } from './protocol';
 
-const entry = path.join(import.meta.dirname, 'utility-server.ts');
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 
-/** The real entry in a Node child process (with tsx), standing in for Electron's utility process. */
+/** The real entry, bundled, in a Node child process standing in for Electron's utility process. */
 function startServerProcess(
   dataDir: string,
   port = 0,
   extraArgs: string[] = [],
   env: Record<string, string> = {},
 ) {
-  const child = fork(entry, ['--data-dir', dataDir, '--port', String(port), ...extraArgs], {
-    execArgv: ['--import', 'tsx'],
+  const [launcher, ...args] = bundledArgs(
+    'utility-server',
+    '--data-dir',
+    dataDir,
+    '--port',
+    String(port),
+    ...extraArgs,
+  );
+  const child = fork(launcher!, args, {
+    execArgv: [],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

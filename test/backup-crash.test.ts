@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteFile, parseDatabaseKey } from '../server/db/cipher';
 import { databaseFile } from '../server/db/database';
+import { bundledArgs } from './helpers/process-bundles';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const PASSPHRASE = 'pull the plug';
@@ -21,15 +22,11 @@ afterAll(async () => {
 
 /** The CLI in a process of its own, so the test can kill it like a power cut kills a machine. */
 function cliBackup(): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', 'backup', 'create', '--data-dir', dataDir],
-    {
-      cwd: root,
-      env: { ...process.env, SHOPDESK_DB_KEY: PASSPHRASE },
-      stdio: 'ignore',
-    },
-  );
+  return spawn(process.execPath, bundledArgs('cli', 'backup', 'create', '--data-dir', dataDir), {
+    cwd: root,
+    env: { ...process.env, SHOPDESK_DB_KEY: PASSPHRASE },
+    stdio: 'ignore',
+  });
 }
 
 const partials = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.partial'));

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDatabaseKey } from '../server/db/cipher';
 import { startServer } from '../server/index';
+import { bundledArgs } from './helpers/process-bundles';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,7 +19,7 @@ afterAll(() => {
 });
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args, '--data-dir', dataDir], {
+  return run(process.execPath, bundledArgs('cli', ...args, '--data-dir', dataDir), {
     cwd: root,
     env: { ...process.env, SHOPDESK_DB_KEY_FILE: keyFile },
   });
@@ -56,5 +57,6 @@ describe('CLI backup', () => {
     expect(restored.safety_copy.tables.accounts).toBe(2);
     const accounts = JSON.parse((await cli('accounts', '--json')).stdout);
     expect(accounts.map((a: { client_id: string }) => a.client_id)).toEqual([client_id]);
-  }, 60_000);
+    // Eight processes and key derivations: a loaded two-core machine needs more than a minute.
+  }, 180_000);
 });

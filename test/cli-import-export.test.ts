@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jobberExport } from './helpers/client-files';
+import { bundledArgs } from './helpers/process-bundles';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -12,12 +13,12 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-cli-import-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args, '--data-dir', dataDir], {
+  return run(process.execPath, bundledArgs('cli', ...args, '--data-dir', dataDir), {
     cwd: root,
   });
 }
 
-// Each step starts the CLI as a process (tsx compiles it on every start): slow on a busy machine.
+// Each step starts the CLI as a process: slow on a busy machine.
 describe('CLI import and export', { timeout: 300_000 }, () => {
   it('dry-runs, imports and undoes a client export, and writes the accountant files', async () => {
     await cli('init', '--business', 'Pipe Pros', '--json');

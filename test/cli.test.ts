@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledArgs } from './helpers/process-bundles';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -11,12 +12,12 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args, '--data-dir', dataDir], {
+  return run(process.execPath, bundledArgs('cli', ...args, '--data-dir', dataDir), {
     cwd: root,
   });
 }
 
-// Each step starts the CLI as a process (tsx compiles it on every start): slow on a busy machine.
+// Each step starts the CLI as a process: slow on a busy machine.
 describe('CLI', { timeout: 90_000 }, () => {
   let account: { client_id: string; portal_key: string; v1_key: string };
 
@@ -72,13 +73,9 @@ describe('CLI', { timeout: 90_000 }, () => {
 describe('npm run serve', () => {
   it('prints the URL and a sign-in link, serves, and stops cleanly on SIGTERM', async () => {
     const serveDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-serve-'));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'server/serve.ts', '--data-dir', serveDir, '--port', '0'],
-      {
-        cwd: root,
-      },
-    );
+    const child = spawn(process.execPath, bundledArgs('serve', '--data-dir', serveDir, '--port', '0'), {
+      cwd: root,
+    });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -98,13 +95,9 @@ describe('npm run serve', () => {
       const signIn = /Sign in: (\S+)/.exec(output)![1]!;
       expect((await (await fetch(`${url}/health`)).json()).status).toBe('ok');
       // `cli sign-in` on the same folder links to this server's own address (its port was 0).
-      const printed = await run(
-        process.execPath,
-        ['--import', 'tsx', 'server/cli.ts', 'sign-in', '--data-dir', serveDir],
-        {
-          cwd: root,
-        },
-      );
+      const printed = await run(process.execPath, bundledArgs('cli', 'sign-in', '--data-dir', serveDir), {
+        cwd: root,
+      });
       expect(printed.stdout).toMatch(new RegExp(`^Sign in: ${url}/sign-in\\?token=\\S+\n$`));
       const response = await fetch(signIn, { redirect: 'manual' });
       expect(response.status).toBe(303);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Booking } from '../../shared/schemas/booking';
 import { portal } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
@@ -7,9 +7,9 @@ import { useDraft } from '../lib/use-draft';
 import { useSubmit } from '../lib/use-submit';
 import { Checkbox, Dialog, Field, FormActions, FormAlert, fieldError, Input, Textarea } from '../ui';
 import { customerReference } from './customer-fields';
-import { CustomerPicker } from './customer-picker';
+import { CustomerPlaceFields } from './customer-place-fields';
 import { parseNames, ScheduleFields, TeamPicker } from './job-fields';
-import { PlacePicker, placeField } from './place-picker';
+import { placeField } from './place-picker';
 
 interface BookingDraft {
   customer_id: string;
@@ -59,7 +59,6 @@ export function NewBookingDialog({
   const { session } = useSession();
   const { draft, setDraft, set } = useDraft(EMPTY);
   const { busy, error, run } = useSubmit();
-  const setPlace = useCallback((place: string) => setDraft((d) => ({ ...d, place })), [setDraft]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -86,21 +85,7 @@ export function NewBookingDialog({
       <form onSubmit={submit} noValidate className="stack" aria-label="New booking">
         <FormAlert error={error} params={BOOKING_PARAMS} />
         <div className="form-grid">
-          <CustomerPicker
-            customerId={draft.customer_id}
-            email={draft.customer_email}
-            name={draft.customer_name}
-            onChange={(choice) =>
-              setDraft((d) => ({
-                ...d,
-                ...choice,
-                place: choice.customer_id === d.customer_id ? d.place : '',
-              }))
-            }
-            error={error}
-            autoFocus
-          />
-          <PlacePicker customerId={draft.customer_id} value={draft.place} onChange={setPlace} error={error} />
+          <CustomerPlaceFields draft={draft} setDraft={setDraft} error={error} />
           <Field label="Service" error={fieldError(error, 'service')} className="span-2">
             <Input
               value={draft.service}

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { Job, JobStatus } from '../../shared/schemas/job';
 import { portal } from '../lib/api';
 import { addDays, todayIn, zonedLocalToIso } from '../lib/format';
@@ -25,10 +25,10 @@ import {
 } from '../ui';
 import { Loaded, Segmented } from './common';
 import { customerReference } from './customer-fields';
-import { CustomerPicker } from './customer-picker';
+import { CustomerPlaceFields } from './customer-place-fields';
 import { type JobPlanDraft, JobPlanFields, parseNames } from './job-fields';
 import { PagedTable } from './paged-table';
-import { PlacePicker, workPlaceFields } from './place-picker';
+import { workPlaceFields } from './place-picker';
 import { useBusyAction } from './use-busy-action';
 import { movedSchedule } from './week-move';
 
@@ -291,7 +291,6 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const toast = useToast();
   const { draft, setDraft, set } = useDraft(EMPTY_JOB);
   const { busy, error, run } = useSubmit();
-  const setPlace = useCallback((place: string) => setDraft((d) => ({ ...d, place })), [setDraft]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -331,21 +330,7 @@ function NewJobDialog({ open, onClose }: { open: boolean; onClose(): void }) {
       <form onSubmit={submit} noValidate className="stack">
         <FormAlert error={error} params={fields} />
         <div className="form-grid">
-          <CustomerPicker
-            customerId={draft.customer_id}
-            email={draft.customer_email}
-            name={draft.customer_name}
-            onChange={(choice) =>
-              setDraft((d) => ({
-                ...d,
-                ...choice,
-                place: choice.customer_id === d.customer_id ? d.place : '',
-              }))
-            }
-            error={error}
-            autoFocus
-          />
-          <PlacePicker customerId={draft.customer_id} value={draft.place} onChange={setPlace} error={error} />
+          <CustomerPlaceFields draft={draft} setDraft={setDraft} error={error} />
           <Field label="Title" error={fieldError(error, 'title')} className="span-2">
             <Input value={draft.title} onChange={set('title')} placeholder="e.g. Spring clean-up" />
           </Field>

@@ -1,4 +1,5 @@
 import { placeLine } from '../../shared/place';
+import type { BookingConfirm } from '../../shared/schemas/booking';
 import { type BookingRequest, RequestDecline, RequestSchedule } from '../../shared/schemas/booking-request';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
@@ -94,40 +95,56 @@ async function visitAddress(
   return customer?.address ?? null;
 }
 
-/** Confirms the request: its booking is confirmed for the chosen time, with no job yet. */
-export async function confirmRequest(
+/**
+ * Confirms the request's booking at the owner's time (else the customer's first choice), with the
+ * confirmation `options` for the booking as rescheduled, and records the outcome.
+ */
+async function confirmScheduled(
   ctx: AppContext,
   accountId: string,
   id: string,
-  input: RequestSchedule = {},
+  input: RequestSchedule,
+  outcome: 'confirmed' | 'converted_to_job',
+  options: (tx: Tx, open: Open, booking: BookingsTable, schedule: RequestSchedule) => Promise<BookingConfirm>,
 ): Promise<BookingRequest> {
   const schedule = RequestSchedule.parse(input);
   return ctx.db.transaction().execute(async (tx) => {
     const open = await openRequest(tx, accountId, id);
     const booking = await reschedule(tx, ctx, open, schedule);
-    await confirmBookingRow(tx, ctx, accountId, booking, { create_job: false });
-    return decide(tx, ctx, accountId, id, 'confirmed');
+    await confirmBookingRow(tx, ctx, accountId, booking, await options(tx, open, booking, schedule));
+    return decide(tx, ctx, accountId, id, outcome);
   });
 }
 
-/** Schedules the work: the booking is confirmed and a job made for it, at the request's place. */
-export async function convertRequestToJob(
+/** Confirms the request: its booking is confirmed for the chosen time, with no job yet. */
+export function confirmRequest(
   ctx: AppContext,
   accountId: string,
   id: string,
   input: RequestSchedule = {},
 ): Promise<BookingRequest> {
-  const schedule = RequestSchedule.parse(input);
-  return ctx.db.transaction().execute(async (tx) => {
-    const open = await openRequest(tx, accountId, id);
-    const booking = await reschedule(tx, ctx, open, schedule);
-    await confirmBookingRow(tx, ctx, accountId, booking, {
+  return confirmScheduled(ctx, accountId, id, input, 'confirmed', async () => ({ create_job: false }));
+}
+
+/** Schedules the work: the booking is confirmed and a job made for it, at the request's place. */
+export function convertRequestToJob(
+  ctx: AppContext,
+  accountId: string,
+  id: string,
+  input: RequestSchedule = {},
+): Promise<BookingRequest> {
+  return confirmScheduled(
+    ctx,
+    accountId,
+    id,
+    input,
+    'converted_to_job',
+    async (tx, open, booking, schedule) => ({
       create_job: true,
       assignees: schedule.assignees ?? [],
       address: await visitAddress(tx, open.request, booking),
-    });
-    return decide(tx, ctx, accountId, id, 'converted_to_job');
-  });
+    }),
+  );
 }
 
 /**

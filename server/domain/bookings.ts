@@ -14,8 +14,15 @@ import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
-import { applyJobAction, boundToInstant, insertJob, type JobAction, rescheduleBookedJob } from './jobs';
-import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
+import { applyJobAction, insertJob, type JobAction, rescheduleBookedJob } from './jobs';
+import {
+  type OwnerFilters,
+  periodInstants,
+  type TimeFilters,
+  whereOwnerFilters,
+  wherePeriod,
+  whereTimeFilters,
+} from './list-filters';
 import { keysetPage, type Page } from './pagination';
 import { placeAddress, placeFor } from './properties';
 
@@ -109,8 +116,7 @@ export async function listBookings(
   accountId: string,
   query: BookingListFilters,
 ): Promise<Page<Booking>> {
-  const from = query.from && (await boundToInstant(ctx.db, accountId, query.from, 'from'));
-  const to = query.to && (await boundToInstant(ctx.db, accountId, query.to, 'to'));
+  const period = await periodInstants(ctx.db, accountId, query);
   return keysetPage(
     query,
     'bkg',
@@ -118,8 +124,7 @@ export async function listBookings(
       let q = ctx.db.selectFrom('bookings as b').selectAll('b').where('b.account_id', '=', accountId);
       if (beforeId) q = q.where('b.id', '<', beforeId);
       if (query.status) q = q.where('b.status', '=', query.status);
-      if (from) q = q.where('b.start', '>=', from);
-      if (to) q = q.where('b.start', '<', to);
+      q = wherePeriod(q, 'b.start', period);
       q = whereOwnerFilters(q, 'b', query);
       q = whereTimeFilters(q, 'b', query);
       return q.orderBy('b.id', 'desc').limit(limit).execute();

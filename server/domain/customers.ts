@@ -279,6 +279,15 @@ export async function deleteCustomer(
   });
 }
 
+/**
+ * The customer after a change to its tags or notes, which are part of the customer as the API
+ * shows it: its updated_at moves with them, so updated_since lists see the change.
+ */
+async function touchedCustomer(tx: Tx, ctx: AppContext, accountId: string, id: string, now: string) {
+  await tx.updateTable('customers').set({ updated_at: now }).where('id', '=', id).execute();
+  return getCustomer(ctx, accountId, id, tx);
+}
+
 export async function addTags(ctx: AppContext, accountId: string, idOrEmail: string, tags: string[]) {
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
@@ -299,12 +308,7 @@ export async function addTags(ctx: AppContext, accountId: string, idOrEmail: str
       .values([...new Set(tags)].map((tag) => ({ customer_id: id, tag })))
       .onConflict((oc) => oc.doNothing())
       .execute();
-    await tx
-      .updateTable('customers')
-      .set({ updated_at: isoNow(ctx.clock) })
-      .where('id', '=', id)
-      .execute();
-    return getCustomer(ctx, accountId, id, tx);
+    return touchedCustomer(tx, ctx, accountId, id, isoNow(ctx.clock));
   });
 }
 
@@ -312,12 +316,7 @@ export async function removeTag(ctx: AppContext, accountId: string, idOrEmail: s
   return ctx.db.transaction().execute(async (tx) => {
     const id = await resolveCustomerId(tx, accountId, idOrEmail);
     await tx.deleteFrom('customer_tags').where('customer_id', '=', id).where('tag', '=', tag).execute();
-    await tx
-      .updateTable('customers')
-      .set({ updated_at: isoNow(ctx.clock) })
-      .where('id', '=', id)
-      .execute();
-    return getCustomer(ctx, accountId, id, tx);
+    return touchedCustomer(tx, ctx, accountId, id, isoNow(ctx.clock));
   });
 }
 
@@ -329,8 +328,7 @@ export async function addNote(ctx: AppContext, accountId: string, idOrEmail: str
       .insertInto('customer_notes')
       .values({ id: newId('note', ctx.clock.now().getTime()), customer_id: id, text, created_at: now })
       .execute();
-    await tx.updateTable('customers').set({ updated_at: now }).where('id', '=', id).execute();
-    return getCustomer(ctx, accountId, id, tx);
+    return touchedCustomer(tx, ctx, accountId, id, now);
   });
 }
 

@@ -11,9 +11,11 @@ import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../.
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
-import { todayIn } from '../lib/clock';
+import { isoNow, todayIn } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
 import type { Filterable } from './list-filters';
 import { placeFor } from './properties';
@@ -257,12 +259,15 @@ const DELETED_CUSTOMER = 'Deleted customer';
 
 /**
  * What a new quote or invoice starts from: the account's config, its customer (found or created),
- * its place, its totals (the account's default taxes unless it names its own) and its issue date.
+ * its place, its totals (the account's default taxes unless it names its own), its issue date, and
+ * the columns of its row that every new document has alike: a draft, numbered in its own series.
+ * `id` is one the caller derived (a service plan's invoice, the same on every install).
  */
 export async function newDocumentBasics(
   tx: Tx,
   ctx: AppContext,
   accountId: string,
+  series: 'invoice' | 'quote',
   input: {
     customer_id?: string | undefined;
     customer_email?: string | undefined;
@@ -271,7 +276,9 @@ export async function newDocumentBasics(
     items: LineInput[];
     taxes?: TaxInput[] | undefined;
     issue_date?: string | undefined;
+    notes?: string | undefined;
   },
+  id?: string,
 ) {
   const { config } = await getAccount(tx, accountId);
   const customer = await findOrCreateCustomer(tx, ctx, accountId, {
@@ -282,7 +289,31 @@ export async function newDocumentBasics(
   const place = await placeFor(tx, accountId, customer.id, input.property_id);
   const totals = computeTotals(input.items, input.taxes ?? config.default_taxes);
   const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
-  return { config, customer, place, totals, issueDate };
+  const now = isoNow(ctx.clock);
+  const columns = {
+    id: id ?? newId(series === 'invoice' ? 'inv' : 'quo', ctx.clock.now().getTime()),
+    account_id: accountId,
+    number: await nextNumber(
+      tx,
+      ctx,
+      accountId,
+      series,
+      series === 'invoice' ? config.invoice_prefix : config.quote_prefix,
+    ),
+    customer_id: customer.id,
+    property_id: place?.id ?? null,
+    status: 'draft' as const,
+    currency: config.currency,
+    issue_date: issueDate,
+    subtotal_cents: totals.subtotal_cents,
+    tax_total_cents: totals.tax_total_cents,
+    total_cents: totals.total_cents,
+    notes: input.notes || null,
+    sent_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return { config, customer, totals, issueDate, columns };
 }
 
 /** todayIn an account's own time zone, for reads that compute overdue or expired. */

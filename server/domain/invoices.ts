@@ -15,11 +15,8 @@ import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { clientHubUrl, issueClientLink } from './client-links';
-import { nextNumber } from './counters';
-import { requireEmail } from './customers';
+import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
   applyDraftFields,
@@ -39,7 +36,7 @@ import {
 } from './documents';
 import { isOverdue, overdueSql } from './invoice-status';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
+import { cancelWaitingMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type InvoiceQuery = InvoiceListQuery & OwnerFilters & TimeFilters;
@@ -195,31 +192,23 @@ export async function insertInvoice(
   input: InvoiceCreate,
   links: { quoteId?: string; jobId?: string; id?: string } = {},
 ): Promise<Invoice> {
-  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
-  const now = isoNow(ctx.clock);
-  const row: InvoicesTable = {
+  const { config, customer, totals, issueDate, columns } = await newDocumentBasics(
+    tx,
+    ctx,
+    accountId,
+    'invoice',
+    input,
     // A service plan's invoices come with an id every install derives alike (recurring-work.md).
-    id: links.id ?? newId('inv', ctx.clock.now().getTime()),
-    account_id: accountId,
-    number: await nextNumber(tx, ctx, accountId, 'invoice', config.invoice_prefix),
-    customer_id: customer.id,
-    property_id: place?.id ?? null,
-    status: 'draft',
-    currency: config.currency,
-    issue_date: issueDate,
+    links.id,
+  );
+  const row: InvoicesTable = {
+    ...columns,
     due_date: addDays(issueDate, input.due_days ?? config.default_due_days),
-    subtotal_cents: totals.subtotal_cents,
-    tax_total_cents: totals.tax_total_cents,
-    total_cents: totals.total_cents,
     amount_paid_cents: 0,
-    notes: input.notes || null,
     quote_id: links.quoteId ?? null,
     job_id: links.jobId ?? null,
-    sent_at: null,
     paid_at: null,
     voided_at: null,
-    created_at: now,
-    updated_at: now,
   };
   await tx.insertInto('invoices').values(row).execute();
   await insertDocumentBody(tx, row.id, totals);
@@ -316,21 +305,15 @@ export async function queueInvoiceMail(
   if (row.status === 'paid') {
     throw invalidState(`Invoice ${row.number} is paid in full; there is nothing to send.`);
   }
-  if (await waitingMailFor(tx, row.id)) {
-    throw invalidState(
-      `Invoice ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
-    );
-  }
+  await refuseWhileMailWaits(tx, row, 'Invoice');
   const { config } = await getAccount(tx, accountId);
   const invoice = await reload(tx, ctx, row);
-  const to = requireEmail(invoice.customer, `invoice ${row.number}`);
-  const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
-  await queueMail(tx, ctx, accountId, {
+  await queueDocumentMail(tx, ctx, accountId, {
     kind: 'invoice',
-    customerId: row.customer_id,
-    documentId: row.id,
-    to,
-    ...invoiceMail(invoice, config, link && clientHubUrl(config.client_hub_url, link.token)),
+    row,
+    customer: invoice.customer,
+    config,
+    compose: (hubLink) => invoiceMail(invoice, config, hubLink),
   });
   return invoice;
 }

@@ -8,18 +8,24 @@ import {
   type JobUpdate,
   scheduleProblem,
 } from '../../shared/schemas/job';
-import { addDays, startOfDay } from '../../shared/time-zone';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { JobsTable } from '../db/schema';
-import { isoNow, toIso } from '../lib/clock';
+import { isoNow } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
-import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
+import {
+  type OwnerFilters,
+  periodInstants,
+  type TimeFilters,
+  whereOwnerFilters,
+  wherePeriod,
+  whereTimeFilters,
+} from './list-filters';
 import { keysetPage, type Page } from './pagination';
 import { billCompletedVisit } from './plan-billing';
 import { changedWorkPlace, newWorkPlace } from './properties';
@@ -216,25 +222,12 @@ export async function createJob(ctx: AppContext, accountId: string, input: JobCr
 /** `assignedTo`: only the jobs this member works on (a crew member's own list). */
 export type JobListFilters = JobListQuery & OwnerFilters & TimeFilters & { assignedTo?: string | null };
 
-/** A list bound as a UTC timestamp: a date means that day in the account's zone (`to` includes the day). */
-export async function boundToInstant(
-  db: Queryable,
-  accountId: string,
-  bound: string,
-  edge: 'from' | 'to',
-): Promise<string> {
-  if (bound.length !== 10) return bound;
-  const { config } = await getAccount(db, accountId);
-  return toIso(startOfDay(edge === 'to' ? addDays(bound, 1) : bound, config.timezone));
-}
-
 export async function listJobs(
   ctx: AppContext,
   accountId: string,
   query: JobListFilters,
 ): Promise<Page<Job>> {
-  const from = query.from && (await boundToInstant(ctx.db, accountId, query.from, 'from'));
-  const to = query.to && (await boundToInstant(ctx.db, accountId, query.to, 'to'));
+  const period = await periodInstants(ctx.db, accountId, query);
   return keysetPage(
     query,
     'job',
@@ -242,8 +235,7 @@ export async function listJobs(
       let q = ctx.db.selectFrom('jobs as j').selectAll('j').where('j.account_id', '=', accountId);
       if (beforeId) q = q.where('j.id', '<', beforeId);
       if (query.status) q = q.where('j.status', '=', query.status);
-      if (from) q = q.where('j.scheduled_start', '>=', from);
-      if (to) q = q.where('j.scheduled_start', '<', to);
+      q = wherePeriod(q, 'j.scheduled_start', period);
       q = whereOwnerFilters(q, 'j', query);
       if (query.assignee) {
         const name = query.assignee.toLowerCase();

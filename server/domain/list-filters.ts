@@ -1,5 +1,9 @@
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
+import { addDays, startOfDay } from '../../shared/time-zone';
+import type { Queryable } from '../db/database';
 import type { Database } from '../db/schema';
+import { toIso } from '../lib/clock';
+import { getAccount } from './accounts';
 
 /** The filters every list takes on its records' timestamps (v1's created_after, created_before, updated_since). */
 export interface TimeFilters {
@@ -12,6 +16,12 @@ export interface TimeFilters {
 export interface OwnerFilters {
   customer_id?: string | undefined;
   customer_email?: string | undefined;
+}
+
+/** The period a list of dated records asks for (jobs and bookings by start, reviews by arrival). */
+export interface PeriodFilters {
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** Any list query builder: Kysely's where() also takes a ready condition. */
@@ -56,5 +66,33 @@ export function whereOwnerFilters<Q extends Filterable<Q>>(
       ),
     );
   }
+  return q;
+}
+
+/** A list bound as a UTC timestamp: a date means that day in the account's zone (`to` includes the day). */
+async function boundToInstant(db: Queryable, accountId: string, bound: string, edge: 'from' | 'to') {
+  if (bound.length !== 10) return bound;
+  const { config } = await getAccount(db, accountId);
+  return toIso(startOfDay(edge === 'to' ? addDays(bound, 1) : bound, config.timezone));
+}
+
+/** The period's bounds as UTC timestamps, for wherePeriod. */
+export async function periodInstants(
+  db: Queryable,
+  accountId: string,
+  { from, to }: PeriodFilters,
+): Promise<PeriodFilters> {
+  return {
+    from: from && (await boundToInstant(db, accountId, from, 'from')),
+    to: to && (await boundToInstant(db, accountId, to, 'to')),
+  };
+}
+
+/** Narrows a list to the records whose `column` (alias-qualified) falls in [from, to). */
+export function wherePeriod<Q extends Filterable<Q>>(query: Q, column: string, period: PeriodFilters): Q {
+  const at = sql.ref<string>(column);
+  let q = query;
+  if (period.from) q = q.where(sql<SqlBool>`${at} >= ${period.from}`);
+  if (period.to) q = q.where(sql<SqlBool>`${at} < ${period.to}`);
   return q;
 }

@@ -15,11 +15,8 @@ import type { Queryable, Tx } from '../db/database';
 import type { QuotesTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { invalidState } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
-import { clientHubUrl, issueClientLink } from './client-links';
-import { nextNumber } from './counters';
-import { requireEmail } from './customers';
+import { queueDocumentMail, refuseWhileMailWaits } from './document-sending';
 import {
   accountToday,
   applyDraftFields,
@@ -38,7 +35,7 @@ import {
 import { type EventOrigin, recordEvent } from './events';
 import { insertJob } from './jobs';
 import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
-import { cancelWaitingMail, queueMail, waitingMailFor } from './mail';
+import { cancelWaitingMail } from './mail';
 import { keysetPage, type Page } from './pagination';
 
 export type QuoteQuery = QuoteListQuery & OwnerFilters & TimeFilters;
@@ -175,29 +172,14 @@ export async function insertQuote(
   accountId: string,
   input: QuoteCreate,
 ): Promise<Quote> {
-  const { config, customer, place, totals, issueDate } = await newDocumentBasics(tx, ctx, accountId, input);
-  const now = isoNow(ctx.clock);
+  const { config, totals, issueDate, columns } = await newDocumentBasics(tx, ctx, accountId, 'quote', input);
   const row: QuotesTable = {
-    id: newId('quo', ctx.clock.now().getTime()),
-    account_id: accountId,
-    number: await nextNumber(tx, ctx, accountId, 'quote', config.quote_prefix),
-    customer_id: customer.id,
-    property_id: place?.id ?? null,
-    status: 'draft',
-    currency: config.currency,
-    issue_date: issueDate,
+    ...columns,
     valid_until: addDays(issueDate, input.valid_days ?? config.default_valid_days),
-    subtotal_cents: totals.subtotal_cents,
-    tax_total_cents: totals.tax_total_cents,
-    total_cents: totals.total_cents,
-    notes: input.notes || null,
-    sent_at: null,
     accepted_at: null,
     declined_at: null,
     converted_at: null,
     job_id: null,
-    created_at: now,
-    updated_at: now,
   };
   await tx.insertInto('quotes').values(row).execute();
   await saveDocumentBody(tx, row.id, totals);
@@ -274,20 +256,14 @@ export async function sendQuote(ctx: AppContext, accountId: string, ref: string)
         }.`,
       );
     }
-    if (await waitingMailFor(tx, row.id)) {
-      throw invalidState(
-        `Quote ${row.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
-      );
-    }
+    await refuseWhileMailWaits(tx, row, 'Quote');
     const quote = await reload(tx, ctx, row);
-    const to = requireEmail(quote.customer, `quote ${row.number}`);
-    const link = config.client_hub_url && (await issueClientLink(tx, ctx, accountId, row.customer_id));
-    await queueMail(tx, ctx, accountId, {
+    await queueDocumentMail(tx, ctx, accountId, {
       kind: 'quote',
-      customerId: row.customer_id,
-      documentId: row.id,
-      to,
-      ...quoteMail(quote, config, link && clientHubUrl(config.client_hub_url, link.token)),
+      row,
+      customer: quote.customer,
+      config,
+      compose: (hubLink) => quoteMail(quote, config, hubLink),
     });
     return quote;
   });

@@ -16,8 +16,14 @@ import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
-import { boundToInstant } from './jobs';
-import { type OwnerFilters, type TimeFilters, whereOwnerFilters, whereTimeFilters } from './list-filters';
+import {
+  type OwnerFilters,
+  periodInstants,
+  type TimeFilters,
+  whereOwnerFilters,
+  wherePeriod,
+  whereTimeFilters,
+} from './list-filters';
 import { keysetPage, type Page } from './pagination';
 
 const NEEDS_RESPONSE_MAX_RATING = 2;
@@ -74,8 +80,7 @@ export async function listReviews(
   accountId: string,
   query: ReviewListFilters,
 ): Promise<Page<Review>> {
-  const from = query.from && (await boundToInstant(ctx.db, accountId, query.from, 'from'));
-  const to = query.to && (await boundToInstant(ctx.db, accountId, query.to, 'to'));
+  const period = await periodInstants(ctx.db, accountId, query);
   return keysetPage(
     query,
     'rev',
@@ -84,8 +89,7 @@ export async function listReviews(
       if (beforeId) q = q.where('id', '<', beforeId);
       if (query.rating) q = q.where('rating', '=', query.rating);
       if (query.source) q = q.where('source', '=', query.source);
-      if (from) q = q.where('received_at', '>=', from);
-      if (to) q = q.where('received_at', '<', to);
+      q = wherePeriod(q, 'received_at', period);
       q = whereOwnerFilters(q, 'reviews', query);
       q = whereTimeFilters(q, 'reviews', query);
       return q.orderBy('id', 'desc').limit(limit).execute();

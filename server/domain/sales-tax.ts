@@ -44,6 +44,14 @@ export interface SalesTaxDetail {
   total: number;
 }
 
+/** A tax's sums as numbers, whatever type the database driver read them as. */
+const lineSums = (line: LineSums): LineSums => ({
+  ...line,
+  taxable: Number(line.taxable),
+  tax: Number(line.tax),
+  invoices: Number(line.invoices),
+});
+
 const taxKey = (name: string, rate: string | number) => `${name}\u0000${Number(rate)}`;
 
 interface Sums {
@@ -159,12 +167,7 @@ async function accrualSums(
     Array<ChargedTax & { document_id: string }> | undefined,
   ];
   return {
-    lines: lines.map((line) => ({
-      ...line,
-      taxable: Number(line.taxable),
-      tax: Number(line.tax),
-      invoices: Number(line.invoices),
-    })),
+    lines: lines.map(lineSums),
     sales: Number(totals!.sales),
     untaxed: Number(totals!.untaxed),
     tax: lines.reduce((sum, line) => sum + Number(line.tax), 0),
@@ -279,12 +282,7 @@ async function cashSums(
     ShareRow[] | undefined,
   ];
   return {
-    lines: lines.map((line) => ({
-      ...line,
-      taxable: Number(line.taxable),
-      tax: Number(line.tax),
-      invoices: Number(line.invoices),
-    })),
+    lines: lines.map(lineSums),
     sales: Number(totals!.sales),
     untaxed: Number(totals!.untaxed),
     tax: Number(totals!.tax),

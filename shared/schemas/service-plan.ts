@@ -66,6 +66,18 @@ const ruleFields = {
     .meta({ description: 'A visit on a holiday is skipped, or moved to the next day that is not one.' }),
 };
 
+/** The parts of a rule a new plan or a preview may leave out, with what leaving each out means. */
+const ruleDefaults = {
+  interval: ruleFields.interval.default(1),
+  weekdays: ruleFields.weekdays.default([]),
+  month_day: ruleFields.month_day.default(null),
+  until: ruleFields.until.default(null),
+  count: ruleFields.count.default(null),
+  horizon_weeks: ruleFields.horizon_weeks.default(8),
+  holidays: ruleFields.holidays.default([]),
+  holiday_rule: ruleFields.holiday_rule.default('skip'),
+};
+
 const planFields = {
   title: text().min(1).max(200),
   address: text().max(300).nullable(),
@@ -118,14 +130,7 @@ function refinePlan(value: RuleLike, ctx: z.RefinementCtx) {
 export const PlanRuleInput = z
   .strictObject({
     ...ruleFields,
-    interval: ruleFields.interval.default(1),
-    weekdays: ruleFields.weekdays.default([]),
-    month_day: ruleFields.month_day.default(null),
-    until: ruleFields.until.default(null),
-    count: ruleFields.count.default(null),
-    horizon_weeks: ruleFields.horizon_weeks.default(8),
-    holidays: ruleFields.holidays.default([]),
-    holiday_rule: ruleFields.holiday_rule.default('skip'),
+    ...ruleDefaults,
     visits: z.number().int().min(1).max(60).default(10).meta({ description: 'How many visits to show.' }),
   })
   .superRefine(refinePlan)
@@ -146,14 +151,7 @@ export const ServicePlanCreate = z
     assignees: planFields.assignees.default([]),
     billing: planFields.billing.default('none'),
     invoice_delivery: planFields.invoice_delivery.default('draft'),
-    interval: ruleFields.interval.default(1),
-    weekdays: ruleFields.weekdays.default([]),
-    month_day: ruleFields.month_day.default(null),
-    until: ruleFields.until.default(null),
-    count: ruleFields.count.default(null),
-    horizon_weeks: ruleFields.horizon_weeks.default(8),
-    holidays: ruleFields.holidays.default([]),
-    holiday_rule: ruleFields.holiday_rule.default('skip'),
+    ...ruleDefaults,
   })
   .superRefine(refinePlan)
   .meta({ id: 'ServicePlanCreate' });

@@ -2,10 +2,11 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { bundledArgs } from '../helpers/process-bundles';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
-/** Generous: a start on a loaded machine compiles TypeScript and opens the database. */
+/** Generous: a start on a loaded machine loads the bundle and opens the database. */
 const START_LIMIT_MS = 180_000;
 const STOP_LIMIT_MS = 60_000;
 
@@ -21,7 +22,7 @@ export async function freePort(): Promise<number> {
 export async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', ...args, '--json', '--data-dir', dataDir],
+    bundledArgs('cli', ...args, '--json', '--data-dir', dataDir),
     { cwd: root },
   );
   return JSON.parse(stdout) as T;
@@ -51,7 +52,7 @@ export class Machine {
   async start(): Promise<void> {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/serve.ts', '--data-dir', this.dir, '--port', String(this.port)],
+      bundledArgs('serve', '--data-dir', this.dir, '--port', String(this.port)),
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

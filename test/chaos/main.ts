@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { buildProcessBundlesIfStale } from '../helpers/process-bundles';
 import { CHECKS, type CheckName, runCampaign } from './campaign';
 
 const USAGE = `npm run chaos -- --minutes N [--seed S] [--skip-check NAME]… [--keep-folders]
@@ -31,6 +32,8 @@ async function main() {
     skip.add(name as CheckName);
   }
   console.error(`chaos: seed ${seed}, ${minutes} min`);
+  // Outside vitest nothing has built the machines' bundles yet.
+  await buildProcessBundlesIfStale();
   const summary = await runCampaign({
     minutes,
     seed,

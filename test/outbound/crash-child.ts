@@ -9,20 +9,26 @@ import { createEndpoint } from '../../server/domain/webhooks';
 import { startServer } from '../../server/index';
 
 const [dataDir, receiverUrl] = process.argv.slice(2);
-const server = await startServer({ dataDir: dataDir!, host: '127.0.0.1', port: 0 });
-const account = await createAccount(server.ctx, {
-  businessName: 'Crashy',
-  plan: 'platform',
-  apiPlan: 'growth',
-});
-await updateConfig(server.ctx, account.id, { allow_local_webhooks: true });
-const endpoint = await createEndpoint(server.ctx, account.id, 'portal', {
-  url: receiverUrl!,
-  events: ['*'],
-  enabled: true,
-});
-const customer = await createCustomer(server.ctx, account.id, { name: 'Ada', email: 'ada@example.com' });
-server.ctx.signals.emit('outbox');
-process.stdout.write(
-  `${JSON.stringify({ accountId: account.id, endpointId: endpoint.id, customerId: customer.id })}\n`,
-);
+
+// A function rather than top-level awaits: the test runs this file bundled as CommonJS.
+async function main() {
+  const server = await startServer({ dataDir: dataDir!, host: '127.0.0.1', port: 0 });
+  const account = await createAccount(server.ctx, {
+    businessName: 'Crashy',
+    plan: 'platform',
+    apiPlan: 'growth',
+  });
+  await updateConfig(server.ctx, account.id, { allow_local_webhooks: true });
+  const endpoint = await createEndpoint(server.ctx, account.id, 'portal', {
+    url: receiverUrl!,
+    events: ['*'],
+    enabled: true,
+  });
+  const customer = await createCustomer(server.ctx, account.id, { name: 'Ada', email: 'ada@example.com' });
+  server.ctx.signals.emit('outbox');
+  process.stdout.write(
+    `${JSON.stringify({ accountId: account.id, endpointId: endpoint.id, customerId: customer.id })}\n`,
+  );
+}
+
+void main();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { bundledArgs } from '../helpers/process-bundles';
 import { startTestServer } from '../helpers/server';
 import { answer, eventually, startReceiver } from './receiver';
 
@@ -13,24 +14,19 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 it('sends a delivery again, exactly once, after the server was killed in the middle of it', async () => {
   // First the receiver never answers, so the child is killed while the delivery is out.
   const receiver = await startReceiver(() => undefined);
-  const child = spawn(
-    'npx',
-    ['tsx', path.join(import.meta.dirname, 'crash-child.ts'), dataDir, receiver.url],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // Its own process group: npx runs the server in a grandchild, and the kill must reach it.
-      detached: true,
-    },
-  );
+  const child = spawn(process.execPath, bundledArgs('crash-child', dataDir, receiver.url), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
-    await eventually(() => receiver.received.length === 1, 'the first attempt to reach the receiver', 25_000);
+    // The child starts a server first: generous, for a loaded machine.
+    await eventually(() => receiver.received.length === 1, 'the first attempt to reach the receiver', 90_000);
   } finally {
-    process.kill(-child.pid!, 'SIGKILL');
+    child.kill('SIGKILL');
     await exited;
   }
   const { accountId, endpointId, customerId } = JSON.parse(output.trim());
@@ -58,4 +54,4 @@ it('sends a delivery again, exactly once, after the server was killed in the mid
     await server.stop();
     await receiver.close();
   }
-});
+}, 180_000);

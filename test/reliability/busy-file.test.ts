@@ -83,5 +83,6 @@ describe('another process writing to the data file', () => {
     } finally {
       await server.stop();
     }
-  }, 90_000);
+    // Sixteen CLI processes, each waiting for the write lock: minutes on a loaded two-core machine.
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { bundledArgs } from '../helpers/process-bundles';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const execFileAsync = promisify(execFile);
@@ -16,7 +17,7 @@ export async function cli(dataDir: string, ...args: string[]): Promise<Outcome> 
   try {
     const { stdout, stderr } = await execFileAsync(
       process.execPath,
-      ['--import', 'tsx', 'server/cli.ts', ...args, '--data-dir', dataDir],
+      bundledArgs('cli', ...args, '--data-dir', dataDir),
       { cwd: root },
     );
     return { code: 0, stdout, stderr };
@@ -36,11 +37,10 @@ export interface HeadlessServer {
 
 /** Headless mode (server/serve.ts) in a child process of its own, on port 0; `env` adds variables. */
 export function serve(dataDir: string, env: Record<string, string> = {}): HeadlessServer {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/serve.ts', '--data-dir', dataDir, '--port', '0'],
-    { cwd: root, env: { ...process.env, ...env } },
-  );
+  const child = spawn(process.execPath, bundledArgs('serve', '--data-dir', dataDir, '--port', '0'), {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

@@ -7,6 +7,7 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { startPostgresForSuite } from '../helpers/postgres';
+import { bundledArgs } from '../helpers/process-bundles';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const databaseUrl = startPostgresForSuite();
@@ -72,7 +73,7 @@ describe('a hosted hub on PostgreSQL', () => {
   it('runs as `npm run hub`: migrates, logs JSON, answers health and stops on SIGTERM', async () => {
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/hub.ts', '--database-url', databaseUrl(), '--port', '0'],
+      bundledArgs('hub', '--database-url', databaseUrl(), '--port', '0'),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -122,10 +123,8 @@ describe('a hosted hub on PostgreSQL', () => {
 
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'server/hub.ts',
+      bundledArgs(
+        'hub',
         '--database-url',
         databaseUrl(),
         '--pair',
@@ -134,7 +133,7 @@ describe('a hosted hub on PostgreSQL', () => {
         'https://hub.example.com',
         '--name',
         'Van',
-      ],
+      ),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

@@ -8,6 +8,7 @@ import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { startPostgresForSuite } from '../helpers/postgres';
+import { bundledArgs } from '../helpers/process-bundles';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startSkewedMachine } from '../helpers/skewed-machine';
 import { type Receiver, signatureMatches, startReceiver } from '../outbound/receiver';
@@ -36,7 +37,7 @@ afterAll(async () => {
 async function hubChild(url: string): Promise<void> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/hub.ts', '--database-url', url, '--port', '0'],
+    bundledArgs('hub', '--database-url', url, '--port', '0'),
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

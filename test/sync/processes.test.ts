@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledArgs } from '../helpers/process-bundles';
 
 /**
  * Sync with real processes: a hub and two devices, each `npm run serve` on its own folder and
@@ -29,7 +30,7 @@ function folder(name: string): string {
 async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', ...args, '--json', '--data-dir', dataDir],
+    bundledArgs('cli', ...args, '--json', '--data-dir', dataDir),
     { cwd: root },
   );
   return JSON.parse(stdout) as T;
@@ -43,11 +44,10 @@ interface Served {
 
 /** `serve` in a child process; resolves with its URL once it listens. */
 function serve(dataDir: string, port = 0): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/serve.ts', '--data-dir', dataDir, '--port', String(port)],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, bundledArgs('serve', '--data-dir', dataDir, '--port', String(port)), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   processes.push(child);
   return new Promise((resolve, reject) => {
     let output = '';

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema';
 import { toIso } from '../../lib/clock';
 
@@ -186,116 +186,68 @@ export async function insertRandomRows(db: Db, rnd: Random, count: number) {
 
 // ---------- random changes, the kinds the domain makes and a few it does not ----------
 
-export async function randomRow(
-  db: Db,
-  rnd: Random,
-  table: 'invoices' | 'payments' | 'jobs' | 'quotes' | 'customers',
-) {
+type ChangedTable = 'invoices' | 'payments' | 'jobs' | 'quotes' | 'customers';
+
+export async function randomRow(db: Db, rnd: Random, table: ChangedTable) {
   const { rows } = await sql<{ id: string }>`SELECT id FROM ${sql.table(table)}`.execute(db);
   return rows.length ? rnd.pick(rows).id : null;
 }
 
+/** Sets `change()` on a random row of `table`; the change is drawn even when the table is empty. */
+async function changeRandomRow<T extends ChangedTable>(
+  db: Db,
+  rnd: Random,
+  table: T,
+  change: (rnd: Random) => Updateable<Database[T]>,
+) {
+  const id = await randomRow(db, rnd, table);
+  const set = change(rnd);
+  // Kysely cannot type set() over a table name left generic; `change` is checked against T above.
+  if (id)
+    await db
+      .updateTable(table as ChangedTable)
+      .set(set as never)
+      .where('id', '=', id)
+      .execute();
+}
+
+async function deleteRandomRow(db: Db, rnd: Random, table: 'payments' | 'jobs' | 'quotes') {
+  const id = await randomRow(db, rnd, table);
+  if (id) await db.deleteFrom(table).where('id', '=', id).execute();
+}
+
 export const CHANGES: Array<(db: Db, rnd: Random) => Promise<unknown>> = [
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'invoices');
-    if (id) await db.updateTable('invoices').set({ status: 'void' }).where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'invoices');
-    const total = rnd.int(100, 90_000);
-    if (id) await db.updateTable('invoices').set({ total_cents: total }).where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'invoices');
-    if (id)
-      await db
-        .updateTable('invoices')
-        .set({ issue_date: date(rnd) })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'invoices');
-    const paidAt = timestamp(rnd);
-    if (id)
-      await db
-        .updateTable('invoices')
-        .set({ status: 'paid', paid_at: paidAt })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'invoices');
-    if (id) await db.updateTable('invoices').set({ status: 'partially_paid' }).where('id', '=', id).execute();
-  },
+  (db, rnd) => changeRandomRow(db, rnd, 'invoices', () => ({ status: 'void' as const })),
+  (db, rnd) => changeRandomRow(db, rnd, 'invoices', (r) => ({ total_cents: r.int(100, 90_000) })),
+  (db, rnd) => changeRandomRow(db, rnd, 'invoices', (r) => ({ issue_date: date(r) })),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'invoices', (r) => ({ status: 'paid' as const, paid_at: timestamp(r) })),
+  (db, rnd) => changeRandomRow(db, rnd, 'invoices', () => ({ status: 'partially_paid' as const })),
   async (db, rnd) => {
     const id = await randomRow(db, rnd, 'invoices');
     if (!id) return;
     await db.deleteFrom('payments').where('invoice_id', '=', id).execute();
     await db.deleteFrom('invoices').where('id', '=', id).execute();
   },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'payments');
-    if (id) await db.deleteFrom('payments').where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'payments');
-    const change = rnd.next() < 0.5 ? { paid_at: timestamp(rnd) } : { amount_cents: rnd.int(1, 9_000) };
-    if (id) await db.updateTable('payments').set(change).where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'jobs');
-    const at = timestamp(rnd);
-    if (id)
-      await db
-        .updateTable('jobs')
-        .set({ status: 'completed', completed_at: at })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'jobs');
-    const set = rnd.next() < 0.5 ? { status: 'scheduled' as const } : { completed_at: null };
-    if (id) await db.updateTable('jobs').set(set).where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'jobs');
-    if (id) await db.deleteFrom('jobs').where('id', '=', id).execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'quotes');
-    const at = timestamp(rnd);
-    if (id)
-      await db
-        .updateTable('quotes')
-        .set({ status: 'accepted', accepted_at: at })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'quotes');
-    const at = timestamp(rnd);
-    if (id)
-      await db
-        .updateTable('quotes')
-        .set({ status: 'converted', converted_at: at })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'quotes');
-    const at = timestamp(rnd);
-    if (id)
-      await db
-        .updateTable('quotes')
-        .set({ status: 'declined', declined_at: at })
-        .where('id', '=', id)
-        .execute();
-  },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'quotes');
-    if (id) await db.deleteFrom('quotes').where('id', '=', id).execute();
-  },
+  (db, rnd) => deleteRandomRow(db, rnd, 'payments'),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'payments', (r) =>
+      r.next() < 0.5 ? { paid_at: timestamp(r) } : { amount_cents: r.int(1, 9_000) },
+    ),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'jobs', (r) => ({ status: 'completed' as const, completed_at: timestamp(r) })),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'jobs', (r) =>
+      r.next() < 0.5 ? { status: 'scheduled' as const } : { completed_at: null },
+    ),
+  (db, rnd) => deleteRandomRow(db, rnd, 'jobs'),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'quotes', (r) => ({ status: 'accepted' as const, accepted_at: timestamp(r) })),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'quotes', (r) => ({ status: 'converted' as const, converted_at: timestamp(r) })),
+  (db, rnd) =>
+    changeRandomRow(db, rnd, 'quotes', (r) => ({ status: 'declined' as const, declined_at: timestamp(r) })),
+  (db, rnd) => deleteRandomRow(db, rnd, 'quotes'),
   async (db, rnd) => {
     // Only customers without records can go; the others are kept by their foreign keys.
     const free = await db
@@ -315,13 +267,5 @@ export const CHANGES: Array<(db: Db, rnd: Random) => Promise<unknown>> = [
       .execute();
     if (free.length) await db.deleteFrom('customers').where('id', '=', rnd.pick(free).id).execute();
   },
-  async (db, rnd) => {
-    const id = await randomRow(db, rnd, 'customers');
-    if (id)
-      await db
-        .updateTable('customers')
-        .set({ created_at: timestamp(rnd) })
-        .where('id', '=', id)
-        .execute();
-  },
+  (db, rnd) => changeRandomRow(db, rnd, 'customers', (r) => ({ created_at: timestamp(r) })),
 ];

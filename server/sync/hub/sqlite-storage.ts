@@ -14,6 +14,35 @@ import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
  */
 export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
   const run = <T>(fn: () => T) => exclusive({ db, sqlite }, () => sqlite.transaction(fn).immediate());
+  /**
+   * A write to a business's rows in one immediate transaction: the rows it stores take the
+   * business's next sequence numbers, and the last one given is kept with the write or not at all.
+   * The merge is async, so this cannot be a better-sqlite3 transaction function.
+   */
+  const sequencedWrite = <T>(
+    accountId: string,
+    write: (store: HubRowStore, lastSeq: () => number) => Promise<T>,
+  ): Promise<T> =>
+    exclusive({ db, sqlite }, async () => {
+      sqlite.exec('BEGIN IMMEDIATE');
+      try {
+        const business = sqlite
+          .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
+          .get(accountId) as { last_seq: number } | undefined;
+        if (!business) throw new Error(`The hub holds no business ${accountId}`);
+        let seq = business.last_seq;
+        const result = await write(
+          rowStore(accountId, () => ++seq),
+          () => seq,
+        );
+        sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
+        sqlite.exec('COMMIT');
+        return result;
+      } catch (error) {
+        sqlite.exec('ROLLBACK');
+        throw error;
+      }
+    });
   const getRow = sqlite.prepare(
     'SELECT vals, clocks FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk = ?',
   );
@@ -125,63 +154,23 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
       }),
 
     push: (accountId, deviceId, changes, operator) =>
-      exclusive({ db, sqlite }, async (): Promise<PushResult> => {
-        sqlite.exec('BEGIN IMMEDIATE');
-        try {
-          const business = sqlite
-            .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
-            .get(accountId) as { last_seq: number } | undefined;
-          if (!business) throw new Error(`The hub holds no business ${accountId}`);
-          const device = sqlite
-            .prepare('SELECT last_local_seq FROM hub_devices WHERE id = ?')
-            .get(deviceId) as {
-            last_local_seq: number;
-          };
-          let seq = business.last_seq;
-          const store = rowStore(accountId, () => ++seq);
-          const { acknowledged, accepted } = await mergePush(
-            store,
-            { business: accountId, operator },
-            changes,
-            device.last_local_seq,
-          );
-          sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
-          sqlite
-            .prepare('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?')
-            .run(acknowledged, deviceId);
-          sqlite.exec('COMMIT');
-          return { acknowledged, accepted, last_seq: seq };
-        } catch (error) {
-          sqlite.exec('ROLLBACK');
-          throw error;
-        }
+      sequencedWrite(accountId, async (store, lastSeq): Promise<PushResult> => {
+        const device = sqlite
+          .prepare('SELECT last_local_seq FROM hub_devices WHERE id = ?')
+          .get(deviceId) as {
+          last_local_seq: number;
+        };
+        const { acknowledged, accepted } = await mergePush(
+          store,
+          { business: accountId, operator },
+          changes,
+          device.last_local_seq,
+        );
+        sqlite.prepare('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?').run(acknowledged, deviceId);
+        return { acknowledged, accepted, last_seq: lastSeq() };
       }),
     writeRow: (accountId, table, pk, state) =>
-      exclusive({ db, sqlite }, async () => {
-        sqlite.exec('BEGIN IMMEDIATE');
-        try {
-          const business = sqlite
-            .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
-            .get(accountId) as { last_seq: number } | undefined;
-          if (!business) throw new Error(`The hub holds no business ${accountId}`);
-          let seq = business.last_seq;
-          const changed = await mergePushedChange(
-            rowStore(accountId, () => ++seq),
-            {
-              local_seq: 0,
-              table,
-              pk,
-              state,
-            },
-          );
-          sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
-          sqlite.exec('COMMIT');
-          return changed;
-        } catch (error) {
-          sqlite.exec('ROLLBACK');
-          throw error;
-        }
-      }),
+      sequencedWrite(accountId, (store) => mergePushedChange(store, { local_seq: 0, table, pk, state })),
     readRow: (table, pk) =>
       run(() => {
         const row = sqlite

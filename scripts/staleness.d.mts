@@ -1,0 +1,1 @@
+export function isStale(output: string, sources: string[]): boolean;
