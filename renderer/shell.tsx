@@ -1,4 +1,5 @@
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import type { Permission } from '../shared/roles';
 import {
   Analytics,
   Benchmark,
@@ -28,45 +29,72 @@ import {
 import { request } from './lib/api';
 import type { Route } from './lib/router';
 import { READ_ONLY_REASON, useSession } from './lib/session';
+import { MyWork } from './screens/my-work';
 import { SyncIndicator } from './screens/sync-indicator';
 import { EmptyState, Spinner } from './ui';
 
-const NAV: Array<{ title: string; links: Array<{ path: string; label: string; icon: string }> }> = [
+interface NavLink {
+  path: string;
+  label: string;
+  icon: string;
+  /** The permission the screen's calls need (shared/roles.ts): a role without it is not offered the screen. */
+  needs: Permission;
+  /** Only for a role that cannot read the business's records: the crew's own schedule. */
+  crewOnly?: boolean;
+}
+
+const NAV: Array<{ title: string; links: NavLink[] }> = [
+  {
+    title: 'My work',
+    links: [{ path: 'my-work', label: 'My schedule', icon: '▦', needs: 'own_visits', crewOnly: true }],
+  },
   {
     title: 'Work',
     links: [
-      { path: 'dashboard', label: 'Dashboard', icon: '◧' },
-      { path: 'customers', label: 'Customers', icon: '☺' },
-      { path: 'jobs', label: 'Jobs & calendar', icon: '▦' },
-      { path: 'plans', label: 'Service plans', icon: '↻' },
-      { path: 'bookings', label: 'Bookings', icon: '◷' },
-      { path: 'team', label: 'Team', icon: '⚇' },
-      { path: 'messages', label: 'Messages', icon: '✉' },
+      { path: 'dashboard', label: 'Dashboard', icon: '◧', needs: 'read' },
+      { path: 'customers', label: 'Customers', icon: '☺', needs: 'read' },
+      { path: 'jobs', label: 'Jobs & calendar', icon: '▦', needs: 'read' },
+      { path: 'plans', label: 'Service plans', icon: '↻', needs: 'read' },
+      { path: 'bookings', label: 'Bookings', icon: '◷', needs: 'read' },
+      { path: 'team', label: 'Team', icon: '⚇', needs: 'read' },
+      { path: 'messages', label: 'Messages', icon: '✉', needs: 'read' },
     ],
   },
   {
     title: 'Money',
     links: [
-      { path: 'invoices', label: 'Invoices', icon: '▤' },
-      { path: 'quotes', label: 'Quotes', icon: '✎' },
-      { path: 'sales-tax', label: 'Sales tax', icon: '%' },
+      { path: 'invoices', label: 'Invoices', icon: '▤', needs: 'billing' },
+      { path: 'quotes', label: 'Quotes', icon: '✎', needs: 'read' },
+      { path: 'sales-tax', label: 'Sales tax', icon: '%', needs: 'billing' },
     ],
   },
   {
     title: 'Insights',
     links: [
-      { path: 'reviews', label: 'Reviews', icon: '★' },
-      { path: 'analytics', label: 'Analytics', icon: '↗' },
-      { path: 'report', label: 'Report', icon: '≡' },
-      { path: 'benchmark', label: 'Benchmark', icon: '◎' },
+      { path: 'reviews', label: 'Reviews', icon: '★', needs: 'read' },
+      { path: 'analytics', label: 'Analytics', icon: '↗', needs: 'read' },
+      { path: 'report', label: 'Report', icon: '≡', needs: 'read' },
+      { path: 'benchmark', label: 'Benchmark', icon: '◎', needs: 'read' },
     ],
   },
-  { title: 'Account', links: [{ path: 'settings', label: 'Settings', icon: '⚙' }] },
+  { title: 'Account', links: [{ path: 'settings', label: 'Settings', icon: '⚙', needs: 'read' }] },
 ];
 
-function screenFor(segments: string[]): ReactNode {
-  const [section = 'dashboard', id, sub] = segments;
+/** The screens a role is offered: those its permissions allow, the crew's own only to the crew. */
+function navFor(may: (permission: Permission) => boolean) {
+  return NAV.map((group) => ({
+    ...group,
+    links: group.links.filter((link) => may(link.needs) && (!link.crewOnly || !may('read'))),
+  })).filter((group) => group.links.length > 0);
+}
+
+function screenFor(segments: string[], offered: ReadonlySet<string>): ReactNode {
+  const [section = offered.has('dashboard') ? 'dashboard' : 'my-work', id, sub] = segments;
+  const known = NAV.some((group) => group.links.some((link) => link.path === section));
+  if (known && !offered.has(section)) return <NotForYourRole />;
   switch (section) {
+    case 'my-work':
+      return <MyWork />;
     case 'dashboard':
       return <Dashboard />;
     case 'customers':
@@ -112,6 +140,14 @@ function screenFor(segments: string[]): ReactNode {
   }
 }
 
+function NotForYourRole() {
+  return (
+    <EmptyState title="Not for your role" action={<a href="#/">Go to your start page</a>}>
+      Your role does not include this screen. The owner can change what you may do.
+    </EmptyState>
+  );
+}
+
 function useDesktopOnline(): boolean {
   const [online, setOnline] = useState(true);
   useEffect(() => {
@@ -124,9 +160,11 @@ function useDesktopOnline(): boolean {
 }
 
 export function Shell({ route }: { route: Route }) {
-  const { session, canWrite } = useSession();
+  const { session, may } = useSession();
+  const nav = navFor(may);
+  const offered = new Set(nav.flatMap((group) => group.links.map((link) => link.path)));
   const online = useDesktopOnline();
-  const section = route.segments[0] ?? 'dashboard';
+  const section = route.segments[0] ?? (offered.has('dashboard') ? 'dashboard' : 'my-work');
   // On a phone the navigation folds behind a menu button; picking a screen folds it again.
   const [menuOpen, setMenuOpen] = useState(false);
 
@@ -177,8 +215,8 @@ export function Shell({ route }: { route: Route }) {
           </button>
         </div>
         <div className="nav-menu" id="nav-menu">
-          <SyncIndicator />
-          {NAV.map((group) => (
+          {may('admin') && <SyncIndicator />}
+          {nav.map((group) => (
             <div className="nav-group" key={group.title}>
               <div className="nav-title">{group.title}</div>
               {group.links.map((link) => (
@@ -200,6 +238,11 @@ export function Shell({ route }: { route: Route }) {
             <span>
               Plan: <span className="plan-pill">{session.plan === 'platform' ? 'Platform' : 'Basic'}</span>
             </span>
+            {session.member.name && (
+              <span>
+                {session.member.name} ({session.member.role})
+              </span>
+            )}
             <button type="button" onClick={signOut}>
               Sign out
             </button>
@@ -207,7 +250,7 @@ export function Shell({ route }: { route: Route }) {
         </div>
       </nav>
       <div className="main">
-        {!canWrite && (
+        {session.plan !== 'platform' && may('write') && (
           <div className="banner" role="status">
             Read-only: {READ_ONLY_REASON}
           </div>
@@ -219,7 +262,7 @@ export function Shell({ route }: { route: Route }) {
           </div>
         )}
         <main className="content" id="main" tabIndex={-1}>
-          <Suspense fallback={<Spinner label="Loading" />}>{screenFor(route.segments)}</Suspense>
+          <Suspense fallback={<Spinner label="Loading" />}>{screenFor(route.segments, offered)}</Suspense>
         </main>
       </div>
     </div>

@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Analytics series
          * @description Weekly (weeks start Monday) or monthly buckets with revenue, invoiced, jobs completed, new customers and quote acceptance. Empty buckets are included with zeros. Default: monthly over the last 12 months; at most 1096 days.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalAnalytics"];
         put?: never;
@@ -33,12 +35,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Backups of this installation and their health (Settings > Backups) */
+        /**
+         * Backups of this installation and their health (Settings > Backups)
+         * @description Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
+         */
         get: operations["getPortalBackups"];
         put?: never;
         /**
          * Back up now
          * @description Writes a consistent copy while the server keeps serving, verifies it, then applies retention. On a data folder holding several businesses: 403 operator_only (the operator backs up with the CLI).
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalBackups"];
         delete?: never;
@@ -59,6 +66,8 @@ export interface paths {
         /**
          * Replace the data with a backup
          * @description Keeps the current data as a pre-restore backup first. The server answers other requests 503 for the few seconds the swap takes.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalBackupsByBackupIdRestore"];
         delete?: never;
@@ -76,7 +85,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a backup again (opens, integrity_check, row counts) */
+        /**
+         * Check a backup again (opens, integrity_check, row counts)
+         * @description Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
+         */
         post: operations["postPortalBackupsByBackupIdVerify"];
         delete?: never;
         options?: never;
@@ -95,6 +107,8 @@ export interface paths {
         /**
          * Choose the backups folder
          * @description On a data folder holding several businesses: 403 operator_only (the operator chooses it with the CLI).
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         put: operations["putPortalBackupsFolder"];
         post?: never;
@@ -114,6 +128,8 @@ export interface paths {
         /**
          * Benchmark against your own history
          * @description Key figures for the period (default the last 30 days) against the business's own baseline: the average of the 6 periods of the same length before it. baseline is null where there is no history.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalBenchmark"];
         put?: never;
@@ -134,11 +150,15 @@ export interface paths {
         /**
          * Get the booking page settings
          * @description Whether the public booking page is on, its services (durations, prices) and the hours offered.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalBookingPage"];
         /**
          * Change the booking page settings
          * @description Replaces them as a whole. Hours are wall-clock times in the business’s time zone (Config.timezone). A service sent with its id keeps it; one without gets a new id.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         put: operations["putPortalBookingPage"];
         post?: never;
@@ -158,6 +178,8 @@ export interface paths {
         /**
          * List booking requests
          * @description Requests from the client hub and the public booking page, newest first. status=open lists the ones waiting for an answer.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalBookingRequests"];
         put?: never;
@@ -175,7 +197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a booking request */
+        /**
+         * Get a booking request
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalBookingRequestsById"];
         put?: never;
         post?: never;
@@ -197,6 +222,8 @@ export interface paths {
         /**
          * Confirm a booking request
          * @description From open. Confirms its booking at the customer’s first choice, or at start/end when sent; no job yet.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingRequestsByIdConfirm"];
         delete?: never;
@@ -217,6 +244,8 @@ export interface paths {
         /**
          * Turn a booking request into a job
          * @description From open. Confirms its booking and schedules a job at the request’s place, with the assignees sent.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingRequestsByIdConvertToJob"];
         delete?: never;
@@ -237,6 +266,8 @@ export interface paths {
         /**
          * Turn a booking request into a quote
          * @description From open. Makes a draft quote for the service (its booking page price, or 0 to fill in) and closes the booking.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingRequestsByIdConvertToQuote"];
         delete?: never;
@@ -257,6 +288,8 @@ export interface paths {
         /**
          * Decline a booking request
          * @description From open. Cancels its booking and e-mails the message to the customer.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingRequestsByIdDecline"];
         delete?: never;
@@ -272,7 +305,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A photo sent with a booking request */
+        /**
+         * A photo sent with a booking request
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalBookingRequestsByIdPhotosByPhotoId"];
         put?: never;
         post?: never;
@@ -292,12 +328,16 @@ export interface paths {
         /**
          * List bookings
          * @description Newest first. Filter by status, start (from/to) or customer.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalBookings"];
         put?: never;
         /**
          * Record a booking request
          * @description Starts pending and sends booking.created. source defaults to "portal".
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookings"];
         delete?: never;
@@ -313,7 +353,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a booking */
+        /**
+         * Get a booking
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalBookingsById"];
         put?: never;
         post?: never;
@@ -323,6 +366,8 @@ export interface paths {
         /**
          * Change a booking
          * @description Pending or confirmed bookings only; the job it created moves with it.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalBookingsById"];
         trace?: never;
@@ -339,6 +384,8 @@ export interface paths {
         /**
          * Cancel a booking
          * @description From pending or confirmed; an open job it created is cancelled too.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingsByIdCancel"];
         delete?: never;
@@ -359,6 +406,8 @@ export interface paths {
         /**
          * Complete a booking
          * @description From confirmed; its job is completed too.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingsByIdComplete"];
         delete?: never;
@@ -379,6 +428,8 @@ export interface paths {
         /**
          * Confirm a booking
          * @description From pending. Creates a scheduled job for it unless create_job is false.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingsByIdConfirm"];
         delete?: never;
@@ -399,6 +450,8 @@ export interface paths {
         /**
          * Mark a no-show
          * @description From confirmed; its open job is cancelled.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalBookingsByIdNoShow"];
         delete?: never;
@@ -417,6 +470,8 @@ export interface paths {
         /**
          * Calendar feed (iCalendar)
          * @description Scheduled, in-progress and completed jobs and confirmed bookings from 90 days ago to a year ahead, in the account's time zone. Subscribe with ?token=<feed token> (Settings > Integrations).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalCalendarIcs"];
         put?: never;
@@ -437,6 +492,8 @@ export interface paths {
         /**
          * Customers' actions waiting for the owner
          * @description Quote answers, payment notices, reschedule and new-link requests taken in (or refused) and not yet dealt with.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalClientActions"];
         put?: never;
@@ -459,6 +516,8 @@ export interface paths {
         /**
          * Deal with a customer action
          * @description Marks it handled; `reply` is e-mailed to the customer (another time for a visit, say).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalClientActionsByIdResolve"];
         delete?: never;
@@ -474,11 +533,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the business settings */
+        /**
+         * Get the business settings
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalConfig"];
         /**
          * Change business settings
          * @description Takes any subset of the fields; an unknown field is refused. The SMTP password is write-only.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         put: operations["putPortalConfig"];
         post?: never;
@@ -500,6 +564,8 @@ export interface paths {
         /**
          * Send a test e-mail through the saved SMTP settings
          * @description The signed-in owner's alone. Sends at once, outside the outbox, and answers 200 with what the mail server said, whether it took the message (delivered, its 250 reply) or not (its error reply, or why it could not be reached). 409 when e-mail is not set up or there is no sender address.
+         *
+         *     Roles: the owner and the office, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalConfigSmtpTest"];
         delete?: never;
@@ -520,6 +586,8 @@ export interface paths {
         /**
          * Upload a CSV of customers
          * @description The body is the file itself (Content-Type: text/csv), up to 200 MB, UTF-8 (with or without BOM) or Windows-1252, separated by , ; or tab. Answers with its header row, the export it was recognised as (Jobber, Housecall Pro, QuickBooks Online) and a suggested mapping. Nothing is imported yet.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomerImports"];
         delete?: never;
@@ -538,6 +606,8 @@ export interface paths {
         /**
          * An upload and what became of it
          * @description run is the last dry run, import or undo: while its state is running, rows_done says how far it is (poll this).
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         get: operations["getPortalCustomerImportsByImportId"];
         put?: never;
@@ -560,6 +630,8 @@ export interface paths {
         /**
          * Read the whole file without writing anything
          * @description Counts the customers that would be added, updated or skipped and every row that would be rejected, with its reason (dry_run, when the run succeeded). It walks the import's own code with the writes left out, so the counts are what the import will do. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomerImportsByImportIdDryRun"];
         delete?: never;
@@ -580,6 +652,8 @@ export interface paths {
         /**
          * Import the file, all or nothing
          * @description One transaction for the whole file: either every row that can be imported is, or nothing is (a run cut short, even by the app stopping, is marked failed and left nothing). Sends customer.created for each new customer only with send_events: true. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomerImportsByImportIdImport"];
         delete?: never;
@@ -597,7 +671,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The first rows as they will be saved with a mapping */
+        /**
+         * The first rows as they will be saved with a mapping
+         * @description Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
+         */
         post: operations["postPortalCustomerImportsByImportIdPreview"];
         delete?: never;
         options?: never;
@@ -615,6 +692,8 @@ export interface paths {
         /**
          * The rejected rows of the last dry run or import, as CSV
          * @description The file's own columns, then the row number and the reason, to fix and upload again.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         get: operations["getPortalCustomerImportsByImportIdRejectedCsv"];
         put?: never;
@@ -637,6 +716,8 @@ export interface paths {
         /**
          * Undo an import, whole
          * @description Removes the customers it added and puts back the ones it updated, in one transaction; refused (409) once any of them changed since. Answers 202 at once, the run going on in the background: poll GET /customer-imports/{import_id} (run.state, run.rows_done of run.rows_total) until it is no longer running. One run at a time: another while one runs is 409 conflict. With an Idempotency-Key, a repeat gets the first answer back instead of a second run.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomerImportsByImportIdUndo"];
         delete?: never;
@@ -655,10 +736,15 @@ export interface paths {
         /**
          * List customers
          * @description Newest first. Search with q, filter by tag or lapsed.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalCustomers"];
         put?: never;
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalCustomers"];
         delete?: never;
         options?: never;
@@ -676,6 +762,8 @@ export interface paths {
         /**
          * Get a customer with their history
          * @description The customer plus the most recent 50 invoices, quotes, jobs, reviews and e-mails, and money totals.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalCustomersByEmail"];
         put?: never;
@@ -683,7 +771,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a customer */
+        /**
+         * Update a customer
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         patch: operations["patchPortalCustomersByEmail"];
         trace?: never;
     };
@@ -699,6 +790,8 @@ export interface paths {
         /**
          * Merge another customer into this one
          * @description The customer named by `from` is merged into this one and deleted: their jobs, quotes, invoices (with payments), bookings, service plans, reviews, e-mails, notes and tags move here, and this customer takes the e-mail, phone and address it lacks. On every synced device too. Portal key or the signed-in UI (a v1 key cannot).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomersByEmailMerge"];
         delete?: never;
@@ -716,7 +809,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a note to a customer */
+        /**
+         * Add a note to a customer
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalCustomersByEmailNotes"];
         delete?: never;
         options?: never;
@@ -733,7 +829,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add tags to a customer */
+        /**
+         * Add tags to a customer
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalCustomersByEmailTags"];
         delete?: never;
         options?: never;
@@ -751,7 +850,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a tag from a customer */
+        /**
+         * Remove a tag from a customer
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         delete: operations["deletePortalCustomersByEmailTagsByTag"];
         options?: never;
         head?: never;
@@ -770,6 +872,8 @@ export interface paths {
         /**
          * Queue a win-back e-mail
          * @description For a lapsed customer: fills the win-back template from config (or the message given) and queues it in the mail outbox.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomersByEmailWinback"];
         delete?: never;
@@ -790,6 +894,8 @@ export interface paths {
         /**
          * Issue a link to the customer's client hub page
          * @description Needs client_hub_url. The URL is shown once: only its hash is kept.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalCustomersByIdClientLink"];
         delete?: never;
@@ -807,7 +913,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the customer's client hub links */
+        /**
+         * Revoke the customer's client hub links
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalCustomersByIdClientLinksRevoke"];
         delete?: never;
         options?: never;
@@ -825,6 +934,8 @@ export interface paths {
         /**
          * Find customers a new one may duplicate
          * @description Before adding a customer: those with the same name and phone digits, or an e-mail one letter off. Pointed out only; merge them with POST /customers/{email}/merge. Portal key or the signed-in UI.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalCustomersPossibleDuplicates"];
         put?: never;
@@ -845,6 +956,8 @@ export interface paths {
         /**
          * Dashboard
          * @description Today's and the next 7 days' jobs, revenue this month, outstanding and overdue balances, open quotes, new customers, ratings and a 6-month revenue series. Days and months are in the account's time zone.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalDashboard"];
         put?: never;
@@ -865,6 +978,8 @@ export interface paths {
         /**
          * Export the whole account
          * @description Every resource of the account (configuration without secrets, customers with tags and notes, team, jobs, bookings, quotes and invoices with lines and taxes, payments, reviews, e-mails, events), streamed as an attachment. Money is in major units.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         get: operations["getPortalExport"];
         put?: never;
@@ -885,6 +1000,8 @@ export interface paths {
         /**
          * A record's history
          * @description What changed on a customer, invoice, quote or job, newest first, as this install saw it: old and new value, who, on which install, when; a value typed here that a sync replaced is marked `replaced`. Kept 90 days, at most 200 entries per record. The account's portal key or the owner's signed-in session; other accounts' keys and v1 keys get 403.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalHistory"];
         put?: never;
@@ -907,6 +1024,8 @@ export interface paths {
         /**
          * Put a replaced value back
          * @description Writes the entry's old value as a new edit, which syncs to every install like any other. Only a `replaced` entry, once; a status is not put back (409), nor an e-mail another customer holds (409). The account's portal key or the owner's signed-in session; other accounts' keys and v1 keys get 403.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalHistoryByEntryIdRestore"];
         delete?: never;
@@ -922,7 +1041,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Keys and feed token (Settings > Integrations) */
+        /**
+         * Keys and feed token (Settings > Integrations)
+         * @description Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
+         */
         get: operations["getPortalIntegrations"];
         put?: never;
         post?: never;
@@ -944,6 +1066,8 @@ export interface paths {
         /**
          * Create or replace the calendar feed token
          * @description The previous one stops working at once. The secret is shown only in this response.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalIntegrationsFeedToken"];
         delete?: never;
@@ -964,6 +1088,8 @@ export interface paths {
         /**
          * Regenerate the portal key
          * @description The previous one stops working at once. The secret is shown only in this response.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalIntegrationsPortalKey"];
         delete?: never;
@@ -982,6 +1108,8 @@ export interface paths {
         /**
          * List invoices
          * @description Newest first. Filter by status (overdue is computed), customer_email, or search with q.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalInvoices"];
         put?: never;
@@ -999,17 +1127,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an invoice */
+        /**
+         * Get an invoice
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalInvoicesByNumber"];
         put?: never;
         post?: never;
-        /** Delete a draft invoice */
+        /**
+         * Delete a draft invoice
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         delete: operations["deletePortalInvoicesByNumber"];
         options?: never;
         head?: never;
         /**
          * Change a draft invoice
          * @description Only drafts change; a sent invoice is voided and reissued.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalInvoicesByNumber"];
         trace?: never;
@@ -1026,6 +1162,8 @@ export interface paths {
         /**
          * Record a draft invoice as sent without e-mail
          * @description For an invoice the customer got another way (handed over, posted). No e-mail is sent.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesByNumberMarkSent"];
         delete?: never;
@@ -1046,6 +1184,8 @@ export interface paths {
         /**
          * Mark an invoice paid
          * @description Records a payment of the whole balance.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesByNumberPaid"];
         delete?: never;
@@ -1066,6 +1206,8 @@ export interface paths {
         /**
          * Record a payment
          * @description A payment of part or all of the balance; more than the balance is refused.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesByNumberPayment"];
         delete?: never;
@@ -1081,7 +1223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invoice as a PDF */
+        /**
+         * The invoice as a PDF
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalInvoicesByNumberPdf"];
         put?: never;
         post?: never;
@@ -1103,6 +1248,8 @@ export interface paths {
         /**
          * Send an invoice by e-mail
          * @description Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent when the e-mail has gone out (never before: without e-mail settings it waits); an open invoice can be sent again. 409 while an e-mail of the invoice still waits.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesByNumberSend"];
         delete?: never;
@@ -1123,6 +1270,8 @@ export interface paths {
         /**
          * Void an invoice
          * @description For a draft or sent invoice with no payments.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesByNumberVoid"];
         delete?: never;
@@ -1143,6 +1292,8 @@ export interface paths {
         /**
          * Create an invoice
          * @description Creates a draft. An unknown customer_email creates the customer. taxes default to the config default_taxes when absent, due_days to default_due_days. Totals are computed by the server.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalInvoicesCreate"];
         delete?: never;
@@ -1161,6 +1312,8 @@ export interface paths {
         /**
          * List jobs
          * @description Newest first. Filter by status, scheduled start (from/to), assignee or customer.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         get: operations["getPortalJobs"];
         put?: never;
@@ -1178,7 +1331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a job */
+        /**
+         * Get a job
+         * @description Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
+         */
         get: operations["getPortalJobsByNumber"];
         put?: never;
         post?: never;
@@ -1188,6 +1344,8 @@ export interface paths {
         /**
          * Reschedule, reassign or retitle a job
          * @description Not for completed or cancelled jobs (409). A null scheduled_start unschedules the job; assignees replaces the list.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalJobsByNumber"];
         trace?: never;
@@ -1204,6 +1362,8 @@ export interface paths {
         /**
          * Cancel a job
          * @description Any job not yet completed or cancelled.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalJobsByNumberCancel"];
         delete?: never;
@@ -1224,6 +1384,8 @@ export interface paths {
         /**
          * Mark a job complete
          * @description Sets completed_at and sends job.completed. A completed or cancelled job answers 409.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalJobsByNumberComplete"];
         delete?: never;
@@ -1244,6 +1406,8 @@ export interface paths {
         /**
          * Start a job
          * @description From unscheduled or scheduled; sets started_at.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalJobsByNumberStart"];
         delete?: never;
@@ -1264,6 +1428,8 @@ export interface paths {
         /**
          * Create a job
          * @description An unknown customer_email creates the customer; unknown assignee names join the team. The job is scheduled when scheduled_start is given, else unscheduled.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalJobsCreate"];
         delete?: never;
@@ -1284,6 +1450,8 @@ export interface paths {
         /**
          * Create a v1 API key
          * @description The secret is shown only in this response.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalKeys"];
         delete?: never;
@@ -1302,7 +1470,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key */
+        /**
+         * Revoke a key
+         * @description Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
+         */
         delete: operations["deletePortalKeysByKeyId"];
         options?: never;
         head?: never;
@@ -1321,6 +1492,8 @@ export interface paths {
         /**
          * Rotate a key
          * @description Issues a new secret; the old one keeps working for 7 days.
+         *
+         *     Roles: the owner, from the signed-in UI only (never an API key); another role gets 403 role_forbidden.
          */
         post: operations["postPortalKeysByKeyIdRotate"];
         delete?: never;
@@ -1384,6 +1557,8 @@ export interface paths {
         /**
          * List outgoing e-mail
          * @description Newest first. Queued messages say why they wait (waiting_reason); failed ones carry the mail server's answer in last_error.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalMessages"];
         put?: never;
@@ -1401,7 +1576,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one outgoing e-mail */
+        /**
+         * Get one outgoing e-mail
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalMessagesById"];
         put?: never;
         post?: never;
@@ -1420,7 +1598,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a message that has not gone out */
+        /**
+         * Cancel a message that has not gone out
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalMessagesByIdCancel"];
         delete?: never;
         options?: never;
@@ -1437,7 +1618,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a failed message */
+        /**
+         * Retry a failed message
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalMessagesByIdRetry"];
         delete?: never;
         options?: never;
@@ -1457,6 +1641,8 @@ export interface paths {
         /**
          * Send a waiting or failed message now
          * @description 409 when e-mail is not set up (the message keeps waiting) or the message was sent or cancelled.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalMessagesByIdSend"];
         delete?: never;
@@ -1475,12 +1661,16 @@ export interface paths {
         /**
          * List places
          * @description Customers' service addresses, newest first, keyset-paginated. Filter by customer_id and status (active or archived).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalProperties"];
         put?: never;
         /**
          * Add a place to a customer
          * @description A customer's first place is their default; is_default: true makes a later one the default. Sends property.created.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalProperties"];
         delete?: never;
@@ -1496,7 +1686,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a place */
+        /**
+         * Get a place
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalPropertiesById"];
         put?: never;
         post?: never;
@@ -1506,6 +1699,8 @@ export interface paths {
         /**
          * Update a place
          * @description Only what is sent changes; null clears an optional field. Sends property.updated.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalPropertiesById"];
         trace?: never;
@@ -1522,6 +1717,8 @@ export interface paths {
         /**
          * Archive a place
          * @description Kept on past work, offered for no new work; an archived place is not changed again (on synced devices too, archived beats edited). Archiving the default passes it to the newest other active place. Sends property.archived.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalPropertiesByIdArchive"];
         delete?: never;
@@ -1540,6 +1737,8 @@ export interface paths {
         /**
          * List quotes
          * @description Newest first. Filter by status (expired is computed), customer_email, or search with q.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalQuotes"];
         put?: never;
@@ -1557,15 +1756,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a quote */
+        /**
+         * Get a quote
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalQuotesByNumber"];
         put?: never;
         post?: never;
-        /** Delete a draft quote */
+        /**
+         * Delete a draft quote
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         delete: operations["deletePortalQuotesByNumber"];
         options?: never;
         head?: never;
-        /** Change a draft quote */
+        /**
+         * Change a draft quote
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         patch: operations["patchPortalQuotesByNumber"];
         trace?: never;
     };
@@ -1581,6 +1789,8 @@ export interface paths {
         /**
          * Record the customer's acceptance
          * @description For a sent quote that has not expired, or a draft the customer said yes to without it being sent (on the phone, on site): its waiting e-mail is then cancelled. Raises quote.accepted once.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesByNumberAccept"];
         delete?: never;
@@ -1621,6 +1831,8 @@ export interface paths {
         /**
          * Turn an accepted quote into a job
          * @description Creates an unscheduled job priced at the quote's total; the quote's job_id names it.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesByNumberConvert"];
         delete?: never;
@@ -1641,6 +1853,8 @@ export interface paths {
         /**
          * Record the customer's refusal
          * @description For a sent quote, expired or not, or a draft (its waiting e-mail is then cancelled). Raises quote.declined once.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesByNumberDecline"];
         delete?: never;
@@ -1661,6 +1875,8 @@ export interface paths {
         /**
          * Record a draft quote as sent without e-mail
          * @description For a quote the customer got another way (handed over, posted). No e-mail is sent.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesByNumberMarkSent"];
         delete?: never;
@@ -1676,7 +1892,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The quote as a PDF */
+        /**
+         * The quote as a PDF
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalQuotesByNumberPdf"];
         put?: never;
         post?: never;
@@ -1698,6 +1917,8 @@ export interface paths {
         /**
          * Send a quote by e-mail
          * @description Queues the e-mail (with the PDF) in the mail outbox. A draft becomes sent when the e-mail has gone out (never before: without e-mail settings it waits). 409 while an e-mail of the quote still waits.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesByNumberSend"];
         delete?: never;
@@ -1718,6 +1939,8 @@ export interface paths {
         /**
          * Create a quote
          * @description The invoice body with valid_days in place of due_days (default: config default_valid_days). Creates a draft.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalQuotesCreate"];
         delete?: never;
@@ -1736,6 +1959,8 @@ export interface paths {
         /**
          * List the reminders sent or waiting
          * @description The e-mails of the automatic reminders, newest first, keyset-paginated: which reminder (reminder), what it is about (document_id: the invoice, quote or job), its status, and for a cancelled one why (last_error). Filter by status and document_id.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReminders"];
         put?: never;
@@ -1756,11 +1981,15 @@ export interface paths {
         /**
          * Get the automatic reminder settings
          * @description Which reminders are on (overdue invoices, the day before a visit, quote follow-ups), their steps, the hour they go out in the business's time zone, and their templates.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalRemindersSettings"];
         /**
          * Change the automatic reminder settings
          * @description Replaces the settings as a whole. A template that uses a placeholder its reminder does not fill is refused (400 validation_failed, with the field in param and the allowed placeholders in the message).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         put: operations["putPortalRemindersSettings"];
         post?: never;
@@ -1780,6 +2009,8 @@ export interface paths {
         /**
          * Report for a period
          * @description Payments received, invoiced, jobs completed, new customers, top customers and payment methods between from and to (inclusive, at most 366 days; default this month).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReport"];
         put?: never;
@@ -1800,6 +2031,8 @@ export interface paths {
         /**
          * Invoices or payments of a period for the accountant (QuickBooks Online, Xero, plain CSV)
          * @description Invoices issued in the period (sent, partly paid or paid, as the sales-tax report counts them on accrual) one row per line, each line carrying its share of the invoice's tax so the lines add up to the report's sales and tax to the cent; or the payments received in the period. format=quickbooks and format=xero use the column names of those products' own import files (docs/import-export.md).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReportsAccountingExport"];
         put?: never;
@@ -1820,6 +2053,8 @@ export interface paths {
         /**
          * Sales-tax report for a period
          * @description Per tax name and rate: the sales it was charged on, the tax and the invoices, for a period (default this quarter, at most 366 days) in the business's time zone. basis=accrual counts invoices issued in the period (sent or paid; drafts and void invoices never); basis=cash counts payments received in it, each carrying its share of its invoice's sales and tax so an invoice's payments add up to its tax to the cent. format=csv downloads the same table, then (after an empty row) one row per invoice issued (accrual) or payment received (cash) with its sales before tax, each tax and its total, adding up to the table's totals.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReportsSalesTax"];
         put?: never;
@@ -1840,12 +2075,16 @@ export interface paths {
         /**
          * List reviews
          * @description Newest first. Filter by rating, source or when received (from/to).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReviews"];
         put?: never;
         /**
          * Record a review
          * @description By customer_email (an unknown one creates the customer) and/or job_number. Sends review.received.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalReviews"];
         delete?: never;
@@ -1864,6 +2103,8 @@ export interface paths {
         /**
          * Reviews dashboard
          * @description Average and distribution, this month against last (account time zone), by source, the latest five and the low ratings to answer.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReviewsDashboard"];
         put?: never;
@@ -1884,6 +2125,8 @@ export interface paths {
         /**
          * Review velocity
          * @description Reviews per week (Monday-based, account time zone) for the last `weeks` weeks (default 12, at most 104) and the trend against the weeks before.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalReviewsVelocity"];
         put?: never;
@@ -1904,6 +2147,8 @@ export interface paths {
         /**
          * List service plans
          * @description Newest first. Filter by status or customer.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalServicePlans"];
         put?: never;
@@ -1921,13 +2166,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a service plan */
+        /**
+         * Get a service plan
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalServicePlansById"];
         put?: never;
         post?: never;
         /**
          * Delete a service plan
          * @description Only a plan whose visits are all still ahead and untouched (they go with it); any other plan is ended instead (409).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         delete: operations["deletePortalServicePlansById"];
         options?: never;
@@ -1935,6 +2185,8 @@ export interface paths {
         /**
          * Change a service plan
          * @description Future visits nobody has touched follow the change; past, finished and owner-changed visits stay as they are. An ended plan answers 409. Sends service_plan.updated.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalServicePlansById"];
         trace?: never;
@@ -1951,6 +2203,8 @@ export interface paths {
         /**
          * End a service plan
          * @description No more visits are made; future untouched visits are removed, the rest stays. Sends service_plan.ended.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalServicePlansByIdEnd"];
         delete?: never;
@@ -1969,6 +2223,8 @@ export interface paths {
         /**
          * A service plan's visits
          * @description Upcoming visits in start order (default), or past ones newest first.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalServicePlansByIdVisits"];
         put?: never;
@@ -1991,6 +2247,8 @@ export interface paths {
         /**
          * Create a service plan
          * @description Makes the visits up to horizon_weeks ahead as scheduled jobs at once; the daily schedule keeps the horizon filled. An unknown customer_email creates the customer. Sends service_plan.created.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalServicePlansCreate"];
         delete?: never;
@@ -2011,6 +2269,8 @@ export interface paths {
         /**
          * Preview a service plan rule
          * @description The rule in words and its next visits, with holidays applied and times in the business time zone. Saves nothing.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalServicePlansPreview"];
         delete?: never;
@@ -2029,6 +2289,8 @@ export interface paths {
         /**
          * Sync status
          * @description Role (hub, device or standalone), hub, last sync, changes waiting, open conflicts; on the hub, the devices.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         get: operations["getPortalSync"];
         put?: never;
@@ -2046,7 +2308,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conflicts waiting for the owner */
+        /**
+         * Conflicts waiting for the owner
+         * @description Roles: the owner; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalSyncConflicts"];
         put?: never;
         post?: never;
@@ -2065,7 +2330,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a conflict as dealt with */
+        /**
+         * Mark a conflict as dealt with
+         * @description Roles: the owner; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalSyncConflictsByConflictIdResolve"];
         delete?: never;
         options?: never;
@@ -2086,6 +2354,8 @@ export interface paths {
         /**
          * Remove a device
          * @description Its credential stops working at once; its data stays on it, but it no longer syncs.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         delete: operations["deletePortalSyncDevicesByDeviceId"];
         options?: never;
@@ -2105,6 +2375,8 @@ export interface paths {
         /**
          * Join another business hub
          * @description Joins the business of a hub with its pairing code (or pairing link): this install downloads it and syncs from then on. The business already open here stays as it is; the answer's sign_in_url opens the joined one.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalSyncJoin"];
         delete?: never;
@@ -2125,6 +2397,8 @@ export interface paths {
         /**
          * Sync now
          * @description Pushes what waits and pulls until caught up, then answers with the status. 502 when the hub cannot be reached.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalSyncNow"];
         delete?: never;
@@ -2145,6 +2419,8 @@ export interface paths {
         /**
          * Create a pairing code
          * @description A one-time code, valid 15 minutes, that a new device enters to join this business. The first code makes this install the hub.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalSyncPair"];
         delete?: never;
@@ -2163,10 +2439,15 @@ export interface paths {
         /**
          * List team members
          * @description Alphabetical, with their open and completed job counts.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalTeam"];
         put?: never;
-        /** Add a team member */
+        /**
+         * Add a team member
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         post: operations["postPortalTeam"];
         delete?: never;
         options?: never;
@@ -2187,6 +2468,8 @@ export interface paths {
         /**
          * Remove a team member
          * @description Open jobs go to reassign_to (409 when they have open jobs and it is missing); finished jobs keep their history.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         delete: operations["deletePortalTeamById"];
         options?: never;
@@ -2194,6 +2477,8 @@ export interface paths {
         /**
          * Rename, deactivate or bring back a team member
          * @description active: false keeps them on finished jobs and out of new ones; their open jobs go to reassign_to (409 without it).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalTeamById"];
         trace?: never;
@@ -2208,6 +2493,8 @@ export interface paths {
         /**
          * Team schedule
          * @description Each member's jobs by day in the account's time zone, plus the unassigned ones. Defaults to this week, Monday to Sunday; at most 62 days.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         get: operations["getPortalTeamSchedule"];
         put?: never;
@@ -2228,12 +2515,16 @@ export interface paths {
         /**
          * List hours
          * @description Time entries, newest recorded first, keyset-paginated; filter by member_id, job_id, or open=true for who is clocked in now.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         get: operations["getPortalTimeEntries"];
         put?: never;
         /**
          * Record hours
          * @description Hours typed on the timesheet: a start and an end, at most 24 hours, not in the future, not overlapping the same person's other hours (409).
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         post: operations["postPortalTimeEntries"];
         delete?: never;
@@ -2249,17 +2540,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an entry */
+        /**
+         * Get an entry
+         * @description Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
+         */
         get: operations["getPortalTimeEntriesById"];
         put?: never;
         post?: never;
-        /** Remove an entry */
+        /**
+         * Remove an entry
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         delete: operations["deletePortalTimeEntriesById"];
         options?: never;
         head?: never;
         /**
          * Correct an entry
          * @description Same rules as recording; an open entry may be given its end here.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalTimeEntriesById"];
         trace?: never;
@@ -2276,6 +2575,8 @@ export interface paths {
         /**
          * Clock a member out
          * @description Ends an open entry now. 409 when it has ended, or began more than 24 hours ago.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         post: operations["postPortalTimeEntriesByIdClockOut"];
         delete?: never;
@@ -2296,6 +2597,8 @@ export interface paths {
         /**
          * Clock a member in
          * @description Starts an open entry now, for a visit (job_id) or the day. 409 while the member is clocked in.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         post: operations["postPortalTimeEntriesClockIn"];
         delete?: never;
@@ -2314,6 +2617,8 @@ export interface paths {
         /**
          * Timesheet
          * @description Hours per person and day in the account's time zone; defaults to this week, at most 62 days. A shift counts on the day it started.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         get: operations["getPortalTimesheet"];
         put?: never;
@@ -2334,6 +2639,8 @@ export interface paths {
         /**
          * Timesheet for payroll (CSV)
          * @description One row per finished entry: Member, Date, Start, End (local times), Hours (decimal, 7.50), Job, Note.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
          */
         get: operations["getPortalTimesheetCsv"];
         put?: never;
@@ -2351,12 +2658,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description Roles: the owner; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalWebhooks"];
         put?: never;
         /**
          * Create a webhook endpoint
          * @description Returns the signing secret (whsec_…) in this response only. Omit events (or send ["*"]) for every event.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalWebhooks"];
         delete?: never;
@@ -2372,13 +2684,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Roles: the owner; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalWebhooksById"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
          * @description Its pending deliveries and its delivery history go with it.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         delete: operations["deletePortalWebhooksById"];
         options?: never;
@@ -2386,6 +2703,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description enabled: true re-enables it and clears its failure count.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalWebhooksById"];
         trace?: never;
@@ -2400,6 +2719,8 @@ export interface paths {
         /**
          * Delivery history of an endpoint
          * @description Newest first; each delivery with every attempt. Filter by status or event_id.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         get: operations["getPortalWebhooksByIdDeliveries"];
         put?: never;
@@ -2417,7 +2738,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a delivery with its attempts */
+        /**
+         * Get a delivery with its attempts
+         * @description Roles: the owner; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalWebhooksByIdDeliveriesByDeliveryId"];
         put?: never;
         post?: never;
@@ -2439,6 +2763,8 @@ export interface paths {
         /**
          * Send a delivered (or failed) event again
          * @description Queues a new delivery of the same event, one attempt, linked by redelivery_of.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalWebhooksByIdDeliveriesByDeliveryIdRedeliver"];
         delete?: never;
@@ -2459,6 +2785,8 @@ export interface paths {
         /**
          * Re-enable a webhook endpoint
          * @description After it was disabled by hand or after 20 consecutive failed attempts. Deliveries that waited are then sent.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalWebhooksByIdEnable"];
         delete?: never;
@@ -2479,6 +2807,8 @@ export interface paths {
         /**
          * Rotate an endpoint's signing secret
          * @description Returns the new secret in this response only. For 24 hours deliveries carry two v1= signatures, the new one first.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalWebhooksByIdRotateSecret"];
         delete?: never;
@@ -2499,6 +2829,8 @@ export interface paths {
         /**
          * Send a webhook.test event
          * @description Queues a webhook.test delivery (the endpoint as data.object) to this endpoint only.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
          */
         post: operations["postPortalWebhooksByIdTest"];
         delete?: never;
@@ -3690,6 +4022,7 @@ export interface components {
             object: "job";
             /** @description A plan visit's rule date, which identifies it in the series even when it was moved. */
             occurrence_date: string | null;
+            /** @description null when the job has no price, or for a crew member the owner does not let see prices. */
             price: number | null;
             /**
              * @description The customer's place (prop_…) the record is for; null when it names none.

@@ -1,4 +1,6 @@
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
+import { mayUse, type Permission } from '../../shared/roles';
+import type { MemberRole } from '../../shared/schemas/team';
 import { createFormatters, type Formatters } from './format';
 
 export interface SessionInfo {
@@ -9,13 +11,17 @@ export interface SessionInfo {
   currency: string;
   locale: string;
   timezone: string;
+  /** Who is signed in: the UI offers only what this role may do; the server checks every call. */
+  member: { id: string | null; name: string | null; role: MemberRole; can_see_prices: boolean };
 }
 
 export interface SessionValue {
   session: SessionInfo;
   format: Formatters;
-  /** Portal writes need the Platform plan (contract part 2); the UI disables them up front. */
+  /** Portal writes need the Platform plan (contract part 2) and a role that writes; the UI disables them up front. */
   canWrite: boolean;
+  /** Whether the signed-in member's role holds the permission (shared/roles.ts): screens not allowed are not offered. */
+  may(permission: Permission): boolean;
   refresh(): void;
 }
 
@@ -36,7 +42,8 @@ export function SessionProvider({
     () => ({
       session,
       format: createFormatters(session.locale, session.currency, session.timezone),
-      canWrite: session.plan === 'platform',
+      canWrite: session.plan === 'platform' && mayUse(session.member.role, 'write'),
+      may: (permission: Permission) => mayUse(session.member.role, permission),
       refresh,
     }),
     [session, refresh],

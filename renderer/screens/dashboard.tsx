@@ -21,7 +21,7 @@ function greeting(now: Date, timeZone: string): string {
 }
 
 export function Dashboard() {
-  const { session } = useSession();
+  const { session, may } = useSession();
   const format = useFormat();
   const dashboard = useResource(() => portal.get('/dashboard'), 'dashboard');
   const monthLabel = (month: string) =>
@@ -44,7 +44,7 @@ export function Dashboard() {
           </>
         }
       />
-      <BackupAlert />
+      {may('admin') && <BackupAlert />}
       <RequestsWaitingNotice />
       <CustomersWaiting />
       <Loaded resource={dashboard}>

@@ -1,5 +1,7 @@
+import type { Permission } from '../../shared/roles';
 import { href } from '../lib/router';
-import { PageHeader } from '../ui';
+import { useSession } from '../lib/session';
+import { EmptyState, PageHeader } from '../ui';
 import { BackupSettings } from './settings/backups';
 import { BookingPageSettingsScreen } from './settings/booking-page';
 import { BusinessSettings } from './settings/business';
@@ -12,22 +14,37 @@ import { ReminderSettings } from './settings/reminders';
 import { SyncSettings } from './settings/sync';
 import { WebhookSettings } from './settings/webhooks';
 
-const TABS = [
-  { id: 'business', label: 'Business' },
-  { id: 'reminders', label: 'Reminders' },
-  { id: 'booking-page', label: 'Booking page' },
-  { id: 'client-hub', label: 'Client hub' },
-  { id: 'integrations', label: 'Integrations' },
-  { id: 'webhooks', label: 'Webhooks' },
-  { id: 'import', label: 'Import' },
-  { id: 'export', label: 'Export' },
-  { id: 'sync', label: 'Sync' },
-  { id: 'backups', label: 'Backups' },
-  { id: 'desktop', label: 'Desktop', desktopOnly: true },
+/** `admin` tabs are the owner's (shared/roles.ts): the office is not offered them. */
+const TABS: Array<{ id: string; label: string; needs: Permission; desktopOnly?: boolean }> = [
+  { id: 'business', label: 'Business', needs: 'read' },
+  { id: 'reminders', label: 'Reminders', needs: 'read' },
+  { id: 'booking-page', label: 'Booking page', needs: 'read' },
+  { id: 'client-hub', label: 'Client hub', needs: 'read' },
+  { id: 'integrations', label: 'Integrations', needs: 'admin' },
+  { id: 'webhooks', label: 'Webhooks', needs: 'admin' },
+  { id: 'import', label: 'Import', needs: 'admin' },
+  { id: 'export', label: 'Export', needs: 'admin' },
+  { id: 'sync', label: 'Sync', needs: 'admin' },
+  { id: 'backups', label: 'Backups', needs: 'admin' },
+  { id: 'desktop', label: 'Desktop', needs: 'read', desktopOnly: true },
 ];
 
 export function Settings({ tab, sub }: { tab: string; sub?: string }) {
-  const tabs = TABS.filter((t) => !t.desktopOnly || window.shopdesk);
+  const { may } = useSession();
+  const tabs = TABS.filter((t) => (!t.desktopOnly || window.shopdesk) && may(t.needs));
+  if (TABS.some((t) => t.id === tab) && !tabs.some((t) => t.id === tab)) {
+    return (
+      <>
+        <PageHeader title="Settings" />
+        <EmptyState
+          title="The owner's settings"
+          action={<a href={href('settings', 'business')}>Business settings</a>}
+        >
+          API keys, webhooks, imports, exports, sync and backups are the owner's to manage.
+        </EmptyState>
+      </>
+    );
+  }
   return (
     <>
       <PageHeader title="Settings" name={`${tabs.find((t) => t.id === tab)?.label ?? ''} settings`.trim()} />

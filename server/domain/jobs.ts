@@ -137,6 +137,26 @@ export async function getJob(
   return presentJob(db, await getJobRow(db, accountId, idOrNumber));
 }
 
+/** A job as a member sees it: `assignedTo` set (the crew), a job they do not work on does not exist for them. */
+export async function getJobFor(
+  ctx: AppContext,
+  accountId: string,
+  idOrNumber: string,
+  assignedTo: string | null,
+): Promise<Job> {
+  const row = await getJobRow(ctx.db, accountId, idOrNumber);
+  if (assignedTo) {
+    const assigned = await ctx.db
+      .selectFrom('job_assignees')
+      .select('job_id')
+      .where('job_id', '=', row.id)
+      .where('member_id', '=', assignedTo)
+      .executeTakeFirst();
+    if (!assigned) throw notFound(`No job ${idOrNumber}`);
+  }
+  return presentJob(ctx.db, row);
+}
+
 async function setAssignees(tx: Tx, ctx: AppContext, accountId: string, jobId: string, names: string[]) {
   await tx.deleteFrom('job_assignees').where('job_id', '=', jobId).execute();
   const memberIds = await ensureMembers(tx, ctx, accountId, names);
@@ -199,7 +219,8 @@ export async function createJob(ctx: AppContext, accountId: string, input: JobCr
   return ctx.db.transaction().execute((tx) => insertJob(tx, ctx, accountId, input));
 }
 
-export type JobListFilters = JobListQuery & OwnerFilters & TimeFilters;
+/** `assignedTo`: only the jobs this member works on (a crew member's own list). */
+export type JobListFilters = JobListQuery & OwnerFilters & TimeFilters & { assignedTo?: string | null };
 
 export async function listJobs(
   ctx: AppContext,
@@ -226,6 +247,18 @@ export async function listJobs(
               .select('a.job_id')
               .whereRef('a.job_id', '=', 'j.id')
               .where(sql<string>`lower(m.name)`, '=', name),
+          ),
+        );
+      }
+      if (query.assignedTo) {
+        const memberId = query.assignedTo;
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('job_assignees as a')
+              .select('a.job_id')
+              .whereRef('a.job_id', '=', 'j.id')
+              .where('a.member_id', '=', memberId),
           ),
         );
       }

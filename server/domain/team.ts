@@ -115,6 +115,17 @@ async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<
   });
 }
 
+/** A member's name, for the signed-in session's "who am I"; null once they are gone from the team. */
+export async function memberName(db: Queryable, accountId: string, memberId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('name')
+    .where('account_id', '=', accountId)
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
 export async function listTeam(ctx: AppContext, accountId: string): Promise<TeamMember[]> {
   const rows = await ctx.db
     .selectFrom('team_members')
@@ -276,11 +287,15 @@ export function scheduleWindow(
   return { from, to };
 }
 
-/** Who works where and when: each member's jobs by day (account's time zone), plus the unassigned ones. */
+/**
+ * Who works where and when: each member's jobs by day (account's time zone), plus the unassigned
+ * ones. `onlyMember` (a crew member's own schedule): that member's group alone, no unassigned jobs.
+ */
 export async function teamSchedule(
   ctx: AppContext,
   accountId: string,
   query: { from?: string | undefined; to?: string | undefined },
+  onlyMember: string | null = null,
 ): Promise<TeamSchedule> {
   const { config } = await getAccount(ctx.db, accountId);
   const timeZone = config.timezone;
@@ -288,15 +303,16 @@ export async function teamSchedule(
   const startIso = toIso(startOfDay(from, timeZone));
   const endIso = toIso(startOfDay(addDays(to, 1), timeZone));
 
-  const [members, jobs] = await Promise.all([
-    ctx.db
-      .selectFrom('team_members')
-      .select(['id', 'name'])
-      .where('account_id', '=', accountId)
-      .orderBy(sql`lower(name)`)
-      .execute(),
+  let memberQuery = ctx.db
+    .selectFrom('team_members')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId);
+  if (onlyMember) memberQuery = memberQuery.where('id', '=', onlyMember);
+  const [members, scheduled] = await Promise.all([
+    memberQuery.orderBy(sql`lower(name)`).execute(),
     jobsStartingBetween(ctx.db, accountId, { start: startIso, end: endIso, statuses: NOT_CANCELLED }),
   ]);
+  const jobs = onlyMember ? scheduled.filter((j) => j.assignees.some((a) => a.id === onlyMember)) : scheduled;
 
   const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
   const group = (member: { id: string; name: string } | null, ids: Set<string>): ScheduleGroup => {

@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { TimeEntriesTable } from '../db/schema-hours';
 import { isoNow, toIso } from '../lib/clock';
-import { conflict, invalidState, notFound, validationError } from '../lib/errors';
+import { conflict, invalidState, notFound, roleForbidden, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { keysetPage, type Page } from './pagination';
 
@@ -54,8 +54,16 @@ export function entriesQuery(db: Queryable, accountId: string) {
     .where('time_entries.status', '=', 'kept');
 }
 
-async function getRow(db: Queryable, accountId: string, id: string): Promise<EntryRow> {
-  const row = await entriesQuery(db, accountId).where('time_entries.id', '=', id).executeTakeFirst();
+/** `onlyMember`: a crew member's own hours; another's entry does not exist for them. */
+async function getRow(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  onlyMember: string | null = null,
+): Promise<EntryRow> {
+  let q = entriesQuery(db, accountId).where('time_entries.id', '=', id);
+  if (onlyMember) q = q.where('time_entries.member_id', '=', onlyMember);
+  const row = await q.executeTakeFirst();
   if (!row) throw notFound(`No time entry ${id}`);
   return row;
 }
@@ -80,8 +88,13 @@ export async function listTimeEntries(
   );
 }
 
-export async function getTimeEntry(ctx: AppContext, accountId: string, id: string): Promise<TimeEntry> {
-  return presentTimeEntry(await getRow(ctx.db, accountId, id));
+export async function getTimeEntry(
+  ctx: AppContext,
+  accountId: string,
+  id: string,
+  onlyMember: string | null = null,
+): Promise<TimeEntry> {
+  return presentTimeEntry(await getRow(ctx.db, accountId, id, onlyMember));
 }
 
 /** Someone on the team now: hours are recorded for current members only. */
@@ -186,7 +199,16 @@ export async function createTimeEntry(
   });
 }
 
-export async function clockIn(ctx: AppContext, accountId: string, input: ClockIn): Promise<TimeEntry> {
+/** `onlyMember`: the crew clock themselves in, nobody else. */
+export async function clockIn(
+  ctx: AppContext,
+  accountId: string,
+  input: ClockIn,
+  onlyMember: string | null = null,
+): Promise<TimeEntry> {
+  if (onlyMember && input.member_id !== onlyMember) {
+    throw roleForbidden('The crew clock in themselves only: member_id must be yours.', 'member_id');
+  }
   return ctx.db.transaction().execute(async (tx) => {
     const now = isoNow(ctx.clock);
     const member = await activeMember(tx, accountId, input.member_id);
@@ -215,10 +237,15 @@ export async function clockIn(ctx: AppContext, accountId: string, input: ClockIn
   });
 }
 
-export async function clockOut(ctx: AppContext, accountId: string, id: string): Promise<TimeEntry> {
+export async function clockOut(
+  ctx: AppContext,
+  accountId: string,
+  id: string,
+  onlyMember: string | null = null,
+): Promise<TimeEntry> {
   return ctx.db.transaction().execute(async (tx) => {
     const now = isoNow(ctx.clock);
-    const row = await getRow(tx, accountId, id);
+    const row = await getRow(tx, accountId, id, onlyMember);
     if (row.ended_at)
       throw invalidState(`${row.member_name} clocked out of this entry at ${row.ended_at} already`);
     if (minutesBetween(row.started_at, now) > MAX_ENTRY_MINUTES)

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
@@ -61,6 +61,13 @@ export interface HttpTimeouts {
   drainMs?: number;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as registered (its options, the permission entry included once the portal set it). */
+    routeTable: readonly RouteOptions[];
+  }
+}
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
   idleMs: 30_000,
@@ -86,6 +93,12 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     // Errors raised before routing (a malformed percent-escape) get the contract's shape too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, toApiError(error)),
   }) as unknown as FastifyInstance;
+  // Fastify keeps no list of its routes; this one lets the role test walk every operation.
+  const routeTable: RouteOptions[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route);
+  });
   registerClosingConnections(app, options.https !== undefined);
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MemberRole } from '../../shared/schemas/team';
 import type { AppContext } from '../context';
 import { endSession, redeemSignInToken, SESSION_TTL_MS } from '../domain/sessions';
+import { memberName } from '../domain/team';
 import { ApiError } from '../lib/errors';
 import { authenticateSessionCookie, sessionToken } from './auth';
 import { isCrossOrigin } from './csrf';
@@ -20,6 +22,17 @@ const SessionInfo = z
     currency: z.string(),
     locale: z.string(),
     timezone: z.string(),
+    member: z
+      .object({
+        id: z.string().nullable().meta({ description: "null for the install's owner sign-in link." }),
+        name: z.string().nullable(),
+        role: MemberRole,
+        can_see_prices: z.boolean(),
+      })
+      .meta({
+        description:
+          'Who is signed in: the UI offers only what the role may do (docs/crew.md "Roles"); the server checks every call.',
+      }),
   })
   .meta({ id: 'SessionInfo' });
 
@@ -91,7 +104,8 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { account } = await authenticateSessionCookie(ctx, sessionToken(request) ?? '');
+        const { account, member } = await authenticateSessionCookie(ctx, sessionToken(request) ?? '');
+        const name = member.id ? await memberName(ctx.db, account.id, member.id) : null;
         return {
           client_id: account.id,
           business_name: account.config.business_name,
@@ -100,6 +114,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           currency: account.config.currency,
           locale: account.config.locale,
           timezone: account.config.timezone,
+          member: { id: member.id, name, role: member.role, can_see_prices: member.canSeePrices },
         };
       },
     );

@@ -45,7 +45,9 @@ export const Job = z
       .nullable()
       .meta({ description: "Where the work is: its place's address when it names one." }),
     ...recordPlaceField,
-    price: Money.nullable(),
+    price: Money.nullable().meta({
+      description: 'null when the job has no price, or for a crew member the owner does not let see prices.',
+    }),
     notes: z.string().nullable(),
     quote_id: z.string().nullable(),
     booking_id: z.string().nullable(),

@@ -26,11 +26,6 @@ const tags = ['settings'];
 const Params = PortalParams.extend(BackupIdParams.shape);
 const errors = { ...commonErrors, 500: ErrorBody, 503: ErrorBody };
 
-/** A backup holds every secret and record of the folder: the signed-in owner's alone, as keys are. */
-const ownerOnly = {
-  ownerOnly: 'Backups are managed from the signed-in portal UI or the CLI, not with an API key.',
-};
-
 /**
  * Settings > Backups. A backup holds the whole data folder's database, every account in it: the
  * portal chooses the folder, backs up and restores only where the folder holds one account (the
@@ -53,7 +48,6 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
     app.get(
       '/backups',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Backups of this installation and their health (Settings > Backups)',
@@ -67,7 +61,6 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
     app.post(
       '/backups',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Back up now',
@@ -86,7 +79,6 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
     app.post(
       '/backups/:backup_id/verify',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Check a backup again (opens, integrity_check, row counts)',
@@ -102,7 +94,6 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
     app.post(
       '/backups/:backup_id/restore',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Replace the data with a backup',
@@ -127,7 +118,6 @@ export function portalBackupRoutes(ctx: AppContext, safety: DataSafety): Fastify
     app.put(
       '/backups/folder',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Choose the backups folder',

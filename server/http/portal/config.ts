@@ -5,6 +5,7 @@ import { presentConfig, updateConfig } from '../../domain/accounts';
 import { forbidden } from '../../lib/errors';
 import { sendTestMail } from '../../outbound/smtp-test';
 import { commonErrors, PortalParams } from '../schemas';
+import { checkRole } from './permissions';
 
 const tags = ['settings'];
 
@@ -44,6 +45,9 @@ export function portalConfigRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'allow_local_webhooks',
           );
         }
+        // Webhooks are the owner's (admin): so is where they may reach.
+        if (request.body.allow_local_webhooks !== undefined)
+          checkRole(request.auth.member, 'admin', 'allow_local_webhooks');
         return presentConfig(await updateConfig(ctx, request.auth.account.id, request.body));
       },
     );
@@ -51,10 +55,6 @@ export function portalConfigRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/config/smtp/test',
       {
-        config: {
-          ownerOnly:
-            'A test e-mail is sent from Settings > E-mail in the signed-in portal UI, not with an API key.',
-        },
         schema: {
           tags,
           summary: 'Send a test e-mail through the saved SMTP settings',

@@ -21,12 +21,6 @@ const Params = PortalParams.extend({
   import_id: z.string().min(1).meta({ description: "The import's id (imp_…)." }),
 });
 
-/** An import writes or removes thousands of customers at once: the signed-in owner's alone. */
-const config = {
-  ownerOnly:
-    'Customer imports are run from the signed-in portal UI (Settings > Import) or the CLI, not with an API key.',
-};
-
 /** What the server gives the import routes: the uploads' folder and a connection of a run's own. */
 export interface ImportSetup {
   folder: string;
@@ -59,7 +53,7 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.post(
       '/customer-imports',
       {
-        config: { ...config, csvUpload: true },
+        config: { csvUpload: true },
         schema: {
           tags,
           summary: 'Upload a CSV of customers',
@@ -91,7 +85,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.get(
       '/customer-imports/:import_id',
       {
-        config,
         schema: {
           tags,
           summary: 'An upload and what became of it',
@@ -107,7 +100,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.post(
       '/customer-imports/:import_id/preview',
       {
-        config,
         schema: {
           tags,
           summary: 'The first rows as they will be saved with a mapping',
@@ -129,7 +121,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.post(
       '/customer-imports/:import_id/dry-run',
       {
-        config,
         schema: {
           ...runStarted(
             'Read the whole file without writing anything',
@@ -157,7 +148,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.post(
       '/customer-imports/:import_id/import',
       {
-        config,
         schema: {
           ...runStarted(
             'Import the file, all or nothing',
@@ -185,7 +175,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.get(
       '/customer-imports/:import_id/rejected.csv',
       {
-        config,
         schema: {
           tags,
           summary: 'The rejected rows of the last dry run or import, as CSV',
@@ -211,7 +200,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
     app.post(
       '/customer-imports/:import_id/undo',
       {
-        config,
         schema: {
           ...runStarted(
             'Undo an import, whole',

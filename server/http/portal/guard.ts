@@ -11,6 +11,15 @@ import {
   sessionToken,
 } from '../auth';
 import { RateLimiter } from '../rate-limiter';
+import {
+  checkRole,
+  type OperationRule,
+  operationKey,
+  type Permission,
+  PORTAL_OPERATIONS,
+  ruleOf,
+  whoMay,
+} from './permissions';
 
 export const PORTAL_LIMIT_PER_MINUTE = 100;
 /** The UI's own session makes several calls per screen; it gets a larger budget than integrations' keys. */
@@ -20,10 +29,42 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that calendar apps call: they also accept the feed token as ?token=. */
     feedToken?: boolean;
-    /** Routes only the signed-in owner may call (key management), never with a key. */
-    /** The owner's alone (the signed-in UI, never a key): true, or the refusal to give a key. */
-    ownerOnly?: boolean | string;
+    /** Who may call the route: its entry of PORTAL_OPERATIONS, set when the route is registered. */
+    operation?: OperationRule;
   }
+}
+
+/**
+ * Gives every portal route its entry of the permission table, and refuses (the server does not
+ * start) a route that has none, so no route can forget to say who may call it.
+ */
+export function registerOperationTable(
+  app: FastifyInstance,
+  table: Readonly<Record<string, Permission | OperationRule>> = PORTAL_OPERATIONS,
+) {
+  const prefix = app.prefix;
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const path = route.url.slice(prefix.length);
+    const keys = [...new Set(methods.map((method) => operationKey(method, path)))];
+    const missing = keys.find((key) => !table[key]);
+    if (missing) {
+      throw new Error(
+        `The portal route ${missing} has no entry in server/http/portal/permissions.ts: say who may call it.`,
+      );
+    }
+    if (keys.length > 1)
+      throw new Error(`Register ${keys.join(', ')} one method at a time: each has its own entry.`);
+    const operation = ruleOf(table[keys[0]!]!);
+    route.config = { ...route.config, operation };
+    const schema = route.schema as { description?: string; hide?: boolean } | undefined;
+    if (schema && !schema.hide) {
+      route.schema = {
+        ...schema,
+        description: [schema.description, whoMay(operation)].filter(Boolean).join('\n\n'),
+      };
+    }
+  });
 }
 
 async function identify(ctx: AppContext, request: FastifyRequest): Promise<RequestAuth> {
@@ -52,6 +93,7 @@ function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, r
  * 100 requests a minute per key, and writes need the platform plan.
  */
 export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
+  registerOperationTable(app);
   const limiter = new RateLimiter();
   app.addHook('onRequest', async (request, reply) => {
     const auth = await identify(ctx, request);
@@ -65,14 +107,10 @@ export function registerPortalGuard(app: FastifyInstance, ctx: AppContext) {
     if (auth.account.id !== clientId) {
       throw forbidden('This key belongs to another account.');
     }
-    const { ownerOnly } = request.routeOptions.config;
-    if (ownerOnly && auth.via !== 'session') {
-      throw forbidden(
-        typeof ownerOnly === 'string'
-          ? ownerOnly
-          : 'Keys are managed from the signed-in portal UI or the CLI, not with an API key.',
-      );
-    }
+    const operation = request.routeOptions.config.operation;
+    if (!operation) throw new Error(`${request.method} ${request.routeOptions.url} has no permission entry`);
+    if (operation.sessionOnly && auth.via !== 'session') throw forbidden(operation.sessionOnly);
+    checkRole(auth.member, operation.needs);
     const subject = auth.key ? auth.key.keyId : `session:${auth.account.id}`;
     const limit = auth.via === 'session' ? SESSION_LIMIT_PER_MINUTE : PORTAL_LIMIT_PER_MINUTE;
     const decision = limiter.take([{ bucket: subject, limit, windowMs: 60_000 }], ctx.clock.now().getTime());

@@ -16,20 +16,14 @@ const Integrations = z
   })
   .meta({ id: 'Integrations' });
 
-/**
- * Keys are the owner's to manage, from the signed-in UI (or the CLI), never with another key; the
- * guard checks that before anything else runs, a stored idempotent replay included.
- */
-const ownerOnly = { ownerOnly: true };
 /** The new secret is in this response only: an idempotent replay never carries it. */
-const keySecret = { ownerOnly: true, secretField: 'key' };
+const keySecret = { secretField: 'key' };
 
 export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/integrations',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Keys and feed token (Settings > Integrations)',
@@ -111,7 +105,6 @@ export function portalIntegrationRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.delete(
       '/keys/:key_id',
       {
-        config: ownerOnly,
         schema: {
           tags,
           summary: 'Revoke a key',

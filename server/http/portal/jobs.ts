@@ -5,6 +5,7 @@ import { Job, JobCreate, JobListQuery, JobUpdate } from '../../../shared/schemas
 import type { AppContext } from '../../context';
 import * as jobs from '../../domain/jobs';
 import { commonErrors, PortalParams } from '../schemas';
+import { crewScope, pricedFor } from './permissions';
 
 const NumberParams = PortalParams.extend({
   number: z.string().meta({ description: 'The job number (J-0001) or its id.' }),
@@ -25,7 +26,14 @@ export function portalJobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(Job), ...commonErrors },
         },
       },
-      (request) => jobs.listJobs(ctx, request.auth.account.id, request.query),
+      async (request) => {
+        const { member } = request.auth;
+        const page = await jobs.listJobs(ctx, request.auth.account.id, {
+          ...request.query,
+          assignedTo: crewScope(member),
+        });
+        return { ...page, data: page.data.map((job) => pricedFor(member, job)) };
+      },
     );
 
     app.post(
@@ -56,7 +64,16 @@ export function portalJobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Job, ...commonErrors },
         },
       },
-      (request) => jobs.getJob(ctx, request.auth.account.id, request.params.number),
+      async (request) => {
+        const { member } = request.auth;
+        const job = await jobs.getJobFor(
+          ctx,
+          request.auth.account.id,
+          request.params.number,
+          crewScope(member),
+        );
+        return pricedFor(member, job);
+      },
     );
 
     app.patch(

@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context';
 import * as team from '../../domain/team';
 import { commonErrors, PortalParams } from '../schemas';
+import { crewScope } from './permissions';
 
 const tags = ['scheduling'];
 
@@ -30,7 +31,8 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: TeamSchedule, ...commonErrors },
         },
       },
-      (request) => team.teamSchedule(ctx, request.auth.account.id, request.query),
+      (request) =>
+        team.teamSchedule(ctx, request.auth.account.id, request.query, crewScope(request.auth.member)),
     );
 
     app.get(

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listOf } from '../../../shared/schemas/common';
@@ -15,11 +16,18 @@ import * as entries from '../../domain/time-entries';
 import { timesheet, timesheetCsv } from '../../domain/timesheet';
 import { csvFileResponse, sendCsv } from '../csv-download';
 import { commonErrors, PortalParams } from '../schemas';
+import { crewScope } from './permissions';
 
 const tags = ['team'];
 const Params = PortalParams.extend({
   id: z.string().min(1).meta({ description: "The entry's id (te_…)." }),
 });
+
+/** The crew see their own hours only: their member_id replaces any the query names. */
+function ownHours<Q extends { member_id?: string | undefined }>(request: FastifyRequest, query: Q): Q {
+  const own = crewScope(request.auth.member);
+  return own ? { ...query, member_id: own } : query;
+}
 
 /**
  * Hours worked and the timesheet: the account's portal key or the signed-in UI, like the rest of
@@ -40,7 +48,7 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: listOf(TimeEntry), ...commonErrors },
         },
       },
-      (request) => entries.listTimeEntries(ctx, request.auth.account.id, request.query),
+      (request) => entries.listTimeEntries(ctx, request.auth.account.id, ownHours(request, request.query)),
     );
 
     app.post(
@@ -74,7 +82,11 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await entries.clockIn(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(
+            await entries.clockIn(ctx, request.auth.account.id, request.body, crewScope(request.auth.member)),
+          ),
     );
 
     app.post(
@@ -88,7 +100,8 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: TimeEntry, ...commonErrors },
         },
       },
-      (request) => entries.clockOut(ctx, request.auth.account.id, request.params.id),
+      (request) =>
+        entries.clockOut(ctx, request.auth.account.id, request.params.id, crewScope(request.auth.member)),
     );
 
     app.get(
@@ -101,7 +114,8 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: TimeEntry, ...commonErrors },
         },
       },
-      (request) => entries.getTimeEntry(ctx, request.auth.account.id, request.params.id),
+      (request) =>
+        entries.getTimeEntry(ctx, request.auth.account.id, request.params.id, crewScope(request.auth.member)),
     );
 
     app.patch(
@@ -148,7 +162,7 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: Timesheet, ...commonErrors },
         },
       },
-      (request) => timesheet(ctx, request.auth.account.id, request.query),
+      (request) => timesheet(ctx, request.auth.account.id, ownHours(request, request.query)),
     );
 
     app.get(
@@ -168,7 +182,7 @@ export function portalTimeEntryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const file = await timesheetCsv(ctx, request.auth.account.id, request.query);
+        const file = await timesheetCsv(ctx, request.auth.account.id, ownHours(request, request.query));
         return sendCsv(reply, file.filename, file.csv);
       },
     );
