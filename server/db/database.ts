@@ -30,6 +30,8 @@ import * as properties from './migrations/0015_properties';
 import * as recordPlaces from './migrations/0016_record_places';
 import * as clientLinks from './migrations/0018_client_links';
 import * as clientActions from './migrations/0019_client_actions';
+import * as crewActions from './migrations/0033_crew_actions';
+import * as jobPhotos from './migrations/0034_job_photos';
 import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
@@ -78,6 +80,8 @@ const migrations: Record<string, Migration> = {
   '0019_client_actions': clientActions,
   '0029_payment_tax_shares': paymentTaxShares,
   '0031_members': members,
+  '0033_crew_actions': crewActions,
+  '0034_job_photos': jobPhotos,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -8,6 +8,7 @@ import { DELETED, ownAccount, type SyncedTable } from './synced-table';
  */
 
 import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
+import { CREW_TABLES } from './tables-crew';
 import { HOURS_TABLES } from './tables-hours';
 import { PEOPLE_TABLES } from './tables-people';
 import { REQUEST_TABLES } from './tables-requests';
@@ -274,6 +275,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   },
   ...REQUEST_TABLES,
   ...HOURS_TABLES,
+  ...CREW_TABLES,
   ...PEOPLE_TABLES,
   {
     name: 'events',
