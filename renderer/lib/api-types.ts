@@ -2920,6 +2920,16 @@ export interface components {
              */
             client_hub_url: string | null;
             client_id: string;
+            /**
+             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
+             * @default false
+             */
+            crew_on_my_way_email: boolean;
+            /**
+             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @default false
+             */
+            crew_photos_in_client_hub: boolean;
             /** @example CAD */
             currency: string;
             default_due_days: number;
@@ -2992,6 +3002,16 @@ export interface components {
              * @default null
              */
             client_hub_url?: string | null;
+            /**
+             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
+             * @default false
+             */
+            crew_on_my_way_email?: boolean;
+            /**
+             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @default false
+             */
+            crew_photos_in_client_hub?: boolean;
             /** @example CAD */
             currency?: string;
             default_due_days?: number;

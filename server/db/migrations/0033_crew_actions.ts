@@ -24,6 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       applied_at TEXT
     )`)
     .execute(db);
-  await sql.raw('CREATE INDEX crew_actions_pending ON crew_actions(account_id, status, done_at, id)').execute(db);
+  await sql
+    .raw('CREATE INDEX crew_actions_pending ON crew_actions(account_id, status, done_at, id)')
+    .execute(db);
   await sql.raw('CREATE INDEX crew_actions_job ON crew_actions(job_id, id)').execute(db);
 }
