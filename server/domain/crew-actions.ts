@@ -7,7 +7,7 @@ import { isoNow } from '../lib/clock';
 import { invalidState, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
 import { readStoredConfig } from './accounts';
-import { actionRefusal } from './client-actions';
+import { actionRefusal, applyPendingActions } from './client-actions';
 import type { EventOrigin } from './events';
 import { applyJobAction } from './jobs';
 import { queueMail } from './mail';
@@ -159,4 +159,9 @@ async function onMyWay(tx: Tx, ctx: AppContext, action: CrewActionsTable, job: J
     body: `Hi ${customer.name},\n\n${member?.name ?? 'Our crew'} is on the way for ${job.title} and expects to arrive around ${at}.\n\n${config.business_name}`,
   });
   return 'The customer was told.';
+}
+
+/** Everything done outside the office, customers' then the crew's: what a sync round applies. */
+export async function applyOutsideActions(ctx: AppContext, accountId: string): Promise<number> {
+  return (await applyPendingActions(ctx, accountId)) + (await applyCrewActions(ctx, accountId));
 }

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
 import { clientHubRoutes } from '../client-hub/routes';
@@ -149,6 +150,14 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
   const invoicePdf = (accountId: string, invoiceId: string) =>
     invoicePdfFile(ctx, accountId, invoiceId, { delivered: true });
-  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, invoicePdf }), ctx.clock));
+  const hubData = clientHubData(hubRows, { optIn: true, invoicePdf });
+  await app.register(clientHubRoutes(hubData, ctx.clock));
+  // The crew's phone, for the same businesses (docs/crew.md, "The phone").
+  await app.register(
+    crewRoutes(hubRows, ctx.clock, {
+      cookieName: (server) => server.sessionCookie,
+      serves: async (accountId) => (await hubData.business(accountId)) !== undefined,
+    }),
+  );
   return app;
 }

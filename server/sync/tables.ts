@@ -7,8 +7,8 @@ import { DELETED, ownAccount, type SyncedTable } from './synced-table';
  * holds new migrations to that.
  */
 
-import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
 import { CREW_TABLES } from './tables-crew';
+import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
 import { HOURS_TABLES } from './tables-hours';
 import { PEOPLE_TABLES } from './tables-people';
 import { REQUEST_TABLES } from './tables-requests';
