@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
+import { applyCrewActions } from '../../server/domain/crew-actions';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -272,5 +273,57 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
       .where('job_id', '=', s.samJob)
       .execute();
     expect(count).toEqual([]);
+  });
+  it("applies a member's actions in the order they were done, whatever order they arrived in", async () => {
+    const s = await shop('Late Signal');
+    const t = Date.now() - 30 * 60_000;
+    const row = (kind: 'start' | 'complete', minutes: number) => ({
+      id: newId('cra', t + minutes * 60_000),
+      account_id: s.account.clientId,
+      member_id: s.sam,
+      session_id: 'mss_01kdz8y0000000000000000000',
+      kind,
+      job_id: s.samJob,
+      payload: '{}',
+      done_at: new Date(t + minutes * 60_000).toISOString(),
+      created_at: new Date().toISOString(),
+      status: 'pending' as const,
+      outcome: null,
+      applied_at: null,
+    });
+    // Synced in from the hub with the later action first: the applier still starts before completing.
+    await server.ctx.db
+      .insertInto('crew_actions')
+      .values([row('complete', 20), row('start', 5)])
+      .execute();
+    expect(await applyCrewActions(server.ctx, s.account.clientId)).toBe(2);
+    const job = await s.account.portal('GET', `/jobs/${s.samJob}`);
+    expect(job.body).toMatchObject({
+      status: 'completed',
+      started_at: new Date(t + 5 * 60_000).toISOString(),
+      completed_at: new Date(t + 20 * 60_000).toISOString(),
+    });
+    const outcomes = await server.ctx.db
+      .selectFrom('crew_actions')
+      .select('outcome')
+      .where('job_id', '=', s.samJob)
+      .orderBy('done_at')
+      .execute();
+    expect(outcomes.map((o) => o.outcome)).toEqual(['Started.', 'Completed.']);
+    expect(await applyCrewActions(server.ctx, s.account.clientId)).toBe(0);
+  });
+  it('serves the app shell, its service worker and manifest to anyone: they hold no data', async () => {
+    for (const [path, type] of [
+      ['/crew/', 'text/html'],
+      ['/crew/app.js', 'text/javascript'],
+      ['/crew/sw.js', 'text/javascript'],
+      ['/crew/manifest.webmanifest', 'application/manifest+json'],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toContain(type);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await response.text()).not.toMatch(/Maya|Sam Rivera/);
+    }
   });
 });
