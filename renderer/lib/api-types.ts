@@ -3735,7 +3735,7 @@ export interface components {
             created_at: string;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
             last_error: string | null;
             /** @constant */
             object: "mail_message";
@@ -3798,7 +3798,7 @@ export interface components {
             document_id: string | null;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
             last_error: string | null;
             /** @description When it is tried next; null once sent or failed. */
             next_attempt_at: string | null;
@@ -12960,7 +12960,7 @@ export interface operations {
                 /** @description Only the e-mails of one invoice or quote. */
                 document_id?: string;
                 /** @description Only e-mails of this kind (reminder: the automatic reminders). */
-                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
                 status?: "queued" | "sending" | "sent" | "failed" | "cancelled";
