@@ -19,8 +19,8 @@ import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { ReadWorker } from './db/read-worker';
 import { openWriterConnection } from './db/writer-connection';
-import { applyPendingActions } from './domain/client-actions';
 import { clientLinkMaker } from './domain/client-links';
+import { applyOutsideActions } from './domain/crew-actions';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -149,7 +149,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       signals: ctx.signals,
       log: app.log,
       hubStorage: options.hubStorage,
-      clientActions: (accountId) => applyPendingActions(ctx, accountId),
+      clientActions: (accountId) => applyOutsideActions(ctx, accountId),
     });
     engine.serverUrl = url;
     engine.tlsFingerprint = tls?.fingerprint ?? null;

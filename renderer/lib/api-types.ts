@@ -3317,6 +3317,16 @@ export interface components {
              */
             client_hub_url: string | null;
             client_id: string;
+            /**
+             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
+             * @default false
+             */
+            crew_on_my_way_email: boolean;
+            /**
+             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @default false
+             */
+            crew_photos_in_client_hub: boolean;
             /** @example CAD */
             currency: string;
             default_due_days: number;
@@ -3389,6 +3399,16 @@ export interface components {
              * @default null
              */
             client_hub_url?: string | null;
+            /**
+             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
+             * @default false
+             */
+            crew_on_my_way_email?: boolean;
+            /**
+             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @default false
+             */
+            crew_photos_in_client_hub?: boolean;
             /** @example CAD */
             currency?: string;
             default_due_days?: number;
@@ -4130,7 +4150,7 @@ export interface components {
             created_at: string;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
             last_error: string | null;
             /** @constant */
             object: "mail_message";
@@ -4193,7 +4213,7 @@ export interface components {
             document_id: string | null;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
             last_error: string | null;
             /** @description When it is tried next; null once sent or failed. */
             next_attempt_at: string | null;
@@ -13744,7 +13764,7 @@ export interface operations {
                 /** @description Only the e-mails of one invoice or quote. */
                 document_id?: string;
                 /** @description Only e-mails of this kind (reminder: the automatic reminders). */
-                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply";
+                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
                 status?: "queued" | "sending" | "sent" | "failed" | "cancelled";

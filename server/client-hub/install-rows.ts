@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
-import { applyPendingActions } from '../domain/client-actions';
+import { applyOutsideActions } from '../domain/crew-actions';
 import { notSent, type SyncedTable } from '../sync/synced-table';
 import { SYNCED_TABLES } from '../sync/tables';
 import type { ClientHubRows, Row } from './rows';
@@ -43,8 +43,8 @@ export function installRows(ctx: AppContext, onApplyError: (error: unknown) => v
           .values(row as never)
           .execute();
       });
-      if (name !== 'client_actions') return;
-      await applyPendingActions(ctx, accountId).catch(onApplyError);
+      if (name !== 'client_actions' && name !== 'crew_actions') return;
+      await applyOutsideActions(ctx, accountId).catch(onApplyError);
     },
   };
 }

@@ -48,7 +48,12 @@ export interface ReviewRequestsTable {
 }
 
 /** What a plain message (kind 'winback' in storage) is, when it is not a win-back. */
-export type MailPurpose = 'review_request' | 'owner_alert' | 'booking_reply' | 'client_hub_reply';
+export type MailPurpose =
+  | 'review_request'
+  | 'owner_alert'
+  | 'booking_reply'
+  | 'client_hub_reply'
+  | 'on_my_way';
 
 /** Migration 0030: the business's logo, one row per business (its id is the business's). */
 export interface BusinessLogosTable {

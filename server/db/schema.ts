@@ -38,7 +38,7 @@ import type {
   OverviewSlotsTable,
   PaymentTaxSharesTable,
 } from './schema-figures';
-import type { TimeEntriesTable } from './schema-hours';
+import type { CrewTables } from './schema-hours';
 import type { MemberRole, MemberSessionsTable } from './schema-people';
 import type {
   BookingPhotosTable,
@@ -397,7 +397,7 @@ export interface ReviewsTable {
   updated_at: string;
 }
 
-export interface Database {
+export interface Database extends CrewTables {
   accounts: AccountsTable;
   counters: CountersTable;
   api_keys: ApiKeysTable;
@@ -427,7 +427,6 @@ export interface Database {
   booking_photos: BookingPhotosTable;
   business_logos: BusinessLogosTable;
   review_requests: ReviewRequestsTable;
-  time_entries: TimeEntriesTable;
   mail_messages: MailMessagesTable;
   reminder_sends: ReminderSendsTable;
   events: EventsTable;

@@ -39,7 +39,7 @@ async function applyAction(ctx: AppContext, action: ClientActionsTable): Promise
       await settle(tx, ctx, action.id, 'applied', outcome);
     });
   } catch (error) {
-    const refusal = refusalOf(error);
+    const refusal = actionRefusal(error);
     if (refusal === null) throw error;
     await ctx.db.transaction().execute(async (tx) => {
       if (await stillPending(tx, action.id)) await settle(tx, ctx, action.id, 'refused', refusal);
@@ -52,7 +52,7 @@ async function applyAction(ctx: AppContext, action: ClientActionsTable): Promise
  * action's answer; anything else is a fault. A payload the domain's schema refuses is a refusal
  * too: the page checked it with the schema of the version that served it.
  */
-function refusalOf(error: unknown): string | null {
+export function actionRefusal(error: unknown): string | null {
   if (error instanceof ApiError) return error.status < 500 ? error.message : null;
   if (error instanceof ZodError) return error.issues[0]?.message ?? 'The form was not valid.';
   return null;

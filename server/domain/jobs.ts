@@ -17,7 +17,7 @@ import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
-import { recordEvent } from './events';
+import { type EventOrigin, recordEvent } from './events';
 import {
   type OwnerFilters,
   periodInstants,
@@ -317,7 +317,9 @@ const stampFor: Record<JobAction, 'started_at' | 'completed_at' | 'cancelled_at'
 
 /**
  * Moves a job along its state machine inside the caller's transaction (bookings use it to finish
- * or cancel the job they created); completing emits job.completed with the job as it now is.
+ * or cancel the job they created); completing emits job.completed with the job as it now is. With
+ * an origin (a crew member's action applied by any install) the stamps and the event's id are the
+ * action's, so every install applying it writes the same rows.
  */
 export async function applyJobAction(
   tx: Tx,
@@ -325,8 +327,9 @@ export async function applyJobAction(
   accountId: string,
   row: JobsTable,
   action: JobAction,
+  origin?: EventOrigin,
 ): Promise<Job> {
-  const now = isoNow(ctx.clock);
+  const now = origin?.at ?? isoNow(ctx.clock);
   const status = nextJobStatus(row.status, action);
   const detach = row.plan_id && action === 'cancel' ? { plan_detached: 1 } : {};
   await tx
@@ -337,7 +340,7 @@ export async function applyJobAction(
   const next: JobsTable = { ...row, status, [stampFor[action]]: now, updated_at: now, ...detach };
   const job = await presentJob(tx, next);
   if (action === 'complete') {
-    await recordEvent(tx, ctx.clock, accountId, 'job.completed', job);
+    await recordEvent(tx, ctx.clock, accountId, 'job.completed', job, origin);
     // A visit of a plan billed per visit gets its invoice now (recurring-work.md).
     if (row.plan_id) await billCompletedVisit(tx, ctx, accountId, next);
     await askForReview(tx, ctx, accountId, next);

@@ -23,6 +23,7 @@ const PURPOSES: readonly string[] = [
   'owner_alert',
   'booking_reply',
   'client_hub_reply',
+  'on_my_way',
 ] satisfies MailPurpose[];
 const isPurpose = (kind: string): kind is MailPurpose => PURPOSES.includes(kind);
 

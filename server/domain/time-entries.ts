@@ -209,56 +209,85 @@ export async function clockIn(
   if (onlyMember && input.member_id !== onlyMember) {
     throw roleForbidden('The crew clock in themselves only: member_id must be yours.', 'member_id');
   }
-  return ctx.db.transaction().execute(async (tx) => {
-    const now = isoNow(ctx.clock);
-    const member = await activeMember(tx, accountId, input.member_id);
-    await checkJob(tx, accountId, input.job_id);
-    const open = await entriesQuery(tx, accountId)
-      .where('time_entries.member_id', '=', member.id)
-      .where('time_entries.ended_at', 'is', null)
-      .executeTakeFirst();
-    if (open)
-      throw invalidState(`${member.name} is already clocked in since ${open.started_at}: clock out first`, {
-        time_entry_id: open.id,
-      });
-    return insertEntry(tx, {
-      id: newId('te', ctx.clock.now().getTime()),
-      account_id: accountId,
-      member_id: member.id,
-      job_id: input.job_id ?? null,
-      started_at: now,
-      ended_at: null,
-      source: 'clock',
-      note: input.note ?? null,
-      status: 'kept',
-      created_at: now,
-      updated_at: now,
+  return ctx.db.transaction().execute((tx) => clockInIn(tx, ctx, accountId, input));
+}
+
+/**
+ * A stamp makes the clock-in a crew member's action applied by any install (domain/crew-actions.ts):
+ * the entry's id and start are the action's, so two installs applying it write one row.
+ */
+export interface ClockStamp {
+  id: string;
+  at: string;
+}
+
+export async function clockInIn(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  input: ClockIn,
+  stamp?: ClockStamp,
+): Promise<TimeEntry> {
+  const now = stamp?.at ?? isoNow(ctx.clock);
+  const member = await activeMember(tx, accountId, input.member_id);
+  await checkJob(tx, accountId, input.job_id);
+  const open = await openEntry(tx, accountId, member.id);
+  if (open)
+    throw invalidState(`${member.name} is already clocked in since ${open.started_at}: clock out first`, {
+      time_entry_id: open.id,
     });
+  return insertEntry(tx, {
+    id: stamp?.id ?? newId('te', ctx.clock.now().getTime()),
+    account_id: accountId,
+    member_id: member.id,
+    job_id: input.job_id ?? null,
+    started_at: now,
+    ended_at: null,
+    source: 'clock',
+    note: input.note ?? null,
+    status: 'kept',
+    created_at: now,
+    updated_at: now,
   });
 }
 
-export async function clockOut(
+/** The member's entry still running, if they are clocked in. */
+export function openEntry(db: Queryable, accountId: string, memberId: string) {
+  return entriesQuery(db, accountId)
+    .where('time_entries.member_id', '=', memberId)
+    .where('time_entries.ended_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** `onlyMember`: a crew member clocks out of their own entry only. */
+export const clockOut = (
   ctx: AppContext,
   accountId: string,
   id: string,
   onlyMember: string | null = null,
+): Promise<TimeEntry> =>
+  ctx.db.transaction().execute((tx) => clockOutIn(tx, ctx, accountId, id, undefined, onlyMember));
+
+/** `at`: when the member clocked out on their phone, when it reaches an install later. */
+export async function clockOutIn(
+  tx: Tx,
+  ctx: AppContext,
+  accountId: string,
+  id: string,
+  at?: string,
+  onlyMember: string | null = null,
 ): Promise<TimeEntry> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const now = isoNow(ctx.clock);
-    const row = await getRow(tx, accountId, id, onlyMember);
-    if (row.ended_at)
-      throw invalidState(`${row.member_name} clocked out of this entry at ${row.ended_at} already`);
-    if (minutesBetween(row.started_at, now) > MAX_ENTRY_MINUTES)
-      throw invalidState(
-        `${row.member_name} clocked in more than 24 hours ago: set the end time on the timesheet instead`,
-      );
-    await tx
-      .updateTable('time_entries')
-      .set({ ended_at: now, updated_at: now })
-      .where('id', '=', id)
-      .execute();
-    return presentTimeEntry(await getRow(tx, accountId, id));
-  });
+  const now = at ?? isoNow(ctx.clock);
+  const row = await getRow(tx, accountId, id, onlyMember);
+  if (row.ended_at)
+    throw invalidState(`${row.member_name} clocked out of this entry at ${row.ended_at} already`);
+  if (minutesBetween(row.started_at, now) > MAX_ENTRY_MINUTES)
+    throw invalidState(
+      `${row.member_name} clocked in more than 24 hours ago: set the end time on the timesheet instead`,
+    );
+  if (minutesBetween(row.started_at, now) < 0) throw invalidState('The clock-out is before the clock-in');
+  await tx.updateTable('time_entries').set({ ended_at: now, updated_at: now }).where('id', '=', id).execute();
+  return presentTimeEntry(await getRow(tx, accountId, id));
 }
 
 export async function updateTimeEntry(

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
 import { clientHubRoutes } from '../client-hub/routes';
@@ -167,6 +168,14 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
   const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
   const now = () => ctx.clock.now();
-  await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, now }), ctx.clock));
+  const hubData = clientHubData(hubRows, { optIn: true, now });
+  await app.register(clientHubRoutes(hubData, ctx.clock));
+  // The crew's phone, for the same businesses (docs/crew.md, "The phone").
+  await app.register(
+    crewRoutes(hubRows, ctx.clock, {
+      cookieName: (server) => server.sessionCookie,
+      serves: async (accountId) => (await hubData.business(accountId)) !== undefined,
+    }),
+  );
   return app;
 }

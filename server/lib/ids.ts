@@ -30,7 +30,9 @@ export type IdPrefix =
   | 'lnk'
   | 'act'
   | 'te'
-  | 'mss';
+  | 'mss'
+  | 'cra'
+  | 'jph';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

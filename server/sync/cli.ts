@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli-args';
 import type { AppContext } from '../context';
-import { applyPendingActions } from '../domain/client-actions';
+import { applyOutsideActions } from '../domain/crew-actions';
 import { generatedFingerprint } from '../http/tls';
 import { SyncEngine } from './device/engine';
 import type { OpenedDatabase } from './open';
@@ -55,7 +55,7 @@ export async function runSyncCommand(
     clock: ctx.clock,
     connectivity: ctx.connectivity,
     signals: ctx.signals,
-    clientActions: (id) => applyPendingActions(ctx, id),
+    clientActions: (id) => applyOutsideActions(ctx, id),
   });
   switch (sub) {
     case 'pair': {

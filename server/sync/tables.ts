@@ -7,6 +7,7 @@ import { DELETED, ownAccount, type SyncedTable } from './synced-table';
  * holds new migrations to that.
  */
 
+import { CREW_TABLES } from './tables-crew';
 import { DOCUMENT_TABLES, DOCUMENTS } from './tables-documents';
 import { HOURS_TABLES } from './tables-hours';
 import { PEOPLE_TABLES } from './tables-people';
@@ -284,6 +285,7 @@ export const SYNCED_TABLES: SyncedTable[] = [
   },
   ...REQUEST_TABLES,
   ...HOURS_TABLES,
+  ...CREW_TABLES,
   ...PEOPLE_TABLES,
   {
     name: 'events',

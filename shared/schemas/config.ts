@@ -105,6 +105,13 @@ const configFields = {
     description:
       'E-mail business_email when a customer acts (a booking request, a review, an answer to a quote).',
   }),
+  crew_on_my_way_email: z.boolean().default(false).meta({
+    description:
+      "When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.",
+  }),
+  crew_photos_in_client_hub: z.boolean().default(false).meta({
+    description: "Show the photos the crew took at a visit in the customer's client hub, on the visit list.",
+  }),
   booking_page: BookingPageSettings,
 };
 
@@ -160,6 +167,8 @@ export function defaultConfig(businessName: string): StoredConfig {
     allow_local_webhooks: false,
     ask_for_reviews: false,
     owner_alerts: false,
+    crew_on_my_way_email: false,
+    crew_photos_in_client_hub: false,
     booking_page: defaultBookingPage(),
   };
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ClientConfig, Pool } from 'pg';
+import { crewRoutes } from '../../client-hub/crew-routes';
 import { clientHubData } from '../../client-hub/data';
 import { hubRows } from '../../client-hub/hub-rows';
 import { clientHubRoutes } from '../../client-hub/routes';
@@ -79,15 +80,10 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     { prefix: '/api/sync/v1' },
   );
   // The client hub (docs/client-hub.md): customers' pages served from the rows the hub holds.
-  await app.register(
-    clientHubRoutes(
-      clientHubData(
-        hubRows(hub.storage, () => clock.now().getTime()),
-        { optIn: false, now: () => clock.now() },
-      ),
-      clock,
-    ),
-  );
+  const rows = hubRows(hub.storage, () => clock.now().getTime());
+  await app.register(clientHubRoutes(clientHubData(rows, { optIn: false, now: () => clock.now() }), clock));
+  // The crew's phone (docs/crew.md, "The phone"): every business the hub holds.
+  await app.register(crewRoutes(rows, clock, { cookieName: () => 'sd_member', serves: async () => true }));
   if (options.adminToken)
     await app.register(onboardingRoutes(clock, hub, options.adminToken), { prefix: '/api/sync/v1' });
   try {
