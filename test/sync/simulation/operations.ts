@@ -1,3 +1,4 @@
+import type { ClientActionsTable } from '../../../server/db/schema';
 import {
   addNote,
   addTags,
@@ -15,7 +16,13 @@ import {
 } from '../../../server/domain/invoices';
 import { cancelJob, completeJob, createJob, startJob, updateJob } from '../../../server/domain/jobs';
 import { runRecurringWork } from '../../../server/domain/plan-runner';
-import { acceptQuote, createQuote, declineQuote, sendQuote } from '../../../server/domain/quotes';
+import {
+  acceptQuote,
+  createQuote,
+  declineQuote,
+  markQuoteSent,
+  sendQuote,
+} from '../../../server/domain/quotes';
 import { createPlan, endPlan, updatePlan } from '../../../server/domain/service-plans';
 import { createEndpoint } from '../../../server/domain/webhooks';
 import { ApiError } from '../../../server/lib/errors';
@@ -28,10 +35,21 @@ export interface Ledger {
   created: Set<string>;
   /** Each endpoint made, with the events its replica held when it was made (it gets every other one). */
   endpoints: Map<string, Set<string>>;
+  /** What customers did on the hub's page (client-actions.ts), by action id. */
+  actions: Map<string, ClientActionsTable>;
+  /** Quotes an owner accepted or declined by hand, whose final status a customer's answer need not be. */
+  answered: Set<string>;
 }
 
 export function newLedger(): Ledger {
-  return { payments: new Set(), deleted: new Set(), created: new Set(), endpoints: new Map() };
+  return {
+    payments: new Set(),
+    deleted: new Set(),
+    created: new Set(),
+    endpoints: new Map(),
+    actions: new Map(),
+    answered: new Set(),
+  };
 }
 
 const EMAILS = ['ada@example.com', 'bo@example.com', 'Cy@Example.com', 'di@example.com', 'ed@example.com'];
@@ -70,7 +88,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(23);
+  const kind = random.int(24);
   try {
     switch (kind) {
       case 0: {
@@ -165,19 +183,25 @@ export async function randomOperation(replica: Replica, accountId: string, rando
           });
         return;
       }
-      case 12: {
+      case 12:
+      case 23: {
         const quote = await createQuote(ctx, accountId, {
           customer_email: random.pick(EMAILS),
           items: items(random),
           taxes: TAXES,
         });
         ledger.created.add(quote.id);
+        // Mostly marked sent at once (sendQuote only queues the e-mail), so customers have quotes
+        // to answer on the hub's page.
+        if (random.chance(0.6)) await markQuoteSent(ctx, accountId, quote.id);
         return;
       }
       case 13: {
         const id = await pick('quotes');
         if (!id) return;
-        await random.pick([sendQuote, acceptQuote, declineQuote])(ctx, accountId, id);
+        const answer = random.pick([sendQuote, acceptQuote, declineQuote]);
+        if (answer !== sendQuote) ledger.answered.add(id);
+        await answer(ctx, accountId, id);
         return;
       }
       case 14: {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AppContext, createContext } from '../../../server/context';
 import { createAccount } from '../../../server/domain/accounts';
+import { applyPendingActions } from '../../../server/domain/client-actions';
 import { isoNow, manualClock } from '../../../server/lib/clock';
 import { SyncEngine } from '../../../server/sync/device/engine';
 import { type HubTransport, localTransport, SyncError } from '../../../server/sync/device/transport';
@@ -48,6 +49,8 @@ export interface Faults {
   dropResponse: number;
   /** Chance that a request arrives twice. */
   duplicate: number;
+  /** Chance that a device is cut off right after applying customers' actions, before pushing. */
+  cutAfterApply: number;
 }
 
 const HUB_URL = 'http://hub.invalid';
@@ -66,7 +69,7 @@ async function templateFile(): Promise<string> {
 export class World {
   readonly replicas: Replica[] = [];
   accountId = '';
-  faults: Faults = { dropRequest: 0, dropResponse: 0, duplicate: 0 };
+  faults: Faults = { dropRequest: 0, dropResponse: 0, duplicate: 0, cutAfterApply: 0 };
   private readonly start = Date.parse('2026-11-22T09:00:00Z');
 
   /** `hubStorage`: where the hub keeps its state (PostgreSQL); the hub's own SQLite when absent. */
@@ -103,6 +106,15 @@ export class World {
       connectivity: ctx.connectivity,
       signals: ctx.signals,
       hubStorage: name === 'hub' ? this.hubStorage?.() : undefined,
+      // As every install does (server/index.ts): pending client hub actions are applied after a pull.
+      // Now and then the network goes right after a device applied them, before it pushed the
+      // effects, so other machines apply the same actions while it is apart (invariant 12b).
+      clientActions: async (accountId) => {
+        const applied = await applyPendingActions(ctx, accountId);
+        if (applied && name !== 'hub' && this.random.chance(this.faults.cutAfterApply))
+          replica.partitioned = true;
+        return applied;
+      },
       remote: {
         join: (_hub, code, deviceName, known) => this.join(code, deviceName, known),
         transport: (_url, credential) => this.transport(replica, credential),
