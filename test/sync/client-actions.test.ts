@@ -127,9 +127,10 @@ describe('client hub actions across devices', () => {
     await office.ctx.sync!.stop();
     await van.ctx.sync!.stop();
 
-    // The owner declines on the office while the van, apart, applies the customer's approval.
+    // The owner declines on the office while the van, apart, applies the customer's approval; the
+    // office refuses it after (a later clock: its outcome must not outlive the status that lost).
     expect((await account.portal('POST', `/quotes/${quote.number}/decline`)).status).toBe(200);
-    for (const server of [office, van]) {
+    for (const server of [van, office]) {
       await server.ctx.db.insertInto('client_actions').values(approval(account.clientId, quote)).execute();
       await applyPendingActions(server.ctx, account.clientId);
     }
@@ -145,7 +146,9 @@ describe('client hub actions across devices', () => {
     expect(office2).toEqual(van2);
     // Statuses merge by rank: accepted beats declined, and applied beats refused.
     expect(office2.quote.status).toBe('accepted');
-    expect(office2.actions).toEqual([expect.objectContaining({ status: 'applied' })]);
+    expect(office2.actions).toEqual([
+      expect.objectContaining({ status: 'applied', outcome: 'Approved by Maya Chen.' }),
+    ]);
   }, 120_000);
 
   it('a decline with a reason and a request for changes leave one note each, wherever applied', async () => {
