@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientActionsTable } from '../../server/db/schema';
 import { updateConfig } from '../../server/domain/accounts';
 import { applyPendingActions } from '../../server/domain/client-actions';
+import { deleteCustomer } from '../../server/domain/customers';
 import { type Clock, manualClock } from '../../server/lib/clock';
 import { derivedId, idTime } from '../../server/lib/ids';
 import { serversStoppedAfterEach, type TestAccount, type TestServer } from '../helpers/server';
@@ -219,5 +220,38 @@ describe('client hub actions across devices', () => {
       ]);
       expect(idTime(alerts[0]!.id)).toBe(idTime(action.id));
     }
+  }, 120_000);
+
+  it('an action of a customer deleted on this install is refused, and the next one still applies', async () => {
+    const office = await started();
+    const account = await office.createAccount({ business: 'Sparkle Cleaning' });
+    const quote = await sentQuote(account);
+    const gone = await account.portal('POST', '/customers', {
+      body: { name: 'Bo', email: 'bo@example.com' },
+    });
+    await deleteCustomer(office.ctx, account.clientId, gone.body.id);
+    const renewal: ClientActionsTable = {
+      ...approval(account.clientId, quote),
+      id: 'act_01kdz8y0000000000000000003',
+      customer_id: gone.body.id,
+      kind: 'link.renew',
+      subject_id: 'lnk_01kdz8y0000000000000000003',
+      payload: JSON.stringify({ contact: 'bo@example.com' }),
+    };
+    const db = office.ctx.db;
+    await db
+      .insertInto('client_actions')
+      .values([renewal, approval(account.clientId, quote)])
+      .execute();
+    expect(await applyPendingActions(office.ctx, account.clientId)).toBe(2);
+    const settled = await db
+      .selectFrom('client_actions')
+      .select(['kind', 'status', 'outcome'])
+      .orderBy('id')
+      .execute();
+    expect(settled).toEqual([
+      { kind: 'quote.approve', status: 'applied', outcome: 'Approved by Maya Chen.' },
+      { kind: 'link.renew', status: 'refused', outcome: 'This customer is no longer on record.' },
+    ]);
   }, 120_000);
 });
