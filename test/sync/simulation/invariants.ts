@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers';
 import { exportAccount } from '../../../server/documents/export';
 import { visitId } from '../../../server/domain/plan-visits';
 import { subscribes } from '../../../server/domain/webhook-fanout';
-import { checkClientActions } from './client-actions';
+import { checkClientActions } from './client-action-checks';
 import type { Ledger } from './operations';
 import type { Replica, World } from './world';
 

@@ -1,4 +1,5 @@
 import type { ClientActionsTable } from '../../../server/db/schema';
+import { getBookingPage, updateBookingPage } from '../../../server/domain/booking-page';
 import {
   addNote,
   addTags,
@@ -88,7 +89,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(24);
+  const kind = random.int(25);
   try {
     switch (kind) {
       case 0: {
@@ -171,6 +172,9 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         const id = await pick('jobs');
         if (!id) return;
         const action = random.pick([startJob, completeJob, cancelJob]);
+        // Half the time the crew starts and finishes a visit between two syncs, so visits are
+        // completed and ask their customers for reviews (client-actions.ts).
+        if (action === completeJob && random.chance(0.5)) await startJob(ctx, accountId, id);
         await action(ctx, accountId, id);
         return;
       }
@@ -287,6 +291,17 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         // The owner deals with a decision listed here: it must leave every machine's list.
         const open = await replica.engine.conflicts(accountId);
         if (open.length) await replica.engine.resolveConflict(accountId, random.pick(open).id);
+        return;
+      }
+      case 24: {
+        // The owner turns the booking page off or on again: requests sent while it was open are
+        // applied, and those applied once it is closed are refused, alike on every machine.
+        const page = await getBookingPage(ctx, accountId);
+        await updateBookingPage(ctx, accountId, {
+          enabled: !page.enabled,
+          services: page.services.map(({ id, name, duration_minutes }) => ({ id, name, duration_minutes })),
+          hours: page.hours,
+        });
         return;
       }
       case 16: {

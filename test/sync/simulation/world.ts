@@ -2,7 +2,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AppContext, createContext } from '../../../server/context';
-import { createAccount } from '../../../server/domain/accounts';
+import { createAccount, updateConfig } from '../../../server/domain/accounts';
+import { updateBookingPage } from '../../../server/domain/booking-page';
 import { applyPendingActions } from '../../../server/domain/client-actions';
 import { isoNow, manualClock } from '../../../server/lib/clock';
 import { SyncEngine } from '../../../server/sync/device/engine';
@@ -141,6 +142,18 @@ export class World {
       apiPlan: 'lite',
     });
     this.accountId = account.id;
+    // What the client hub's forms need (client-actions.ts): a booking page with a service, review
+    // requests after completed visits, and e-mails to the owner when a customer acts.
+    await updateConfig(this.hub.ctx, account.id, {
+      ask_for_reviews: true,
+      owner_alerts: true,
+      business_email: 'owner@sim.example',
+    });
+    await updateBookingPage(this.hub.ctx, account.id, {
+      enabled: true,
+      services: [{ name: 'Window cleaning', duration_minutes: 90 }],
+      hours: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, from: '08:00', to: '18:00' })),
+    });
     for (const [i, skew] of devices.entries()) await this.addDevice(`d${i + 1}`, skew);
   }
 
