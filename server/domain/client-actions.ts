@@ -90,6 +90,11 @@ export function actionOrigin(action: Pick<ClientActionsTable, 'id' | 'created_at
 }
 
 async function dispatch(tx: Tx, ctx: AppContext, action: ClientActionsTable): Promise<string> {
+  // The owner may delete the customer on one install while the hub takes their action: it is
+  // refused like a missing record (never a fault, which would fail every sync round after).
+  if (action.customer_id && !(await customerHere(tx, action))) {
+    throw notFound('This customer is no longer on record.');
+  }
   const payload = JSON.parse(action.payload) as Record<string, unknown>;
   const ids = { id: '', origin: actionOrigin(action) };
   switch (action.kind) {
@@ -273,6 +278,16 @@ async function rescheduleRequest(
     `${payload.message}\n${preferred.trim()}\n\nMove the visit, or answer with another time from the dashboard.`,
   );
   return 'Your request was passed on.';
+}
+
+async function customerHere(tx: Tx, action: ClientActionsTable): Promise<boolean> {
+  const row = await tx
+    .selectFrom('customers')
+    .select('id')
+    .where('id', '=', action.customer_id)
+    .where('account_id', '=', action.account_id)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 async function customerName(tx: Tx, action: ClientActionsTable): Promise<string> {

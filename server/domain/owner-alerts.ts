@@ -29,8 +29,10 @@ export async function notifyOwner(
 ): Promise<string | null> {
   const { config } = await getAccount(tx, accountId);
   if (!config.owner_alerts || !config.business_email) return null;
+  // The occasion's time alone: an install whose clock is behind the hub that stamped a customer's
+  // action must derive the same id as the others, or the owner gets one e-mail per install.
   const time = idTime(alert.at) ?? (Date.parse(alert.at) || ctx.clock.now().getTime());
-  const id = derivedId('msg', Math.min(time, ctx.clock.now().getTime()), `owner_alert:${alert.key}`);
+  const id = derivedId('msg', time, `owner_alert:${alert.key}`);
   const queued = await tx.selectFrom('mail_messages').select('id').where('id', '=', id).executeTakeFirst();
   if (queued) return null;
   await queueMail(tx, ctx, accountId, {

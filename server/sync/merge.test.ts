@@ -40,6 +40,24 @@ describe('merge rules', () => {
     expect(mergeStates(customers, a, b).state.v.name).toBe(mergeStates(customers, b, a).state.v.name);
   });
 
+  it('keeps the outcome of the status that won: an action applied here and refused later elsewhere reads applied', () => {
+    const actions = syncedTable('client_actions')!;
+    const applied = state({ status: 'applied', outcome: 'Approved by Maya Chen.', applied_at: 'a' }, '001');
+    const refused = state(
+      { status: 'refused', outcome: 'This quote was already declined.', applied_at: 'r' },
+      '009',
+    );
+    for (const merged of [mergeStates(actions, applied, refused), mergeStates(actions, refused, applied)]) {
+      expect(merged.state.v).toEqual(applied.v);
+    }
+    const handled = state({ status: 'handled', outcome: 'Called them back.' }, '005');
+    expect(mergeStates(actions, mergeStates(actions, refused, handled).state, applied).state.v).toEqual({
+      status: 'handled',
+      outcome: 'Called them back.',
+      applied_at: 'r',
+    });
+  });
+
   it('is idempotent: merging a state into itself changes nothing', () => {
     const a = state({ name: 'A', phone: '1' }, '005');
     expect(mergeStates(customers, a, a).changed).toEqual([]);

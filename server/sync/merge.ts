@@ -13,7 +13,8 @@ export interface RowState {
 
 /**
  * The clock a column value is ordered by. Status columns rank first (a completed job beats a
- * cancelled one whichever came later), so their clock carries the rank in front. A value that
+ * cancelled one whichever came later), so their clock carries the rank in front; a column telling
+ * of a status (`rankedWith`) carries the rank of that status in the same state (`row`). A value that
  * never changed since the business was first synced has the empty clock: anything beats it.
  */
 export function effectiveClock(
@@ -21,10 +22,13 @@ export function effectiveClock(
   column: string,
   value: unknown,
   clock: string | undefined,
+  row: Record<string, unknown> = {},
 ) {
-  const ranks = table.ranks?.[column];
+  const status = table.rankedWith?.[column];
+  const [ranked, rankedValue] = status ? [status, row[status]] : [column, value];
+  const ranks = table.ranks?.[ranked];
   if (!ranks) return clock ?? '';
-  const rank = ranks[String(value)] ?? 0;
+  const rank = ranks[String(rankedValue)] ?? 0;
   return `${rank}~${clock ?? ''}`;
 }
 
@@ -42,8 +46,8 @@ export function winningColumns(table: SyncedTable, base: RowState | undefined, i
       out.push(column);
       continue;
     }
-    const a = effectiveClock(table, column, value, incoming.c[column]);
-    const b = effectiveClock(table, column, base.v[column], base.c[column]);
+    const a = effectiveClock(table, column, value, incoming.c[column], incoming.v);
+    const b = effectiveClock(table, column, base.v[column], base.c[column], base.v);
     if (wins(a, value, b, base.v[column])) out.push(column);
   }
   return out;

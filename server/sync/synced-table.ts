@@ -15,6 +15,12 @@ export interface SyncedTable {
   derived?: string[];
   /** Status columns merged by rank first, then by clock (docs/sync.md, "Statuses"). */
   ranks?: Record<string, Record<string, number>>;
+  /**
+   * Columns telling of a ranked status (a client action's outcome: applied, or why it was refused),
+   * by that status column: they merge by the rank of the status in the same state first, so they
+   * never tell of a status that lost (docs/sync.md, "Statuses").
+   */
+  rankedWith?: Record<string, string>;
   /** Columns holding the id of a customer or team member, followed through merged records. */
   refs?: Record<string, 'customers' | 'team_members'>;
   /** Rows may only be added: the hub keeps the first state of a row and ignores later changes. */

@@ -338,6 +338,9 @@ export const SYNCED_TABLES: SyncedTable[] = [
     account: ownAccount,
     refs: { customer_id: 'customers' },
     ranks: { status: statusRanks.CLIENT_ACTION_RANKS },
+    // Two installs applying one action while apart may settle it differently (one refuses: the
+    // owner answered the quote there): the outcome kept is the winning status's.
+    rankedWith: { outcome: 'status', applied_at: 'status' },
     writable: [
       'id',
       'account_id',

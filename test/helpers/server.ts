@@ -144,13 +144,15 @@ export async function startTestServer(
  * A file's way to start servers that are all stopped after each of its tests:
  * `const started = serversStoppedAfterEach();` then `await started()` in a test.
  */
-export function serversStoppedAfterEach(): () => Promise<TestServer> {
+export function serversStoppedAfterEach(): (
+  options?: Parameters<typeof startTestServer>[0],
+) => Promise<TestServer> {
   const servers: TestServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.stop()));
   });
-  return async () => {
-    const server = await startTestServer();
+  return async (options) => {
+    const server = await startTestServer(options);
     servers.push(server);
     return server;
   };

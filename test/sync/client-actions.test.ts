@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ClientActionsTable } from '../../server/db/schema';
 import { updateConfig } from '../../server/domain/accounts';
 import { applyPendingActions } from '../../server/domain/client-actions';
+import { deleteCustomer } from '../../server/domain/customers';
+import { type Clock, manualClock } from '../../server/lib/clock';
+import { derivedId, idTime } from '../../server/lib/ids';
 import { serversStoppedAfterEach, type TestAccount, type TestServer } from '../helpers/server';
 import { startReceiver } from '../outbound/receiver';
 
@@ -12,9 +15,11 @@ import { startReceiver } from '../outbound/receiver';
  */
 const started = serversStoppedAfterEach();
 
-async function pairedPair(): Promise<{ office: TestServer; van: TestServer; account: TestAccount }> {
-  const office = await started();
-  const van = await started();
+async function pairedPair(
+  clocks: { office?: Clock; van?: Clock } = {},
+): Promise<{ office: TestServer; van: TestServer; account: TestAccount }> {
+  const office = await started({ clock: clocks.office });
+  const van = await started({ clock: clocks.van });
   const account = await office.createAccount({ business: 'Sparkle Cleaning' });
   const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
   await van.ctx.sync!.join({ url: office.url }, pairing.body.pairing_code, 'Van');
@@ -123,9 +128,10 @@ describe('client hub actions across devices', () => {
     await office.ctx.sync!.stop();
     await van.ctx.sync!.stop();
 
-    // The owner declines on the office while the van, apart, applies the customer's approval.
+    // The owner declines on the office while the van, apart, applies the customer's approval; the
+    // office refuses it after (a later clock: its outcome must not outlive the status that lost).
     expect((await account.portal('POST', `/quotes/${quote.number}/decline`)).status).toBe(200);
-    for (const server of [office, van]) {
+    for (const server of [van, office]) {
       await server.ctx.db.insertInto('client_actions').values(approval(account.clientId, quote)).execute();
       await applyPendingActions(server.ctx, account.clientId);
     }
@@ -141,7 +147,9 @@ describe('client hub actions across devices', () => {
     expect(office2).toEqual(van2);
     // Statuses merge by rank: accepted beats declined, and applied beats refused.
     expect(office2.quote.status).toBe('accepted');
-    expect(office2.actions).toEqual([expect.objectContaining({ status: 'applied' })]);
+    expect(office2.actions).toEqual([
+      expect.objectContaining({ status: 'applied', outcome: 'Approved by Maya Chen.' }),
+    ]);
   }, 120_000);
 
   it('a decline with a reason and a request for changes leave one note each, wherever applied', async () => {
@@ -176,5 +184,74 @@ describe('client hub actions across devices', () => {
       expect((await rows(server, quote.id)).quote.status).toBe('declined');
       expect((await rows(server, quote.id)).events).toHaveLength(1);
     }
+  }, 120_000);
+
+  it("the owner's e-mail about it is one message, though both devices' clocks are behind the hub's", async () => {
+    // The hosted hub stamped the action at 08:00; the office says 06:00 and the van 07:00.
+    const { office, van, account } = await pairedPair({
+      office: manualClock('2026-11-24T06:00:00Z'),
+      van: manualClock('2026-11-24T07:00:00Z'),
+    });
+    await updateConfig(office.ctx, account.clientId, {
+      owner_alerts: true,
+      business_email: 'owner@sparkle.test',
+    });
+    const quote = await sentQuote(account);
+    await settle(office, van, account.clientId);
+    await office.ctx.sync!.stop();
+    await van.ctx.sync!.stop();
+    const action = {
+      ...approval(account.clientId, quote),
+      id: derivedId('act', Date.parse('2026-11-24T08:00:00Z'), 'approval'),
+    };
+    for (const server of [office, van]) {
+      await server.ctx.db.insertInto('client_actions').values(action).execute();
+      expect(await applyPendingActions(server.ctx, account.clientId)).toBe(1);
+    }
+    await settle(office, van, account.clientId);
+    for (const server of [office, van]) {
+      const alerts = await server.ctx.db
+        .selectFrom('mail_messages')
+        .select(['id', 'subject'])
+        .where('purpose', '=', 'owner_alert')
+        .execute();
+      expect(alerts).toEqual([
+        { id: expect.any(String), subject: `Maya Chen approved quote ${quote.number}` },
+      ]);
+      expect(idTime(alerts[0]!.id)).toBe(idTime(action.id));
+    }
+  }, 120_000);
+
+  it('an action of a customer deleted on this install is refused, and the next one still applies', async () => {
+    const office = await started();
+    const account = await office.createAccount({ business: 'Sparkle Cleaning' });
+    const quote = await sentQuote(account);
+    const gone = await account.portal('POST', '/customers', {
+      body: { name: 'Bo', email: 'bo@example.com' },
+    });
+    await deleteCustomer(office.ctx, account.clientId, gone.body.id);
+    const renewal: ClientActionsTable = {
+      ...approval(account.clientId, quote),
+      id: 'act_01kdz8y0000000000000000003',
+      customer_id: gone.body.id,
+      kind: 'link.renew',
+      subject_id: 'lnk_01kdz8y0000000000000000003',
+      payload: JSON.stringify({ contact: 'bo@example.com' }),
+    };
+    const db = office.ctx.db;
+    await db
+      .insertInto('client_actions')
+      .values([renewal, approval(account.clientId, quote)])
+      .execute();
+    expect(await applyPendingActions(office.ctx, account.clientId)).toBe(2);
+    const settled = await db
+      .selectFrom('client_actions')
+      .select(['kind', 'status', 'outcome'])
+      .orderBy('id')
+      .execute();
+    expect(settled).toEqual([
+      { kind: 'quote.approve', status: 'applied', outcome: 'Approved by Maya Chen.' },
+      { kind: 'link.renew', status: 'refused', outcome: 'This customer is no longer on record.' },
+    ]);
   }, 120_000);
 });

@@ -148,3 +148,34 @@ describe('decisions are shared', () => {
     expect(listed.body.data).toEqual([]);
   });
 });
+
+describe('a decision names a record that stands', () => {
+  it('a document listed for its deleted customer, then deleted itself, is listed nowhere', async () => {
+    const { hub, van, shop, sync, advance } = await hubAndVan();
+    const bob = await shop.portal('POST', '/customers', { body: { name: 'Bob', email: 'bob@example.com' } });
+    await sync();
+    advance(60_000);
+    await deleteCustomer(van.ctx, shop.clientId, bob.body.id);
+    const created = await shop.portal('POST', '/invoices/create', {
+      body: {
+        customer_email: 'bob@example.com',
+        customer_name: 'Bob',
+        items: [{ description: 'Deep clean', quantity: 1, unit_price: 90 }],
+      },
+    });
+    await sync();
+    await hub.ctx.sync!.syncNow(shop.clientId);
+    expect((await van.ctx.sync!.conflicts(shop.clientId)).map((c) => c.id)).toEqual([
+      `customer_deleted:${created.body.id}`,
+    ]);
+
+    // The draft goes: the van, pulling its deletion, finds no record left to pick a customer for
+    // (a paid invoice voided, then deleted as a draft on a third device, is the same case).
+    advance(60_000);
+    expect((await shop.portal('DELETE', `/invoices/${created.body.number}`)).status).toBe(200);
+    await sync();
+    expect(await hub.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
+    expect(await van.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
+    expect((await shop.portal('GET', '/sync')).body.conflicts).toBe(0);
+  });
+});

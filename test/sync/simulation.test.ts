@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import type { HubStorage } from '../../server/sync/hub/storage';
 import { startPgHubPoolForSuite } from '../helpers/postgres';
+import { recordCustomerAction } from './simulation/client-actions';
 import { checkInvariants } from './simulation/invariants';
 import { newLedger, randomOperation } from './simulation/operations';
 import { rng, World } from './simulation/world';
@@ -32,13 +33,15 @@ async function runSeed(seed: number, hubStorage?: () => HubStorage): Promise<voi
   const ledger = newLedger();
   try {
     await world.setUp(SKEWS);
-    world.faults = { dropRequest: 0.1, dropResponse: 0.1, duplicate: 0.1 };
+    world.faults = { dropRequest: 0.1, dropResponse: 0.1, duplicate: 0.1, cutAfterApply: 0.5 };
     for (let step = 0; step < STEPS; step++) {
       // Now and then a day passes, so the hub's schedule extends plan horizons (recurring-work.md).
       world.advance(random.chance(0.05) ? 86_400_000 : random.int(90_000));
       const index = random.int(world.replicas.length);
       const replica = world.replicas[index]!;
       const roll = random.next();
+      // A customer answers a quote on the hub's page, whatever the owner's devices are doing.
+      if (random.chance(0.2)) await recordCustomerAction(world, random, ledger);
       if (roll < 0.65) {
         await randomOperation(replica, world.accountId, random, ledger);
       } else if (roll < 0.85) {
@@ -51,7 +54,7 @@ async function runSeed(seed: number, hubStorage?: () => HubStorage): Promise<voi
         await world.restart(index);
       }
     }
-    world.faults = { dropRequest: 0, dropResponse: 0, duplicate: 0 };
+    world.faults = { dropRequest: 0, dropResponse: 0, duplicate: 0, cutAfterApply: 0 };
     for (const replica of world.replicas) replica.partitioned = false;
     // Two passes: the first brings every change to the hub, the second brings the hub to everyone.
     for (let pass = 0; pass < 2; pass++) {

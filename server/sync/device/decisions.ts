@@ -81,17 +81,29 @@ function wasDeleted(local: LocalState, table: string, id: unknown): boolean {
   return local.clocks(table, JSON.stringify([id]))[DELETED] !== undefined;
 }
 
+/** What the rows of a record that stands can show, by the record's type (see `findings`). */
+const STANDING = {
+  invoice: ['customer_deleted', 'overpaid_invoice', 'paid_invoice_voided'],
+  quote: ['customer_deleted', 'quote_accepted_and_declined'],
+  job: ['customer_deleted', 'job_completed_and_cancelled'],
+} as const;
+
 function findings(local: LocalState, type: 'invoice' | 'quote' | 'job', id: string): Finding[] {
   const table = `${type}s`;
   const row = local.statement(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
     | Record<string, unknown>
     | undefined;
   if (!row) {
-    if (type !== 'invoice') return [];
+    // A decision listed while the record stood (a paid invoice voided, then deleted as a draft on
+    // another device) names a record the owner can no longer open: it is cleared, and a paid
+    // invoice's deletion is listed on its own.
+    const gone = STANDING[type].map((kind) => ({ kind, when: false, message: '' }));
+    if (type !== 'invoice') return gone;
     const paid = local.statement('SELECT count(*) AS n FROM payments WHERE invoice_id = ?').get(id) as {
       n: number;
     };
     return [
+      ...gone,
       {
         kind: 'paid_invoice_deleted',
         when: paid.n > 0 && wasDeleted(local, 'invoices', id),

@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import { exportAccount } from '../../../server/documents/export';
 import { visitId } from '../../../server/domain/plan-visits';
 import { subscribes } from '../../../server/domain/webhook-fanout';
+import { checkClientActions } from './client-action-checks';
 import type { Ledger } from './operations';
 import type { Replica, World } from './world';
 
@@ -132,6 +133,7 @@ export async function checkInvariants(world: World, ledger: Ledger): Promise<voi
   }
 
   problems.push(...checkDecisions(world, ledger));
+  problems.push(...checkClientActions(world, ledger));
 
   // A slot that went up and back down to nothing on one replica is the same figure as no slot.
   const rollups = (replica: Replica) =>

@@ -1,3 +1,5 @@
+import type { ClientActionsTable } from '../../../server/db/schema';
+import { getBookingPage, updateBookingPage } from '../../../server/domain/booking-page';
 import {
   addNote,
   addTags,
@@ -15,7 +17,13 @@ import {
 } from '../../../server/domain/invoices';
 import { cancelJob, completeJob, createJob, startJob, updateJob } from '../../../server/domain/jobs';
 import { runRecurringWork } from '../../../server/domain/plan-runner';
-import { acceptQuote, createQuote, declineQuote, sendQuote } from '../../../server/domain/quotes';
+import {
+  acceptQuote,
+  createQuote,
+  declineQuote,
+  markQuoteSent,
+  sendQuote,
+} from '../../../server/domain/quotes';
 import { createPlan, endPlan, updatePlan } from '../../../server/domain/service-plans';
 import { createEndpoint } from '../../../server/domain/webhooks';
 import { ApiError } from '../../../server/lib/errors';
@@ -28,10 +36,21 @@ export interface Ledger {
   created: Set<string>;
   /** Each endpoint made, with the events its replica held when it was made (it gets every other one). */
   endpoints: Map<string, Set<string>>;
+  /** What customers did on the hub's page (client-actions.ts), by action id. */
+  actions: Map<string, ClientActionsTable>;
+  /** Quotes an owner accepted or declined by hand, whose final status a customer's answer need not be. */
+  answered: Set<string>;
 }
 
 export function newLedger(): Ledger {
-  return { payments: new Set(), deleted: new Set(), created: new Set(), endpoints: new Map() };
+  return {
+    payments: new Set(),
+    deleted: new Set(),
+    created: new Set(),
+    endpoints: new Map(),
+    actions: new Map(),
+    answered: new Set(),
+  };
 }
 
 const EMAILS = ['ada@example.com', 'bo@example.com', 'Cy@Example.com', 'di@example.com', 'ed@example.com'];
@@ -70,7 +89,7 @@ export async function randomOperation(replica: Replica, accountId: string, rando
     const list = await ids(replica, table, accountId);
     return list.length ? random.pick(list) : undefined;
   };
-  const kind = random.int(23);
+  const kind = random.int(25);
   try {
     switch (kind) {
       case 0: {
@@ -153,6 +172,9 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         const id = await pick('jobs');
         if (!id) return;
         const action = random.pick([startJob, completeJob, cancelJob]);
+        // Half the time the crew starts and finishes a visit between two syncs, so visits are
+        // completed and ask their customers for reviews (client-actions.ts).
+        if (action === completeJob && random.chance(0.5)) await startJob(ctx, accountId, id);
         await action(ctx, accountId, id);
         return;
       }
@@ -165,19 +187,25 @@ export async function randomOperation(replica: Replica, accountId: string, rando
           });
         return;
       }
-      case 12: {
+      case 12:
+      case 23: {
         const quote = await createQuote(ctx, accountId, {
           customer_email: random.pick(EMAILS),
           items: items(random),
           taxes: TAXES,
         });
         ledger.created.add(quote.id);
+        // Mostly marked sent at once (sendQuote only queues the e-mail), so customers have quotes
+        // to answer on the hub's page.
+        if (random.chance(0.6)) await markQuoteSent(ctx, accountId, quote.id);
         return;
       }
       case 13: {
         const id = await pick('quotes');
         if (!id) return;
-        await random.pick([sendQuote, acceptQuote, declineQuote])(ctx, accountId, id);
+        const answer = random.pick([sendQuote, acceptQuote, declineQuote]);
+        if (answer !== sendQuote) ledger.answered.add(id);
+        await answer(ctx, accountId, id);
         return;
       }
       case 14: {
@@ -263,6 +291,17 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         // The owner deals with a decision listed here: it must leave every machine's list.
         const open = await replica.engine.conflicts(accountId);
         if (open.length) await replica.engine.resolveConflict(accountId, random.pick(open).id);
+        return;
+      }
+      case 24: {
+        // The owner turns the booking page off or on again: requests sent while it was open are
+        // applied, and those applied once it is closed are refused, alike on every machine.
+        const page = await getBookingPage(ctx, accountId);
+        await updateBookingPage(ctx, accountId, {
+          enabled: !page.enabled,
+          services: page.services.map(({ id, name, duration_minutes }) => ({ id, name, duration_minutes })),
+          hours: page.hours,
+        });
         return;
       }
       case 16: {

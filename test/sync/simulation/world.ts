@@ -2,7 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AppContext, createContext } from '../../../server/context';
-import { createAccount } from '../../../server/domain/accounts';
+import { createAccount, updateConfig } from '../../../server/domain/accounts';
+import { updateBookingPage } from '../../../server/domain/booking-page';
+import { applyPendingActions } from '../../../server/domain/client-actions';
 import { isoNow, manualClock } from '../../../server/lib/clock';
 import { SyncEngine } from '../../../server/sync/device/engine';
 import { type HubTransport, localTransport, SyncError } from '../../../server/sync/device/transport';
@@ -48,6 +50,8 @@ export interface Faults {
   dropResponse: number;
   /** Chance that a request arrives twice. */
   duplicate: number;
+  /** Chance that a device is cut off right after applying customers' actions, before pushing. */
+  cutAfterApply: number;
 }
 
 const HUB_URL = 'http://hub.invalid';
@@ -66,7 +70,7 @@ async function templateFile(): Promise<string> {
 export class World {
   readonly replicas: Replica[] = [];
   accountId = '';
-  faults: Faults = { dropRequest: 0, dropResponse: 0, duplicate: 0 };
+  faults: Faults = { dropRequest: 0, dropResponse: 0, duplicate: 0, cutAfterApply: 0 };
   private readonly start = Date.parse('2026-11-22T09:00:00Z');
 
   /** `hubStorage`: where the hub keeps its state (PostgreSQL); the hub's own SQLite when absent. */
@@ -103,6 +107,15 @@ export class World {
       connectivity: ctx.connectivity,
       signals: ctx.signals,
       hubStorage: name === 'hub' ? this.hubStorage?.() : undefined,
+      // As every install does (server/index.ts): pending client hub actions are applied after a pull.
+      // Now and then the network goes right after a device applied them, before it pushed the
+      // effects, so other machines apply the same actions while it is apart (invariant 12b).
+      clientActions: async (accountId) => {
+        const applied = await applyPendingActions(ctx, accountId);
+        if (applied && name !== 'hub' && this.random.chance(this.faults.cutAfterApply))
+          replica.partitioned = true;
+        return applied;
+      },
       remote: {
         join: (_hub, code, deviceName, known) => this.join(code, deviceName, known),
         transport: (_url, credential) => this.transport(replica, credential),
@@ -129,6 +142,18 @@ export class World {
       apiPlan: 'lite',
     });
     this.accountId = account.id;
+    // What the client hub's forms need (client-actions.ts): a booking page with a service, review
+    // requests after completed visits, and e-mails to the owner when a customer acts.
+    await updateConfig(this.hub.ctx, account.id, {
+      ask_for_reviews: true,
+      owner_alerts: true,
+      business_email: 'owner@sim.example',
+    });
+    await updateBookingPage(this.hub.ctx, account.id, {
+      enabled: true,
+      services: [{ name: 'Window cleaning', duration_minutes: 90 }],
+      hours: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, from: '08:00', to: '18:00' })),
+    });
     for (const [i, skew] of devices.entries()) await this.addDevice(`d${i + 1}`, skew);
   }
 
