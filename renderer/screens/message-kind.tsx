@@ -12,6 +12,7 @@ const LABELS: Record<MessageKind, string> = {
   owner_alert: 'Alert to you',
   booking_reply: 'Booking reply',
   client_hub_reply: 'Client hub reply',
+  member_invite: 'Team invitation',
 };
 
 /** What an e-mail is about; win-back notes stand out because the owner chose to send them. */

@@ -37,6 +37,7 @@ import * as timeEntries from './migrations/0024_time_entries';
 import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import * as members from './migrations/0031_members';
+import * as invitesPasskeys from './migrations/0032_member_invites_passkeys';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0019_client_actions': clientActions,
   '0029_payment_tax_shares': paymentTaxShares,
   '0031_members': members,
+  '0032_member_invites_passkeys': invitesPasskeys,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -39,9 +39,14 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
-import type { MemberRole, MemberSessionsTable } from './schema-people';
+import type {
+  MemberInvitesTable,
+  MemberPasskeysTable,
+  MemberRole,
+  MemberSessionsTable,
+} from './schema-people';
 
-export type { MemberSessionsTable };
+export type { MemberInvitesTable, MemberPasskeysTable, MemberSessionsTable };
 
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
@@ -409,6 +414,8 @@ export interface Database {
   client_actions: ClientActionsTable;
   team_members: TeamMembersTable;
   member_sessions: MemberSessionsTable;
+  member_invites: MemberInvitesTable;
+  member_passkeys: MemberPasskeysTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;
   job_assignees: JobAssigneesTable;

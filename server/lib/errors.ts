@@ -50,6 +50,10 @@ export const unauthorized = (message: string) => new ApiError(401, 'unauthorized
 export const forbidden = (message: string, param?: string) =>
   new ApiError(403, 'forbidden', message, { param });
 
+/** The signed-in member's role does not allow this (contract part 3: 403 in the error shape). */
+export const roleForbidden = (message: string, param?: string) =>
+  new ApiError(403, 'role_forbidden', message, { param });
+
 export const planRequired = (message: string) => new ApiError(403, 'plan_required', message);
 
 export const payloadTooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);

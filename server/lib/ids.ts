@@ -30,7 +30,9 @@ export type IdPrefix =
   | 'lnk'
   | 'act'
   | 'te'
-  | 'mss';
+  | 'mss'
+  | 'minv'
+  | 'mpk';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

@@ -134,6 +134,7 @@ export const MAIL_KINDS = [
   'owner_alert',
   'booking_reply',
   'client_hub_reply',
+  'member_invite',
 ] as const;
 
 export const MailMessage = z

@@ -59,7 +59,9 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await team.addTeamMember(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(await team.addTeamMember(ctx, request.auth.account.id, request.body, request.auth.member)),
     );
 
     app.delete(
@@ -95,7 +97,14 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: TeamMember, ...commonErrors },
         },
       },
-      (request) => team.updateTeamMember(ctx, request.auth.account.id, request.params.id, request.body),
+      (request) =>
+        team.updateTeamMember(
+          ctx,
+          request.auth.account.id,
+          request.params.id,
+          request.body,
+          request.auth.member,
+        ),
     );
   };
 }
