@@ -48,4 +48,9 @@ export interface ReviewRequestsTable {
 }
 
 /** What a plain message (kind 'winback' in storage) is, when it is not a win-back. */
-export type MailPurpose = 'review_request' | 'owner_alert' | 'booking_reply' | 'client_hub_reply' | 'member_invite';
+export type MailPurpose =
+  | 'review_request'
+  | 'owner_alert'
+  | 'booking_reply'
+  | 'client_hub_reply'
+  | 'member_invite';

@@ -267,8 +267,7 @@ export async function updateTeamMember(
       role: patch.role ?? row.role,
       email: patch.email === undefined ? row.email : patch.email,
       phone: patch.phone === undefined ? row.phone : patch.phone,
-      can_see_prices:
-        patch.can_see_prices === undefined ? row.can_see_prices : patch.can_see_prices ? 1 : 0,
+      can_see_prices: patch.can_see_prices === undefined ? row.can_see_prices : patch.can_see_prices ? 1 : 0,
     };
     await keepAnOwner(tx, row, { role: next.role, active: deactivated_at === null });
     if (deactivated_at && !row.deactivated_at) await endMemberAccess(tx, row.id, deactivated_at);

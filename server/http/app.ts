@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
+import { memberDoorRoutes } from '../client-hub/join-routes';
+import { installDoor } from '../client-hub/member-doors';
 import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
 import { invoicePdfFile } from '../documents/pdf';
@@ -150,5 +152,12 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   const invoicePdf = (accountId: string, invoiceId: string) =>
     invoicePdfFile(ctx, accountId, invoiceId, { delivered: true });
   await app.register(clientHubRoutes(clientHubData(hubRows, { optIn: true, invoicePdf }), ctx.clock));
+  // A team member's way in (docs/crew.md): invitations, passkeys, sign-out, whatever the opt-in.
+  await app.register(
+    memberDoorRoutes(
+      installDoor(ctx, hubRows, () => app.sessionCookie),
+      ctx.clock,
+    ),
+  );
   return app;
 }

@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ClientConfig, Pool } from 'pg';
 import { clientHubData } from '../../client-hub/data';
 import { hubRows } from '../../client-hub/hub-rows';
+import { memberDoorRoutes } from '../../client-hub/join-routes';
+import { hubDoor } from '../../client-hub/member-doors';
 import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
@@ -85,6 +87,14 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
         hubRows(hub.storage, () => clock.now().getTime()),
         { optIn: false },
       ),
+      clock,
+    ),
+  );
+  // A team member's way in (docs/crew.md), while every owner computer may be off.
+  const memberRows = hubRows(hub.storage, () => clock.now().getTime());
+  await app.register(
+    memberDoorRoutes(
+      hubDoor(memberRows, () => clock.now()),
       clock,
     ),
   );
