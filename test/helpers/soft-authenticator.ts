@@ -9,7 +9,7 @@ const b64u = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64
 
 /** A minimal CBOR encoder: maps, byte and text strings, small integers (all WebAuthn needs here). */
 function cbor(value: unknown): Buffer {
-  const head = (major: number, n: number) => {
+  const head = (major: number, n: number): Buffer => {
     if (n < 24) return Buffer.from([(major << 5) | n]);
     if (n < 256) return Buffer.from([(major << 5) | 24, n]);
     const b = Buffer.alloc(3);
