@@ -10,9 +10,19 @@ const tags = ['Team sign-in'];
 const Html = z.string().meta({ description: 'An HTML page (no scripts; a strict Content-Security-Policy).' });
 const page = (description: string) => ({ description, content: { 'text/html': { schema: Html } } });
 const Token = z.object({ token: z.string().meta({ description: 'The invitation: minv_… and its secret.' }) });
-const WebAuthnJson = z
-  .record(z.string(), z.unknown())
-  .meta({ description: 'WebAuthn JSON (as @simplewebauthn/browser makes it).' });
+const WebAuthnJson = z.record(z.string(), z.unknown()).meta({ description: 'WebAuthn JSON options.' });
+const Credential = z
+  .strictObject({
+    id: z.string(),
+    rawId: z.string(),
+    type: z.literal('public-key'),
+    response: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "The authenticator's answer, base64url fields." }),
+    clientExtensionResults: z.record(z.string(), z.unknown()),
+    authenticatorAttachment: z.string().optional(),
+  })
+  .meta({ description: 'A WebAuthn credential as JSON (as @simplewebauthn/browser makes it).' });
 const gone = page('Used, expired or replaced: ask the owner for a new link.');
 const tooMany = page('Too many requests from this address; Retry-After says when to try again.');
 const notSameOrigin = page('Not posted from a page of this server (Origin).');
@@ -38,7 +48,7 @@ export const MEMBER_SCHEMAS = {
     security: [],
     params: Token,
     consumes: ['application/x-www-form-urlencoded'],
-    body: z.object({ form_token: z.string().meta({ description: 'The page’s own form token.' }) }),
+    body: z.strictObject({ form_token: z.string().meta({ description: 'The page’s own form token.' }) }),
     response: {
       303: z.null().meta({ description: 'Signed in: Location is where the member lands.' }),
       403: page('Wrong form token, or not posted from its own page.'),
@@ -65,7 +75,7 @@ export const MEMBER_SCHEMAS = {
     summary: 'Add a passkey',
     description: 'The signed-in member’s answer to the options; the public key is kept (it syncs).',
     security: [],
-    body: WebAuthnJson,
+    body: Credential,
     response: {
       201: json(
         'Added.',
@@ -87,7 +97,7 @@ export const MEMBER_SCHEMAS = {
     description:
       'A valid signature by a passkey not revoked, of a member on the team, opens a session (cookie). 401 passkey_refused otherwise.',
     security: [],
-    body: WebAuthnJson,
+    body: Credential,
     response: {
       200: json('Signed in.', z.object({ object: z.literal('member_sign_in'), redirect: z.string() })),
       401: json('Refused.', ErrorBody),
