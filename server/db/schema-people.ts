@@ -43,3 +43,10 @@ export interface MemberPasskeysTable {
   created_at: string;
   revoked_at: string | null;
 }
+
+/** The people tables, as the Database interface (schema.ts) holds them. */
+export interface PeopleTables {
+  member_sessions: MemberSessionsTable;
+  member_invites: MemberInvitesTable;
+  member_passkeys: MemberPasskeysTable;
+}

@@ -39,14 +39,9 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { TimeEntriesTable } from './schema-hours';
-import type {
-  MemberInvitesTable,
-  MemberPasskeysTable,
-  MemberRole,
-  MemberSessionsTable,
-} from './schema-people';
+import type { MemberRole, PeopleTables } from './schema-people';
 
-export type { MemberInvitesTable, MemberPasskeysTable, MemberSessionsTable };
+export type { MemberInvitesTable, MemberPasskeysTable, MemberSessionsTable } from './schema-people';
 
 import type { BookingPhotosTable, BookingRequestsTable, ReviewRequestsTable } from './schema-requests';
 
@@ -398,7 +393,7 @@ export interface ReviewsTable {
   updated_at: string;
 }
 
-export interface Database {
+export interface Database extends PeopleTables {
   accounts: AccountsTable;
   counters: CountersTable;
   api_keys: ApiKeysTable;
@@ -413,9 +408,6 @@ export interface Database {
   client_links: ClientLinksTable;
   client_actions: ClientActionsTable;
   team_members: TeamMembersTable;
-  member_sessions: MemberSessionsTable;
-  member_invites: MemberInvitesTable;
-  member_passkeys: MemberPasskeysTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;
   job_assignees: JobAssigneesTable;
