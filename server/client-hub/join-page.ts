@@ -9,8 +9,7 @@ export function joinPage(business: string, member: string, action: string, formT
 <div class="card"><p>This signs you in on this phone or computer to see your visits. The link works once.</p>
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="form_token" value="${escapeHtml(formToken)}">
-<button type="submit">Join as ${escapeHtml(member)}</button></form></div>
-<p class="muted">Already joined on this device with a passkey? <a href="/member/sign-in">Sign in with a passkey</a>.</p>`,
+<button type="submit">Join as ${escapeHtml(member)}</button></form></div>`,
     'This link is for you only: please do not share it.',
   );
 }
