@@ -1512,17 +1512,23 @@ export interface paths {
         /**
          * Get the business logo’s details
          * @description 404 when the business has no logo.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalLogo"];
         /**
          * Upload the business logo
          * @description A PNG or a JPEG of at most 512 KB, base64-encoded; its type is read from its bytes (400 otherwise), a larger one is refused 413. Replaces the logo the business had. Shown on the client hub, the public booking page and every quote and invoice PDF.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         put: operations["putPortalLogo"];
         post?: never;
         /**
          * Remove the business logo
          * @description Removing a logo the business does not have changes nothing.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         delete: operations["deletePortalLogo"];
         options?: never;
@@ -1537,7 +1543,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the business logo’s image */
+        /**
+         * Get the business logo’s image
+         * @description Roles: the owner and the office; another role gets 403 role_forbidden.
+         */
         get: operations["getPortalLogoImage"];
         put?: never;
         post?: never;
@@ -1809,6 +1818,8 @@ export interface paths {
         /**
          * Get the customer’s approval of a quote
          * @description Who approved the quote on the client hub, when and from which address (printed on its PDF); null when it was not approved there.
+         *
+         *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         get: operations["getPortalQuotesByNumberApproval"];
         put?: never;
@@ -2481,6 +2492,138 @@ export interface paths {
          *     Roles: the owner and the office; another role gets 403 role_forbidden.
          */
         patch: operations["patchPortalTeamById"];
+        trace?: never;
+    };
+    "/team/{id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a team member
+         * @description A one-time sign-in link (7 days) with its QR code; the member's older unused links stop working. email: true also e-mails it. Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        post: operations["postPortalTeamByIdInvites"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{id}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team member's passkeys
+         * @description Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        get: operations["getPortalTeamByIdPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{id}/passkeys/{passkey_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a team member's passkey
+         * @description It no longer signs them in on any server once the change reaches it. Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        post: operations["postPortalTeamByIdPasskeysByPasskeyIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team member's sessions
+         * @description The browsers signed in as the member now, newest first. Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        get: operations["getPortalTeamByIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{id}/sessions/{session_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End one of a team member's sessions
+         * @description Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        post: operations["postPortalTeamByIdSessionsBySessionIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{id}/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End all of a team member's sessions
+         * @description Every server refuses them once the change reaches it (it syncs). Owner only: office and crew sessions get 403 role_forbidden.
+         *
+         *     Roles: the owner; another role gets 403 role_forbidden.
+         */
+        post: operations["postPortalTeamByIdSessionsRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/team/schedule": {
@@ -4150,7 +4293,7 @@ export interface components {
             created_at: string;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way" | "member_invite";
             last_error: string | null;
             /** @constant */
             object: "mail_message";
@@ -4174,6 +4317,56 @@ export interface components {
              * @example 2026-11-22T09:30:00Z
              */
             paid_at?: string;
+        };
+        MemberInvite: {
+            emailed_to: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            expires_at: string;
+            id: string;
+            /** @constant */
+            object: "member_invite";
+            /** @description The link as a QR code (SVG) to scan with the phone. */
+            qr_svg: string;
+            /** @description The one-time link, shown once: it works for 7 days. */
+            url: string;
+        };
+        MemberInviteCreateInput: {
+            /** @description true e-mails the link to the member's address. */
+            email?: boolean;
+        };
+        MemberPasskey: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            created_at: string;
+            id: string;
+            /** @constant */
+            object: "member_passkey";
+            transports: string[];
+        };
+        /** @enum {string} */
+        MemberRole: "owner" | "office" | "crew";
+        /** @enum {string} */
+        MemberRoleInput: "owner" | "office" | "crew";
+        MemberSession: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00Z
+             */
+            expires_at: string;
+            id: string;
+            /** @constant */
+            object: "member_session";
+            user_agent: string | null;
         };
         MergeBodyInput: {
             /**
@@ -4213,7 +4406,7 @@ export interface components {
             document_id: string | null;
             id: string;
             /** @enum {string} */
-            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
+            kind: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way" | "member_invite";
             last_error: string | null;
             /** @description When it is tried next; null once sent or failed. */
             next_attempt_at: string | null;
@@ -4708,6 +4901,9 @@ export interface components {
                  */
                 week_start: string;
             }[];
+        };
+        Revoked: {
+            revoked: number;
         };
         SalesTaxReport: {
             /** @enum {string} */
@@ -5232,28 +5428,51 @@ export interface components {
         TeamMember: {
             /** @description false once deactivated: kept on past jobs, not offered for new ones. */
             active: boolean;
+            /** @description Crew only: whether prices show on their visits. */
+            can_see_prices: boolean;
             completed_jobs: number;
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00Z
              */
             created_at: string;
+            email: string | null;
             /** @example tm_01jd3k5x2m9q7r8s6t4v2w0y1z */
             id: string;
+            /** @description Browsers signed in as this member now. */
+            live_sessions: number;
             name: string;
             /** @constant */
             object: "team_member";
             /** @description Assigned jobs not yet completed or cancelled. */
             open_jobs: number;
+            /** @description Passkeys not revoked. */
+            passkeys: number;
+            phone: string | null;
+            role: components["schemas"]["MemberRole"];
         };
         TeamMemberCreateInput: {
+            /** @description Owner only. */
+            can_see_prices?: boolean;
+            /** @description Where their invitation can be e-mailed. */
+            email?: string | null;
             name: string;
+            phone?: string | null;
+            /** @description Owner only. New members are crew. */
+            role?: components["schemas"]["MemberRoleInput"];
         };
         TeamMemberUpdateInput: {
             active?: boolean;
+            /** @description Owner only. */
+            can_see_prices?: boolean;
+            /** @description Where their invitation can be e-mailed. */
+            email?: string | null;
             name?: string;
+            phone?: string | null;
             /** @description With active: false, the member (tm_…) who takes over this member's open jobs. */
             reassign_to?: string;
+            /** @description Owner only. New members are crew. */
+            role?: components["schemas"]["MemberRoleInput"];
         };
         TeamSchedule: {
             /**
@@ -13764,7 +13983,7 @@ export interface operations {
                 /** @description Only the e-mails of one invoice or quote. */
                 document_id?: string;
                 /** @description Only e-mails of this kind (reminder: the automatic reminders). */
-                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way";
+                kind?: "invoice" | "quote" | "winback" | "reminder" | "review_request" | "owner_alert" | "booking_reply" | "client_hub_reply" | "on_my_way" | "member_invite";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
                 status?: "queued" | "sending" | "sent" | "failed" | "cancelled";
@@ -18689,6 +18908,604 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalTeamByIdInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberInviteCreateInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberInvite"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalTeamByIdPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberPasskey"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalTeamByIdPasskeysByPasskeyIdRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalTeamByIdSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberSession"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalTeamByIdSessionsBySessionIdRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPortalTeamByIdSessionsRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team member (tm_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
                 };
             };
             /** @description Default Response */

@@ -13,6 +13,7 @@ const LABELS: Record<MessageKind, string> = {
   booking_reply: 'Booking reply',
   client_hub_reply: 'Client hub reply',
   on_my_way: 'On my way',
+  member_invite: 'Team invitation',
 };
 
 /** What an e-mail is about; win-back notes stand out because the owner chose to send them. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { TeamMember } from '../../shared/schemas/team';
 import { portal } from '../lib/api';
 import { count } from '../lib/plural';
@@ -12,7 +12,6 @@ import {
   Dialog,
   EmptyState,
   Field,
-  FormActions,
   FormAlert,
   fieldError,
   formError,
@@ -22,6 +21,7 @@ import {
   useToast,
 } from '../ui';
 import { Loaded } from './common';
+import { EditMemberDialog, InviteDialog, SignInsDialog } from './team-member-dialogs';
 import { useBusyAction } from './use-busy-action';
 
 /** The people jobs are assigned to, with how much each has on and has done. */
@@ -35,6 +35,8 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
   const returning = useBusyAction<string>();
   const [leaving, setLeaving] = useState<Leaving>();
   const [renaming, setRenaming] = useState<TeamMember>();
+  const [inviting, setInviting] = useState<TeamMember>();
+  const [signIns, setSignIns] = useState<TeamMember>();
   const bringBack = (member: TeamMember) =>
     returning.perform(member.id, async () => {
       await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { active: true } });
@@ -94,6 +96,21 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
                       </span>
                     ),
                   },
+                  { header: 'Role', cell: (m) => <Badge>{m.role}</Badge> },
+                  {
+                    header: 'Signed in',
+                    cell: (m) => (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() => setSignIns(m)}
+                        aria-label={`${m.name}'s sign-ins`}
+                      >
+                        {count(m.live_sessions, 'session', 'sessions')},{' '}
+                        {count(m.passkeys, 'passkey', 'passkeys')}
+                      </Button>
+                    ),
+                  },
                   {
                     header: 'Open jobs',
                     align: 'right',
@@ -111,10 +128,21 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
                           variant="ghost"
                           write
                           onClick={() => setRenaming(m)}
-                          aria-label={`Rename ${m.name}`}
+                          aria-label={`Edit ${m.name}`}
                         >
-                          Rename
+                          Edit
                         </Button>
+                        {m.active && (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            write
+                            onClick={() => setInviting(m)}
+                            aria-label={`Invite ${m.name}`}
+                          >
+                            Invite
+                          </Button>
+                        )}
                         {m.active ? (
                           <Button
                             size="sm"
@@ -165,12 +193,20 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
           members.reload();
         }}
       />
-      <RenameDialog
+      <EditMemberDialog
         member={renaming}
         onClose={() => setRenaming(undefined)}
         onDone={(member) => {
           setRenaming(undefined);
-          toast.show(`Renamed to ${member.name}`);
+          toast.show(`${member.name} saved`);
+          members.reload();
+        }}
+      />
+      <InviteDialog member={inviting} onClose={() => setInviting(undefined)} />
+      <SignInsDialog
+        member={signIns}
+        onClose={() => {
+          setSignIns(undefined);
           members.reload();
         }}
       />
@@ -271,47 +307,6 @@ function LeaveDialog({
           <FormAlert error={error} params={['reassign_to']} />
         </div>
       )}
-    </Dialog>
-  );
-}
-
-/** A member's new name, refused next to the field when someone already has it. */
-function RenameDialog({
-  member,
-  onClose,
-  onDone,
-}: {
-  member: TeamMember | undefined;
-  onClose(): void;
-  onDone(member: TeamMember): void;
-}) {
-  const [name, setName] = useState('');
-  const { busy, error, setError, run } = useSubmit();
-  useEffect(() => setName(member?.name ?? ''), [member]);
-  const close = () => {
-    setError(undefined);
-    onClose();
-  };
-  const save = (event: React.FormEvent) => {
-    event.preventDefault();
-    return run(async () => {
-      if (!member) return;
-      onDone(await portal.patch('/team/{id}', { params: { path: { id: member.id } }, body: { name } }));
-    });
-  };
-  return (
-    <Dialog open={Boolean(member)} onClose={close} title={member ? `Rename ${member.name}` : ''}>
-      <form onSubmit={save} noValidate className="stack" aria-label="Rename a team member">
-        <FormAlert error={error} params={['name']} />
-        <Field
-          label="New name"
-          hint="Their jobs, past and open, show the new name"
-          error={fieldError(error, 'name')}
-        >
-          <Input value={name} onChange={(e) => setName(e.target.value)} />
-        </Field>
-        <FormActions onCancel={close} submitLabel="Rename" busy={busy} />
-      </form>
     </Dialog>
   );
 }

@@ -38,6 +38,7 @@ import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import * as businessLogos from './migrations/0030_business_logos';
 import * as members from './migrations/0031_members';
+import * as invitesPasskeys from './migrations/0032_member_invites_passkeys';
 import * as crewActions from './migrations/0033_crew_actions';
 import * as jobPhotos from './migrations/0034_job_photos';
 import { watchOtherWriters } from './other-writers';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0029_payment_tax_shares': paymentTaxShares,
   '0030_business_logos': businessLogos,
   '0031_members': members,
+  '0032_member_invites_passkeys': invitesPasskeys,
   '0033_crew_actions': crewActions,
   '0034_job_photos': jobPhotos,
 };

@@ -15,3 +15,38 @@ export interface MemberSessionsTable {
 }
 
 export type { MemberRole };
+
+/** Tables of migration 0032: how a member first signs in, and their passkeys. */
+
+export interface MemberInvitesTable {
+  id: string;
+  account_id: string;
+  member_id: string;
+  /** SHA-256 of the link's secret; the link holds `<id>.<secret>`. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface MemberPasskeysTable {
+  id: string;
+  account_id: string;
+  member_id: string;
+  /** The credential's id, base64url, as the authenticator gave it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** JSON array of the authenticator's transports ('internal', 'hybrid', ...), when it said. */
+  transports: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** The people tables, as the Database interface (schema.ts) holds them. */
+export interface PeopleTables {
+  member_sessions: MemberSessionsTable;
+  member_invites: MemberInvitesTable;
+  member_passkeys: MemberPasskeysTable;
+}

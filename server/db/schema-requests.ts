@@ -53,7 +53,8 @@ export type MailPurpose =
   | 'owner_alert'
   | 'booking_reply'
   | 'client_hub_reply'
-  | 'on_my_way';
+  | 'on_my_way'
+  | 'member_invite';
 
 /** Migration 0030: the business's logo, one row per business (its id is the business's). */
 export interface BusinessLogosTable {

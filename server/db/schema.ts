@@ -39,7 +39,7 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { CrewTables } from './schema-hours';
-import type { MemberRole, MemberSessionsTable } from './schema-people';
+import type { MemberRole, MemberSessionsTable, PeopleTables } from './schema-people';
 import type {
   BookingPhotosTable,
   BookingRequestsTable,
@@ -47,7 +47,7 @@ import type {
   ReviewRequestsTable,
 } from './schema-requests';
 
-export type { MemberSessionsTable };
+export type { MemberInvitesTable, MemberPasskeysTable, MemberSessionsTable } from './schema-people';
 
 export interface AccountsTable {
   id: string;
@@ -397,7 +397,7 @@ export interface ReviewsTable {
   updated_at: string;
 }
 
-export interface Database extends CrewTables {
+export interface Database extends CrewTables, PeopleTables {
   accounts: AccountsTable;
   counters: CountersTable;
   api_keys: ApiKeysTable;
@@ -412,7 +412,6 @@ export interface Database extends CrewTables {
   client_links: ClientLinksTable;
   client_actions: ClientActionsTable;
   team_members: TeamMembersTable;
-  member_sessions: MemberSessionsTable;
   jobs: JobsTable;
   service_plans: ServicePlansTable;
   job_assignees: JobAssigneesTable;

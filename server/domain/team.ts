@@ -3,6 +3,7 @@ import type {
   ScheduledJob,
   ScheduleGroup,
   TeamMember,
+  TeamMemberCreate,
   TeamMemberUpdate,
   TeamSchedule,
 } from '../../shared/schemas/team';
@@ -14,7 +15,9 @@ import { isoNow, todayIn, toIso } from '../lib/clock';
 import { conflict, invalidState, notFound, validationError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
+import type { SignedInMember } from './member-sessions';
 import { jobsStartingBetween, NOT_CANCELLED } from './scheduled-jobs';
+import { accessCounts, checkOwnerFields, endMemberAccess, keepAnOwner } from './team-people';
 
 export const MAX_SCHEDULE_DAYS = 62;
 const OPEN_STATUSES = ['unscheduled', 'scheduled', 'in_progress'] as const;
@@ -75,8 +78,17 @@ export async function ensureMembers(
   return ids;
 }
 
-async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<TeamMember[]> {
+async function presentMembers(
+  db: Queryable,
+  rows: TeamMembersTable[],
+  now = new Date().toISOString(),
+): Promise<TeamMember[]> {
   if (rows.length === 0) return [];
+  const access = await accessCounts(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
   const counts = await db
     .selectFrom('job_assignees as a')
     .innerJoin('jobs as j', 'j.id', 'a.job_id')
@@ -111,6 +123,12 @@ async function presentMembers(db: Queryable, rows: TeamMembersTable[]): Promise<
       completed_jobs: Number(count?.completed ?? 0),
       active: row.deactivated_at === null,
       created_at: row.created_at,
+      role: row.role,
+      email: row.email,
+      phone: row.phone,
+      can_see_prices: row.can_see_prices === 1,
+      live_sessions: access.get(row.id)!.sessions,
+      passkeys: access.get(row.id)!.passkeys,
     };
   });
 }
@@ -133,25 +151,37 @@ export async function listTeam(ctx: AppContext, accountId: string): Promise<Team
     .where('account_id', '=', accountId)
     .orderBy(sql`lower(name)`)
     .execute();
-  return presentMembers(ctx.db, rows);
+  return presentMembers(ctx.db, rows, isoNow(ctx.clock));
 }
 
 export async function addTeamMember(
   ctx: AppContext,
   accountId: string,
-  input: { name: string },
+  input: TeamMemberCreate,
+  actor: SignedInMember,
 ): Promise<TeamMember> {
+  checkOwnerFields(actor, input);
   return ctx.db.transaction().execute(async (tx) => {
     if ((await findMembersByName(tx, accountId, [input.name])).length) {
       throw conflict(`${input.name} is already on the team`, 'name');
     }
     const [id] = await ensureMembers(tx, ctx, accountId, [input.name]);
+    await tx
+      .updateTable('team_members')
+      .set({
+        role: input.role ?? 'crew',
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        can_see_prices: input.can_see_prices ? 1 : 0,
+      })
+      .where('id', '=', id!)
+      .execute();
     const row = await tx
       .selectFrom('team_members')
       .selectAll()
       .where('id', '=', id!)
       .executeTakeFirstOrThrow();
-    const [member] = await presentMembers(tx, [row]);
+    const [member] = await presentMembers(tx, [row], isoNow(ctx.clock));
     return member!;
   });
 }
@@ -212,13 +242,18 @@ async function handOverOpenJobs(
   }
 }
 
-/** Renames, deactivates or brings back a member; deactivating hands their open jobs over first. */
+/**
+ * Renames, changes details or role, deactivates or brings back a member; deactivating hands their
+ * open jobs over first and ends their sessions.
+ */
 export async function updateTeamMember(
   ctx: AppContext,
   accountId: string,
   memberId: string,
   patch: TeamMemberUpdate,
+  actor: SignedInMember,
 ): Promise<TeamMember> {
+  checkOwnerFields(actor, patch);
   return ctx.db.transaction().execute(async (tx) => {
     const row = await findMember(tx, accountId, memberId);
     const name = patch.name?.trim();
@@ -236,13 +271,20 @@ export async function updateTeamMember(
         : patch.active
           ? null
           : (row.deactivated_at ?? isoNow(ctx.clock));
-    const next = { ...row, name: name ?? row.name, deactivated_at };
-    await tx
-      .updateTable('team_members')
-      .set({ name: next.name, deactivated_at })
-      .where('id', '=', row.id)
-      .execute();
-    const [member] = await presentMembers(tx, [next]);
+    const next: TeamMembersTable = {
+      ...row,
+      name: name ?? row.name,
+      deactivated_at,
+      role: patch.role ?? row.role,
+      email: patch.email === undefined ? row.email : patch.email,
+      phone: patch.phone === undefined ? row.phone : patch.phone,
+      can_see_prices: patch.can_see_prices === undefined ? row.can_see_prices : patch.can_see_prices ? 1 : 0,
+    };
+    await keepAnOwner(tx, row, { role: next.role, active: deactivated_at === null });
+    if (deactivated_at && !row.deactivated_at) await endMemberAccess(tx, row.id, deactivated_at);
+    const { id: _id, account_id: _account, created_at: _created, ...changed } = next;
+    await tx.updateTable('team_members').set(changed).where('id', '=', row.id).execute();
+    const [member] = await presentMembers(tx, [next], isoNow(ctx.clock));
     return member!;
   });
 }
@@ -267,7 +309,11 @@ export async function removeTeamMember(
         `${row.name} has hours on the timesheet: deactivate them instead, so their hours stay for payroll`,
       );
     await handOverOpenJobs(tx, accountId, row, reassignTo, 'removing');
+    await keepAnOwner(tx, row, { role: row.role, active: false });
     await tx.deleteFrom('job_assignees').where('member_id', '=', memberId).execute();
+    for (const table of ['member_sessions', 'member_invites', 'member_passkeys'] as const) {
+      await tx.deleteFrom(table).where('member_id', '=', memberId).execute();
+    }
     await tx.deleteFrom('team_members').where('id', '=', memberId).execute();
     return { id: memberId, object: 'team_member' as const, deleted: true as const };
   });

@@ -6,6 +6,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
+import { memberDoorRoutes } from '../client-hub/join-routes';
+import { installDoor } from '../client-hub/member-doors';
 import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
 import { newId } from '../lib/ids';
@@ -176,6 +178,13 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
       cookieName: (server) => server.sessionCookie,
       serves: async (accountId) => (await hubData.business(accountId)) !== undefined,
     }),
+  );
+  // A team member's way in (docs/crew.md): invitations, passkeys, sign-out, whatever the opt-in.
+  await app.register(
+    memberDoorRoutes(
+      installDoor(ctx, hubRows, () => app.sessionCookie),
+      ctx.clock,
+    ),
   );
   return app;
 }

@@ -30,11 +30,17 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
   });
   // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
   // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/,
-  // and the public booking page's /book/) parse their own, behind an Origin check
-  // (client-hub/routes.ts) and, on a customer's page, a per-page token.
+  // the public booking page's /book/ and a team member's invitation /join/) parse their own,
+  // behind an Origin check (client-hub/routes.ts, join-routes.ts) and a per-page token.
   app.removeAllContentTypeParsers();
   app.addHook('onRequest', async (request) => {
-    if (!isWrite(request.method) || request.url.startsWith('/c/') || request.url.startsWith('/book/')) return;
+    if (
+      !isWrite(request.method) ||
+      request.url.startsWith('/c/') ||
+      request.url.startsWith('/book/') ||
+      request.url.startsWith('/join/')
+    )
+      return;
     const type = request.headers['content-type'];
     const csv =
       request.routeOptions.config.csvUpload && type !== undefined && /^text\/csv\s*(;|$)/i.test(type);

@@ -32,7 +32,9 @@ export type IdPrefix =
   | 'te'
   | 'mss'
   | 'cra'
-  | 'jph';
+  | 'jph'
+  | 'minv'
+  | 'mpk';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

@@ -135,6 +135,7 @@ export const MAIL_KINDS = [
   'booking_reply',
   'client_hub_reply',
   'on_my_way',
+  'member_invite',
 ] as const;
 
 export const MailMessage = z

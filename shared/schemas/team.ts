@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Timestamp } from './common';
+import { DateOnly, Email, Timestamp, text } from './common';
 import { JobStatus, PersonName } from './job';
 
 /**
@@ -20,17 +20,37 @@ export const TeamMember = z
       .boolean()
       .meta({ description: 'false once deactivated: kept on past jobs, not offered for new ones.' }),
     created_at: Timestamp,
+    role: MemberRole,
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    can_see_prices: z.boolean().meta({ description: 'Crew only: whether prices show on their visits.' }),
+    live_sessions: z.number().int().meta({ description: 'Browsers signed in as this member now.' }),
+    passkeys: z.number().int().meta({ description: 'Passkeys not revoked.' }),
   })
   .meta({ id: 'TeamMember' });
 export type TeamMember = z.infer<typeof TeamMember>;
 
-export const TeamMemberCreate = z.strictObject({ name: PersonName }).meta({ id: 'TeamMemberCreate' });
+/** How to reach a member and what they may do; role and can_see_prices are the owner's to set. */
+const MemberDetails = {
+  role: MemberRole.optional().meta({ description: 'Owner only. New members are crew.' }),
+  email: Email.nullable().optional().meta({ description: 'Where their invitation can be e-mailed.' }),
+  phone: text().min(3).max(40).nullable().optional(),
+  can_see_prices: z.boolean().optional().meta({ description: 'Owner only.' }),
+};
+
+export const TeamMemberCreate = z
+  .strictObject({ name: PersonName, ...MemberDetails })
+  .meta({ id: 'TeamMemberCreate' });
 export type TeamMemberCreate = z.infer<typeof TeamMemberCreate>;
 
-/** Rename, deactivate or bring back; deactivating someone with open jobs needs `reassign_to`. */
+/**
+ * Rename, change details or role, deactivate or bring back; deactivating someone with open jobs
+ * needs `reassign_to`, and ends their sessions.
+ */
 export const TeamMemberUpdate = z
   .strictObject({
     name: PersonName.optional(),
+    ...MemberDetails,
     active: z.boolean().optional(),
     reassign_to: z.string().optional().meta({
       description: "With active: false, the member (tm_…) who takes over this member's open jobs.",

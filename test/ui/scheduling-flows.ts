@@ -144,11 +144,22 @@ export function schedulingFlows(ui: UiContext) {
       const alex = after.find((m) => m.name === 'Alex')!;
       expect(alex.open_jobs).toBeGreaterThanOrEqual(sam.open_jobs);
 
-      await page.getByRole('button', { name: 'Rename Alex' }).click();
-      const rename = page.getByRole('dialog');
-      await rename.getByLabel('New name').fill('Alexandra');
-      await rename.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('button', { name: 'Edit Alex' }).click();
+      const edit = page.getByRole('dialog');
+      await edit.getByLabel('Name').fill('Alexandra');
+      await edit.getByLabel('E-mail').fill('alexandra@example.com');
+      await edit.getByRole('button', { name: 'Save' }).click();
       await members.getByRole('row', { name: /Alexandra/ }).waitFor();
+
+      await page.getByRole('button', { name: 'Invite Alexandra' }).click();
+      const invite = page.getByTestId('invite-dialog');
+      await invite.getByRole('button', { name: 'Make a link' }).click();
+      const link = await invite.getByLabel('Invitation link').inputValue();
+      expect(link).toMatch(/\/join\/minv_/);
+      await invite.getByRole('img', { name: /QR code/ }).waitFor();
+      await screenshot(page, 'team-invite');
+      await page.keyboard.press('Escape');
+      await invite.waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: 'Deactivate Jordan' }).click();
       await page
         .getByRole('dialog')

@@ -28,6 +28,7 @@ import { portalReviewRoutes } from './reviews';
 import { portalServicePlanRoutes } from './service-plans';
 import { portalSyncRoutes } from './sync';
 import { portalTeamRoutes } from './team';
+import { portalTeamAccessRoutes } from './team-access';
 import { portalTimeEntryRoutes } from './time-entries';
 import { portalWebhookRoutes } from './webhooks';
 
@@ -58,6 +59,7 @@ export async function portalApi(
   await app.register(portalBookingRoutes(ctx));
   await app.register(portalBookingRequestRoutes(ctx));
   await app.register(portalTeamRoutes(ctx));
+  await app.register(portalTeamAccessRoutes(ctx));
   await app.register(portalTimeEntryRoutes(ctx));
   await app.register(portalReviewRoutes(ctx));
   await app.register(portalCalendarRoutes(ctx));

@@ -61,7 +61,9 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await team.addTeamMember(ctx, request.auth.account.id, request.body)),
+        reply
+          .status(201)
+          .send(await team.addTeamMember(ctx, request.auth.account.id, request.body, request.auth.member)),
     );
 
     app.delete(
@@ -97,7 +99,14 @@ export function portalTeamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: TeamMember, ...commonErrors },
         },
       },
-      (request) => team.updateTeamMember(ctx, request.auth.account.id, request.params.id, request.body),
+      (request) =>
+        team.updateTeamMember(
+          ctx,
+          request.auth.account.id,
+          request.params.id,
+          request.body,
+          request.auth.member,
+        ),
     );
   };
 }

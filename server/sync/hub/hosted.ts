@@ -4,6 +4,8 @@ import type { ClientConfig, Pool } from 'pg';
 import { crewRoutes } from '../../client-hub/crew-routes';
 import { clientHubData } from '../../client-hub/data';
 import { hubRows } from '../../client-hub/hub-rows';
+import { memberDoorRoutes } from '../../client-hub/join-routes';
+import { hubDoor } from '../../client-hub/member-doors';
 import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
 import { registerJsonBodies } from '../../http/bodies';
@@ -84,6 +86,13 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   await app.register(clientHubRoutes(clientHubData(rows, { optIn: false, now: () => clock.now() }), clock));
   // The crew's phone (docs/crew.md, "The phone"): every business the hub holds.
   await app.register(crewRoutes(rows, clock, { cookieName: () => 'sd_member', serves: async () => true }));
+  // A team member's way in (docs/crew.md), while every owner computer may be off.
+  await app.register(
+    memberDoorRoutes(
+      hubDoor(rows, () => clock.now()),
+      clock,
+    ),
+  );
   if (options.adminToken)
     await app.register(onboardingRoutes(clock, hub, options.adminToken), { prefix: '/api/sync/v1' });
   try {
