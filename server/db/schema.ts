@@ -39,7 +39,7 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { CrewTables } from './schema-hours';
-import type { MemberRole, MemberSessionsTable, PeopleTables } from './schema-people';
+import type { MemberRole, PeopleTables } from './schema-people';
 import type {
   BookingPhotosTable,
   BookingRequestsTable,

@@ -159,7 +159,7 @@ describe('hours worked', () => {
 
     const csv = await shop.portal<string>(
       'GET',
-      '/timesheet.csv?from=2026-11-16&to=2026-11-22&member_id=' + sam.id,
+      `/timesheet.csv?from=2026-11-16&to=2026-11-22&member_id=${sam.id}`,
     );
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
