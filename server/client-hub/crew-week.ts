@@ -58,6 +58,7 @@ export async function crewWeek(
     const start = Date.parse(String(j.scheduled_start));
     return start < now.getTime() + WEEK_MS && (start >= from || j.status === 'in_progress');
   });
+  const done = await doneOnPhones(rows, accountId, jobs);
   const unique = (values: unknown[]) => [...new Set(values.filter((v) => v != null).map(String))];
   const [customers, places] = await Promise.all([
     rows.readRows(accountId, 'customers', { column: 'id', values: unique(jobs.map((j) => j.customer_id)) }),
@@ -73,7 +74,7 @@ export async function crewWeek(
       id: String(j.id),
       number: String(j.number),
       title: String(j.title),
-      status: String(j.status),
+      status: done.get(String(j.id)) ?? String(j.status),
       scheduled_start: String(j.scheduled_start),
       scheduled_end: str(j.scheduled_end),
       customer: { name: String(customer?.name ?? ''), phone: str(customer?.phone) },
@@ -93,6 +94,30 @@ export async function crewWeek(
     timezone: config.timezone ?? 'UTC',
     visits,
   };
+}
+
+/**
+ * What the crew did that no install has applied yet (the owner's computers are off): the visit
+ * shows as started or completed from the kept actions, so no one starts or completes it twice.
+ */
+async function doneOnPhones(
+  rows: ClientHubRows,
+  accountId: string,
+  jobs: Row[],
+): Promise<Map<string, string>> {
+  const pending = (
+    await rows.readRows(accountId, 'crew_actions', {
+      column: 'job_id',
+      values: jobs.map((j) => String(j.id)),
+    })
+  ).filter((a) => a.status === 'pending' && (a.kind === 'start' || a.kind === 'complete'));
+  const status = new Map(jobs.map((j) => [String(j.id), String(j.status)]));
+  for (const action of pending.sort((a, b) => String(a.done_at).localeCompare(String(b.done_at)))) {
+    const job = String(action.job_id);
+    if (action.kind === 'complete' && status.get(job) !== 'completed') status.set(job, 'completed');
+    else if (action.kind === 'start' && status.get(job) === 'scheduled') status.set(job, 'in_progress');
+  }
+  return status;
 }
 
 function placeAddress(p: Row): string {

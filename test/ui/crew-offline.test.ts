@@ -42,7 +42,9 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   const shop = await office.createAccount({ business: 'Sparkle Windows' });
   await updateConfig(office.ctx, shop.clientId, { client_hub_url: hosted.url });
   await office.ctx.sync!.upload(shop.clientId, { url: hosted.url }, ADMIN_TOKEN, 'Office');
-  const customer = await shop.portal('POST', '/customers', { body: { name: 'Maya Chen', phone: '555-0100' } });
+  const customer = await shop.portal('POST', '/customers', {
+    body: { name: 'Maya Chen', phone: '555-0100' },
+  });
   const job = await shop.portal('POST', '/jobs/create', {
     body: {
       customer_id: customer.body.id,
@@ -66,7 +68,11 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   started.pop();
 
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const errors: string[] = [];
@@ -92,6 +98,8 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   await page.getByRole('button', { name: 'Start' }).tap();
   await until('On my way and Start on the hub', async () => (await hubActions()).length === 3);
   await waiting.waitFor({ state: 'detached' });
+  // Sent and no longer waiting, the start still shows: the hub's list counts what the office has not applied.
+  expect(await page.getByRole('button', { name: 'Start' }).count()).toBe(0);
   await screenshot(page, 'crew-offline-visit');
 
   await context.setOffline(true);
@@ -111,16 +119,21 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   await context.setOffline(false);
   await waiting.waitFor({ state: 'detached' });
   await screenshot(page, 'crew-offline-sent');
+  await page.getByRole('button', { name: 'Today' }).tap();
+  await page.locator('.badge', { hasText: 'completed' }).waitFor();
   const kept = await hubActions();
   expect(kept.map((a) => a.kind).sort()).toEqual(['clock_in', 'clock_out', 'complete', 'on_my_way', 'start']);
-  const photos = await hosted.hub.storage.readRows(shop.clientId, 'job_photos', 'account_id', [shop.clientId]);
+  const photos = await hosted.hub.storage.readRows(shop.clientId, 'job_photos', 'account_id', [
+    shop.clientId,
+  ]);
   expect(photos).toHaveLength(1);
   await browser.close();
   expect(errors).toEqual([]);
 
   const back = await startTestServer({ dataDir });
   started.push(back);
-  const portal = (p: string) => back.request('GET', `/api/portal/${shop.clientId}${p}`, { key: shop.portalKey });
+  const portal = (p: string) =>
+    back.request('GET', `/api/portal/${shop.clientId}${p}`, { key: shop.portalKey });
   await back.ctx.sync!.syncNow(shop.clientId);
   await back.ctx.sync!.syncNow(shop.clientId);
   const done = await portal(`/jobs/${job.body.id}`);
