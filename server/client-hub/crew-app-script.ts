@@ -181,7 +181,9 @@ async function flush() {
   if (sending || !navigator.onLine) return;
   sending = true;
   try {
-    for (const item of await waiting()) {
+    // Read again each time: what is done while one is out goes in the same round.
+    let item;
+    while ((item = (await waiting())[0])) {
       const path = item.photo ? '/crew/api/photos' : '/crew/api/actions';
       let response;
       try {
