@@ -115,6 +115,23 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   await expect.poll(() => waiting.textContent()).toBe('3 waiting to send: Photo, Complete, Clock out');
   await screenshot(page, 'crew-offline-waiting');
   expect(await hubActions()).toHaveLength(3);
+  // Opened again with no signal, the app and the last list come from the service worker's cache,
+  // whose own requests are offline too; the waiting actions come from IndexedDB.
+  const worker = context.serviceWorkers()[0]!;
+  expect(
+    await worker.evaluate(() =>
+      fetch('/crew/api/week').then(
+        (r) => r.status,
+        () => 'no network',
+      ),
+    ),
+  ).toBe('no network');
+  const reopened = await page.reload();
+  expect(reopened?.fromServiceWorker()).toBe(true);
+  await page.getByText('No signal: showing the last list.').waitFor();
+  await page.getByText('Maya Chen').waitFor();
+  expect(await waiting.textContent()).toBe('3 waiting to send: Photo, Complete, Clock out');
+  await screenshot(page, 'crew-offline-reopened');
 
   await context.setOffline(false);
   await waiting.waitFor({ state: 'detached' });

@@ -7,7 +7,7 @@ import { launchChromium, screenshot } from './browser';
 /**
  * The crew's phone in real Chromium at phone size (docs/crew.md, "The phone"), on an install serving
  * its client hub: the member's list, a visit, an action queued and sent, the clock screen. The
- * offline flow on the hosted hub is not here yet (see the report); the API tests cover the rest.
+ * offline flow on the hosted hub is test/ui/crew-offline.test.ts; the API tests cover the rest.
  */
 it("shows a member's visits, sends a queued action, and every screen renders", async () => {
   const server = await startTestServer();
