@@ -2,6 +2,22 @@ import type { MemberRole } from '../../shared/schemas/team';
 
 /** Tables of migration 0031: the people who sign in (docs/crew-design.md). */
 
+/** The team (migration 0001); role, e-mail, phone and price visibility came with 0031. */
+export interface TeamMembersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+  /** Set while the member is off the team for new work; finished jobs keep their name. */
+  deactivated_at: string | null;
+  /** Members added before roles, and assignees typed in, are crew. */
+  role: MemberRole;
+  email: string | null;
+  phone: string | null;
+  /** 1 when a crew member may see prices (owner and office always do). */
+  can_see_prices: number;
+}
+
 export interface MemberSessionsTable {
   id: string;
   account_id: string;

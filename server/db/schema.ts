@@ -39,7 +39,7 @@ import type {
   PaymentTaxSharesTable,
 } from './schema-figures';
 import type { CrewTables } from './schema-hours';
-import type { MemberRole, PeopleTables } from './schema-people';
+import type { PeopleTables, TeamMembersTable } from './schema-people';
 import type {
   BookingPhotosTable,
   BookingRequestsTable,
@@ -47,7 +47,12 @@ import type {
   ReviewRequestsTable,
 } from './schema-requests';
 
-export type { MemberInvitesTable, MemberPasskeysTable, MemberSessionsTable } from './schema-people';
+export type {
+  MemberInvitesTable,
+  MemberPasskeysTable,
+  MemberSessionsTable,
+  TeamMembersTable,
+} from './schema-people';
 
 export interface AccountsTable {
   id: string;
@@ -193,21 +198,6 @@ export interface CustomerNotesTable {
   customer_id: string;
   text: string;
   created_at: string;
-}
-
-export interface TeamMembersTable {
-  id: string;
-  account_id: string;
-  name: string;
-  created_at: string;
-  /** Set while the member is off the team for new work; finished jobs keep their name. */
-  deactivated_at: string | null;
-  /** Members added before roles, and assignees typed in, are crew. */
-  role: MemberRole;
-  email: string | null;
-  phone: string | null;
-  /** 1 when a crew member may see prices (owner and office always do). */
-  can_see_prices: number;
 }
 
 export type { JobStatus, PlanStatus, PropertyStatus };

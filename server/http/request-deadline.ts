@@ -41,6 +41,8 @@ export function registerRequestDeadline(app: FastifyInstance, requestMs: number,
 export function registerAnswerTime(app: FastifyInstance): void {
   app.addHook('preHandler', async (request, reply) => {
     const socket = request.raw.socket;
+    // A request made in-process (Fastify's inject) has no network connection to keep open.
+    if (typeof socket?.setTimeout !== 'function') return;
     const idle = socket.timeout ?? 0;
     socket.setTimeout(0);
     reply.raw.once('finish', () => socket.setTimeout(idle));

@@ -115,7 +115,8 @@ describe('roles on every portal operation', () => {
         const response = await call(cookies[role], op.method, concrete(op.url, account.clientId), body);
         const allowed = mayUse(role, op.rule.needs);
         const label = `${role} ${op.method} ${op.url} needs ${op.rule.needs}: ${response.status}`;
-        if (allowed && (response.status === 401 || response.status === 403)) {
+        // Allowed means the role check let it through to an answer: never a refusal, never a 5xx.
+        if (allowed && (response.status === 401 || response.status === 403 || response.status >= 500)) {
           wrong.push(`${label} ${JSON.stringify(response.body)}`);
         }
         if (!allowed && (response.status !== 403 || response.body?.error?.code !== 'role_forbidden')) {

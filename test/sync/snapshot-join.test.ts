@@ -11,7 +11,7 @@ import { type Replica, rng, World } from './simulation/world';
  * clocks, aliases, conflicts, queued webhook deliveries, overview rollups, payments' tax shares and
  * the cursor.
  */
-const SEEDS = Array.from({ length: 10 }, (_, i) => 2002 + i);
+const SEEDS = Array.from({ length: 10 }, (_, i) => 4002 + i);
 const STEPS = 80;
 
 async function stateOf(replica: Replica, accountId: string) {

@@ -297,6 +297,9 @@ export async function randomOperation(replica: Replica, accountId: string, rando
         // The owner turns the booking page off or on again: requests sent while it was open are
         // applied, and those applied once it is closed are refused, alike on every machine.
         const page = await getBookingPage(ctx, accountId);
+        // A page without services or hours cannot be opened (the API refuses it): worlds that never
+        // set one up (snapshot-join, first-pairing) have nothing to toggle.
+        if (page.services.length === 0 || page.hours.length === 0) return;
         await updateBookingPage(ctx, accountId, {
           enabled: !page.enabled,
           services: page.services.map(({ id, name, duration_minutes }) => ({ id, name, duration_minutes })),
