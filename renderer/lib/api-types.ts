@@ -3508,7 +3508,7 @@ export interface components {
              */
             crew_on_my_way_email: boolean;
             /**
-             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @description Show the photos the crew took at a completed visit on that visit's page in the customer's client hub.
              * @default false
              */
             crew_photos_in_client_hub: boolean;
@@ -3579,20 +3579,11 @@ export interface components {
             business_email?: string | null;
             business_name?: string;
             business_phone?: string | null;
-            /**
-             * @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.
-             * @default null
-             */
+            /** @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there. */
             client_hub_url?: string | null;
-            /**
-             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
-             * @default false
-             */
+            /** @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival. */
             crew_on_my_way_email?: boolean;
-            /**
-             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
-             * @default false
-             */
+            /** @description Show the photos the crew took at a completed visit on that visit's page in the customer's client hub. */
             crew_photos_in_client_hub?: boolean;
             /** @example CAD */
             currency?: string;
@@ -3613,17 +3604,11 @@ export interface components {
             locale?: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts?: boolean;
-            /**
-             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
-             * @default null
-             */
+            /** @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice. */
             payment_instructions?: string | null;
             quote_prefix?: string;
             reminders?: components["schemas"]["ReminderSettingsBodyInput"];
-            /**
-             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
-             * @default false
-             */
+            /** @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address. */
             serve_client_hub?: boolean;
             smtp?: {
                 /**
