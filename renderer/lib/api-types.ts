@@ -1394,6 +1394,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs/{number}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's photos
+         * @description The photos the crew took at the visit, oldest first; the bytes come from the photo’s own route.
+         *
+         *     Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
+         */
+        get: operations["getPortalJobsByNumberPhotos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{number}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job photo's image
+         * @description Roles: the owner and the office and the crew (a crew member: their own jobs and hours only, prices per the owner); another role gets 403 role_forbidden.
+         */
+        get: operations["getPortalJobsByNumberPhotosByPhotoId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs/{number}/start": {
         parameters: {
             query?: never;
@@ -3466,7 +3508,7 @@ export interface components {
              */
             crew_on_my_way_email: boolean;
             /**
-             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
+             * @description Show the photos the crew took at a completed visit on that visit's page in the customer's client hub.
              * @default false
              */
             crew_photos_in_client_hub: boolean;
@@ -3537,20 +3579,11 @@ export interface components {
             business_email?: string | null;
             business_name?: string;
             business_phone?: string | null;
-            /**
-             * @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there.
-             * @default null
-             */
+            /** @description Where customers reach this business's client hub (the hosted hub's public address, or this install's HTTPS address): quote e-mails carry a personal link there. */
             client_hub_url?: string | null;
-            /**
-             * @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.
-             * @default false
-             */
+            /** @description When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival. */
             crew_on_my_way_email?: boolean;
-            /**
-             * @description Show the photos the crew took at a visit in the customer's client hub, on the visit list.
-             * @default false
-             */
+            /** @description Show the photos the crew took at a completed visit on that visit's page in the customer's client hub. */
             crew_photos_in_client_hub?: boolean;
             /** @example CAD */
             currency?: string;
@@ -3571,17 +3604,11 @@ export interface components {
             locale?: string;
             /** @description E-mail business_email when a customer acts (a booking request, a review, an answer to a quote). */
             owner_alerts?: boolean;
-            /**
-             * @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice.
-             * @default null
-             */
+            /** @description How customers pay, in the owner's words (e-Transfer address, cheque, phone): the client hub shows it on every unpaid invoice. */
             payment_instructions?: string | null;
             quote_prefix?: string;
             reminders?: components["schemas"]["ReminderSettingsBodyInput"];
-            /**
-             * @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address.
-             * @default false
-             */
+            /** @description Whether this install serves the business's client hub pages (/c/…) itself, from its own database: turn it on when client_hub_url is this install's own public HTTPS address. */
             serve_client_hub?: boolean;
             smtp?: {
                 /**
@@ -4227,6 +4254,23 @@ export interface components {
             scheduled_end?: string | null;
             scheduled_start?: string | null;
             title: string;
+        };
+        JobPhoto: {
+            content_type: string;
+            id: string;
+            job_id: string;
+            /** @description Who took it; null once they left the team records. */
+            member: {
+                id: string;
+                name: string;
+            } | null;
+            size_bytes: number;
+            /**
+             * Format: date-time
+             * @description When the server kept it, sent from the phone.
+             * @example 2026-11-22T09:30:00Z
+             */
+            taken_at: string;
         };
         /** @enum {string} */
         JobStatus: "unscheduled" | "scheduled" | "in_progress" | "completed" | "cancelled";
@@ -13057,6 +13101,182 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalJobsByNumberPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job number (J-0001) or its id. */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobPhoto"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalJobsByNumberPhotosByPhotoId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job number (J-0001) or its id. */
+                number: string;
+                /** @description The photo id (jph_…). */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo as the phone sent it (a JPEG). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@ import {
 } from '../ui';
 import { Loaded } from './common';
 import { JobEditDialog } from './job-edit';
+import { JobPhotosCard } from './job-photos';
 import { RecordHistoryCard } from './record-history';
 import { useBusyAction } from './use-busy-action';
 
@@ -145,6 +146,7 @@ export function JobDetail({ number }: { number: string }) {
                     {j.booking_id && <a href="#/bookings">Open bookings</a>}
                   </Card>
                 )}
+                <JobPhotosCard jobId={j.id} />
                 <RecordHistoryCard record={`jobs/${j.id}`} version={j.updated_at} onRestored={job.reload} />
               </div>
             </div>

@@ -187,6 +187,23 @@ export const HUB_SCHEMAS = {
     'The confirmation after a request.',
     z.object({ business: z.string() }),
   ),
+  visitPhoto: {
+    ...get(
+      'A photo the crew took at the visit',
+      'Shown when the owner turned on crew_photos_in_client_hub, for a completed visit of the link’s customer; 404 otherwise.',
+      withId('The visit (job_…).').extend({
+        photo_id: z.string().meta({ description: 'The photo (jph_…).' }),
+      }),
+    ),
+    response: {
+      200: {
+        description: 'The photo.',
+        content: { 'image/jpeg': { schema: z.string().meta({ format: 'binary' }) } },
+      },
+      404: notOnPage,
+      429: tooMany,
+    },
+  },
   logo: logoRoute('The business’s logo on the customer’s page', linkParams.extend({ version: Version })),
   bookLogo: logoRoute(
     'The business’s logo on its public booking page',

@@ -4,6 +4,7 @@ import { formatMoney } from '../domain/documents';
 import type { BusinessView } from './data';
 import { activity, escapeHtml, hidden, layout, type PageContext } from './page';
 import type { InvoiceView, PropertyView, VisitView } from './records';
+import type { VisitPhotoView } from './visit-photos';
 
 /**
  * The client hub's invoices, visits and properties (docs/client-hub.md): server-rendered like
@@ -151,6 +152,7 @@ export function visitPage(
   page: PageContext,
   visit: VisitView,
   actions: ClientActionsTable[],
+  photos: VisitPhotoView[],
   now: Date,
   error?: string,
 ): string {
@@ -175,9 +177,21 @@ export function visitPage(
 ${error ? `<div class="card notice bad"><p class="error" role="alert">${escapeHtml(error)}</p></div>` : ''}
 <div class="card"><p><strong>${escapeHtml(visitWhen(visit, page.business))}</strong></p>
 ${visit.address ? `<p>${escapeHtml(visit.address)}</p>` : ''}<p class="muted">Visit ${escapeHtml(visit.number)}</p></div>
+${photoCard(page, visit, photos)}
 ${form}
 ${activity(mine, page.business)}`,
   );
+}
+
+/** The crew's photos of the visit, each opening whole on its own address (no script, strict CSP). */
+function photoCard(page: PageContext, visit: VisitView, photos: VisitPhotoView[]): string {
+  if (!photos.length) return '';
+  const base = `${page.base}/visits/${escapeHtml(visit.id)}/photos`;
+  const items = photos.map(
+    (p, i) =>
+      `<li><a href="${base}/${escapeHtml(p.id)}"><img src="${base}/${escapeHtml(p.id)}" alt="From the visit, ${i + 1} of ${photos.length}"></a></li>`,
+  );
+  return `<div class="card"><h2>Photos from the visit</h2><ul class="visit-photos">${items.join('')}</ul></div>`;
 }
 
 export function propertiesPage(page: PageContext, properties: PropertyView[]): string {

@@ -7,6 +7,7 @@ import { HUB_SCHEMAS } from './openapi';
 import { linkNotValidPage, messagePage } from './page';
 import { invoicePage, invoicesPage, propertiesPage, visitPage, visitsPage } from './record-pages';
 import type { Opened } from './route-context';
+import { visitPhotoImage, visitPhotos } from './visit-photos';
 
 interface Deps {
   data: ClientHubData;
@@ -124,11 +125,31 @@ export function registerRecordRoutes(app: FastifyInstance, deps: Deps): void {
   );
 
   const showVisit = async (opened: Opened, id: string, reply: FastifyReply, error?: string) => {
-    const [visits, actions] = await Promise.all([data.visits(...of(opened)), data.actions(...of(opened))]);
+    const [visits, actions, photos] = await Promise.all([
+      data.visits(...of(opened)),
+      data.actions(...of(opened)),
+      visitPhotos(data.rows, ...of(opened), id),
+    ]);
     const visit = visits.find((v) => v.id === id);
     if (!visit) return notFound(reply, 'visit');
-    return html(reply, visitPage(opened.page, visit, actions, clock.now(), error), error ? 400 : 200);
+    return html(reply, visitPage(opened.page, visit, actions, photos, clock.now(), error), error ? 400 : 200);
   };
+
+  app.get<{ Params: Params & { photo_id: string } }>(
+    '/c/:token/visits/:id/photos/:photo_id',
+    { schema: HUB_SCHEMAS.visitPhoto },
+    async (request, reply) => {
+      const opened = await open(request.params.token);
+      if (!opened) return notValid(reply, request.params.token);
+      const { id, photo_id } = request.params;
+      const photo = await visitPhotoImage(data.rows, ...of(opened), id, photo_id);
+      if (!photo) return notFound(reply, 'photo');
+      return reply
+        .type(photo.content_type)
+        .header('Cache-Control', 'private, max-age=3600')
+        .send(photo.bytes);
+    },
+  );
 
   app.get<{ Params: Params }>(
     '/c/:token/visits/:id',

@@ -21,6 +21,8 @@ main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
 header.business { padding: 1rem; background: var(--hub-card); border-bottom: 1px solid var(--hub-line); }
 header.business h1 { margin: 0; font-size: 1.35rem; }
 header.business img.logo { display: block; max-width: 10rem; max-height: 3.5rem; margin: 0 0 .5rem; }
+ul.visit-photos { display: grid; grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr)); gap: .5rem; margin: 0; padding: 0; list-style: none; }
+ul.visit-photos img { display: block; width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .375rem; }
 header.business p { margin: .25rem 0 0; color: var(--hub-muted); font-size: .95rem; }
 h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 .card { background: var(--hub-card); border: 1px solid var(--hub-line); border-radius: .75rem;

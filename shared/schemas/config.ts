@@ -110,7 +110,8 @@ const configFields = {
       "When a crew member taps On my way on their phone, e-mail the visit's customer the expected arrival.",
   }),
   crew_photos_in_client_hub: z.boolean().default(false).meta({
-    description: "Show the photos the crew took at a visit in the customer's client hub, on the visit list.",
+    description:
+      "Show the photos the crew took at a completed visit on that visit's page in the customer's client hub.",
   }),
   booking_page: BookingPageSettings,
 };
@@ -121,8 +122,20 @@ export type StoredConfig = z.infer<typeof StoredConfig>;
 
 /** PUT /config: any subset; an unknown field is refused. The booking page has its own route (PUT /booking-page). */
 const { booking_page: _bookingPage, ...updatableFields } = configFields;
+/**
+ * A field's default fills in a missing field even under .partial(): unwrapped, a change of one
+ * setting leaves the others as stored (serve_client_hub was reset by any other change).
+ */
+const withoutDefaults = (fields: Record<string, z.ZodType>) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [
+      name,
+      field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType).meta(field.meta() ?? {}) : field,
+    ]),
+  ) as { [K in keyof typeof updatableFields]: z.ZodType<z.output<(typeof updatableFields)[K]>> };
+
 export const ConfigUpdate = z
-  .strictObject({ ...updatableFields, reminders: ReminderSettingsInput })
+  .strictObject({ ...withoutDefaults(updatableFields), reminders: ReminderSettingsInput })
   .partial()
   .meta({ id: 'ConfigUpdate' });
 export type ConfigUpdate = z.infer<typeof ConfigUpdate>;

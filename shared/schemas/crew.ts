@@ -73,3 +73,19 @@ export const CrewPhotoInput = z.strictObject({
   data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
 });
 export type CrewPhotoInput = z.infer<typeof CrewPhotoInput>;
+
+/** A photo the crew took at a visit, as the owner's job page lists it (the bytes come apart). */
+export const JobPhoto = z
+  .object({
+    id: z.string(),
+    job_id: z.string(),
+    taken_at: Timestamp.meta({ description: 'When the server kept it, sent from the phone.' }),
+    member: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .meta({ description: 'Who took it; null once they left the team records.' }),
+    size_bytes: z.number().int(),
+    content_type: z.string(),
+  })
+  .meta({ id: 'JobPhoto' });
+export type JobPhoto = z.infer<typeof JobPhoto>;

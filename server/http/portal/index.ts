@@ -19,6 +19,7 @@ import { registerPortalGuard } from './guard';
 import { portalHistoryRoutes } from './history';
 import { portalIntegrationRoutes } from './integrations';
 import { portalInvoiceRoutes } from './invoices';
+import { portalJobPhotoRoutes } from './job-photos';
 import { portalJobRoutes } from './jobs';
 import { portalLogoRoutes } from './logo';
 import { portalMessageRoutes } from './messages';
@@ -55,6 +56,7 @@ export async function portalApi(
   await app.register(portalInvoiceRoutes(ctx));
   await app.register(portalQuoteRoutes(ctx));
   await app.register(portalJobRoutes(ctx));
+  await app.register(portalJobPhotoRoutes(ctx));
   await app.register(portalServicePlanRoutes(ctx));
   await app.register(portalBookingRoutes(ctx));
   await app.register(portalBookingRequestRoutes(ctx));

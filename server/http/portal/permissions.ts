@@ -108,6 +108,8 @@ export const PORTAL_OPERATIONS: Readonly<Record<string, Permission | OperationRu
   'POST /jobs/:number/start': 'write',
   'POST /jobs/:number/complete': 'write',
   'POST /jobs/:number/cancel': 'write',
+  'GET /jobs/:number/photos': 'own_visits',
+  'GET /jobs/:number/photos/:photo_id': 'own_visits',
   'GET /service-plans': 'read',
   'POST /service-plans/preview': 'read',
   'POST /service-plans/create': 'write',
