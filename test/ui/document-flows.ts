@@ -159,7 +159,7 @@ export function documentFlows(ui: UiContext) {
       await page.goto(`${server.url}/#/quotes/${doomed.number}`);
       await page.getByRole('button', { name: 'Delete draft' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete draft' }).click();
-      await page.getByRole('heading', { name: 'Quotes' }).waitFor();
+      await page.getByRole('heading', { name: 'Quotes', exact: true }).waitFor();
       expect((await portalCall(ui, 'GET', `/quotes/${doomed.number}`)).status).toBe(404);
 
       const kept = await portalOk<Quote>(ui, 'POST', '/quotes/create', body);
