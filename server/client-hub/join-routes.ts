@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MemberInvitesTable, TeamMembersTable } from '../db/schema';
 import { inviteIdOf, inviteRedeemable } from '../domain/member-invites';
 import { RateLimiter } from '../http/rate-limiter';
-import { contentSecurityPolicy } from '../http/ui';
 import { formToken, formTokenMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
 import { businessConfig } from './data';
@@ -10,12 +9,11 @@ import { inviteGonePage, joinPage } from './join-page';
 import { type MemberDoor, memberCookie, sameOrigin, setMemberCookie, userAgent } from './member-door';
 import { MEMBER_SCHEMAS } from './member-openapi';
 import { memberFromRows } from './member-sign-in';
-import { passThrough } from './openapi';
 import { messagePage } from './page';
 import { memberPasskeyRoutes } from './passkey-routes';
+import { publicPages } from './public-page-routes';
 import { ADDRESS_LIMIT } from './routes';
 
-const CSP = contentSecurityPolicy("'self'");
 const WINDOW_MS = 60_000;
 
 interface Found {
@@ -33,17 +31,8 @@ interface Found {
 export function memberDoorRoutes(door: MemberDoor, clock: Clock) {
   const limiter = new RateLimiter();
   return async (app: FastifyInstance) => {
-    passThrough(app);
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 16 * 1024 },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
+    publicPages(app);
     app.addHook('onRequest', async (request, reply) => {
-      reply.header('Content-Security-Policy', CSP);
-      reply.header('X-Content-Type-Options', 'nosniff');
-      reply.header('Referrer-Policy', 'same-origin');
-      reply.header('Cache-Control', 'no-store');
       const rules = [{ bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS }];
       const decision = limiter.take(rules, clock.now().getTime());
       if (!decision.allowed) {

@@ -6,14 +6,14 @@ import {
 } from '../../shared/schemas/client-hub';
 import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
 import { RateLimiter } from '../http/rate-limiter';
-import { contentSecurityPolicy } from '../http/ui';
 import { formToken, formTokenMatches, parseClientToken, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { publicBookingPage } from './booking-page-public';
 import { type ClientHubData, withLogoAt } from './data';
-import { HUB_SCHEMAS, passThrough } from './openapi';
+import { HUB_SCHEMAS } from './openapi';
 import { homePage, linkNotValidPage, messagePage, quotePage } from './page';
+import { publicPages } from './public-page-routes';
 import { invoiceBalance, isUpcoming, visitWhen } from './record-pages';
 import { registerRecordRoutes } from './record-routes';
 import { requestWorkPage } from './request-work-page';
@@ -25,8 +25,6 @@ import { CLIENT_HUB_CSS } from './style';
 export const LINK_LIMIT = 60;
 export const ADDRESS_LIMIT = 120;
 const WINDOW_MS = 60_000;
-
-const CSP = contentSecurityPolicy("'self'");
 
 /** HTML for customers, not the API: kept out of the OpenAPI document. */
 
@@ -44,19 +42,8 @@ const ACTIONS: Record<string, ClientActionKind> = {
 export function clientHubRoutes(data: ClientHubData, clock: Clock) {
   const limiter = new RateLimiter();
   return async (app: FastifyInstance) => {
-    passThrough(app);
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 16 * 1024 },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
+    publicPages(app);
     app.addHook('onRequest', async (request, reply) => {
-      reply.header('Content-Security-Policy', CSP);
-      reply.header('X-Content-Type-Options', 'nosniff');
-      // Never the page's address (its token) to another site; 'no-referrer' would also make the
-      // browser send `Origin: null` on the page's own forms, which the Origin check refuses.
-      reply.header('Referrer-Policy', 'same-origin');
-      reply.header('Cache-Control', 'no-store');
       const token = (request.params as { token?: string } | undefined)?.token ?? request.url.split('/')[2];
       const rules = [{ bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS }];
       // A public booking page has no link: only its visitors' addresses are counted.
