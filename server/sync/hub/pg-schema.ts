@@ -73,6 +73,8 @@ const MIGRATIONS: string[][] = [
   HUB_WEBHOOK_TABLES,
   // A push looks up the rows it writes and names among every business's (pg-storage.ts, rowStore).
   ['CREATE INDEX IF NOT EXISTS hub_rows_key ON hub_rows (tbl, pk)'],
+  // Keys every hub process must share, such as the one passkey challenges are signed with (pg-secrets.ts).
+  ['CREATE TABLE hub_secrets (name text PRIMARY KEY, value text NOT NULL)'],
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */
