@@ -231,7 +231,11 @@ async function flush() {
       } catch (error) {
         break;
       }
-      if (response.status >= 500 || response.status === 401 || response.status === 429) break;
+      if (response.status === 429) {
+        setTimeout(flush, (Number(response.headers.get('retry-after')) || 30) * 1000);
+        break;
+      }
+      if (response.status >= 500 || response.status === 401) break;
       await dequeue(item.seq);
     }
   } finally {
