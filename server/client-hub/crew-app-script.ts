@@ -109,25 +109,33 @@ async function render() {
   if (openVisit) parts.push(...visitScreen(week.visits.find((v) => v.id === openVisit), queue));
   else if (tab === 'clock') parts.push(...clockScreen(queue));
   else if (tab === 'you') parts.push(...youScreen(queue));
-  else parts.push(...listScreen());
+  else parts.push(...listScreen(queue));
   screen.replaceChildren(...parts);
 }
 
 const label = (kind) => ({ on_my_way: 'On my way', start: 'Start', complete: 'Complete', clock_in: 'Clock in', clock_out: 'Clock out', photo: 'Photo' })[kind] || kind;
 
-function listScreen() {
+/** A visit's status with what waits to be sent counted, so a Complete done offline shows at once. */
+function statusOf(v, queue) {
+  const waits = (kind) => queue.some((q) => q.action.kind === kind && q.action.job_id === v.id);
+  if (waits('complete')) return 'completed';
+  if (waits('start') && v.status === 'scheduled') return 'in progress';
+  return v.status.replace('_', ' ');
+}
+
+function listScreen(queue) {
   const today = dayKey(new Date().toISOString());
   const visits = week.visits.filter((v) => tab === 'week' || dayKey(v.scheduled_start) <= today);
   if (!visits.length) return [el('p', { class: 'muted' }, tab === 'today' ? 'No visits today.' : 'No visits this week.')];
   return visits.map((v) => el('div', { class: 'card' },
     el('a', { class: 'open', href: '#' + v.id, onclick: (e) => { e.preventDefault(); openVisit = v.id; render(); } },
       el('span', {}, el('strong', {}, v.customer.name), el('br'), v.title),
-      el('span', { class: 'num' }, time(v.scheduled_start), el('br'), el('span', { class: 'badge open' }, v.status.replace('_', ' ')))),
+      el('span', { class: 'num' }, time(v.scheduled_start), el('br'), el('span', { class: 'badge open' }, statusOf(v, queue)))),
     v.address ? el('p', { class: 'muted' }, el('a', { href: 'https://maps.google.com/?q=' + encodeURIComponent(v.address) }, v.address)) : null));
 }
 
 function visitScreen(v, queue) {
-  if (!v) { openVisit = null; return listScreen(); }
+  if (!v) { openVisit = null; return listScreen(queue); }
   const done = (kind) => queue.some((q) => q.action.kind === kind && q.action.job_id === v.id);
   const parts = [
     el('p', {}, el('a', { href: '#', onclick: (e) => { e.preventDefault(); openVisit = null; render(); } }, '‹ All visits')),
