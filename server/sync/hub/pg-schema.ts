@@ -73,6 +73,8 @@ const MIGRATIONS: string[][] = [
   HUB_WEBHOOK_TABLES,
   // A push looks up the rows it writes and names among every business's (pg-storage.ts, rowStore).
   ['CREATE INDEX IF NOT EXISTS hub_rows_key ON hub_rows (tbl, pk)'],
+  // Who wrote each column and on which device, beside its clock (docs/crew-design.md).
+  ['ALTER TABLE hub_rows ADD COLUMN actors text'],
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */
