@@ -157,7 +157,14 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
       ).rows.map((r) => JSON.parse(r.vals) as Record<string, unknown>),
     pull: async (accountId, cursor, limit) => {
       const [page, business] = await Promise.all([
-        pool.query<{ seq: string; tbl: string; pk: string; vals: string; clocks: string; actors: string | null }>(
+        pool.query<{
+          seq: string;
+          tbl: string;
+          pk: string;
+          vals: string;
+          clocks: string;
+          actors: string | null;
+        }>(
           'SELECT seq, tbl, pk, vals, clocks, actors FROM hub_rows WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
           [accountId, cursor, limit],
         ),

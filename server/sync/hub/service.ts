@@ -154,7 +154,12 @@ export class Hub {
       throw validationError(`${changes[unknown]!.table} is not a synced table`, `changes[${unknown}].table`);
     }
     for (const [index, change] of changes.entries()) checkChangeShape(change, index);
-    const result = await this.storage.push(device.account_id, device.id, changes.map(signedBy(device)), operator);
+    const result = await this.storage.push(
+      device.account_id,
+      device.id,
+      changes.map(signedBy(device)),
+      operator,
+    );
     if (result.accepted > 0) this.pushed.emit(device.account_id);
     return result;
   }
@@ -245,7 +250,9 @@ function signedBy(device: HubDevice) {
   return (change: PushedChange): PushedChange => {
     const authors = change.state.a;
     if (!authors) return change;
-    const a = Object.fromEntries(Object.entries(authors).map(([column, { by }]) => [column, { by, on: device.name }]));
+    const a = Object.fromEntries(
+      Object.entries(authors).map(([column, { by }]) => [column, { by, on: device.name }]),
+    );
     return { ...change, state: { ...change.state, a } };
   };
 }

@@ -6,7 +6,14 @@ import { DELETED } from '../synced-table';
 import { mergePush } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
-import { actorsText, type HubDevice, type HubStorage, type PushResult, type StoredRow, storedState } from './storage';
+import {
+  actorsText,
+  type HubDevice,
+  type HubStorage,
+  type PushResult,
+  type StoredRow,
+  storedState,
+} from './storage';
 
 /**
  * The hub's state in the install's own SQLite file (the embedded default). Statements run on the
