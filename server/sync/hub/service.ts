@@ -250,8 +250,11 @@ function signedBy(device: HubDevice) {
   return (change: PushedChange): PushedChange => {
     const authors = change.state.a;
     if (!authors) return change;
+    // Only the columns the change writes: anything else would ride along with the row for nothing.
     const a = Object.fromEntries(
-      Object.entries(authors).map(([column, { by }]) => [column, { by, on: device.name }]),
+      Object.entries(authors)
+        .filter(([column]) => column in change.state.v)
+        .map(([column, { by }]) => [column, { by, on: device.name }]),
     );
     return { ...change, state: { ...change.state, a } };
   };
