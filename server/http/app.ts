@@ -24,6 +24,7 @@ import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
+import { registerRequestActor } from './request-actor';
 import { DEFAULT_UPLOAD_MS, registerAnswerTime, registerRequestDeadline } from './request-deadline';
 import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
@@ -106,6 +107,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
+  registerRequestActor(app);
   registerRequestDeadline(app, timeouts.requestMs, timeouts.uploadMs);
   registerAnswerTime(app);
   // Response schemas document the API; they are not re-checked on the way out. The presenters

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { runAs, SYSTEM_ACTOR } from '../lib/actor';
 
 export interface OutboxRunnerOptions<Job extends { id: string }> {
   /** Most jobs in flight at once. */
@@ -65,7 +66,8 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
       this.kickedWhilePumping = true;
       return this.pumping;
     }
-    this.pumping = (async () => {
+    // A request's write wakes the runner; its jobs are still the system's work.
+    this.pumping = runAs(SYSTEM_ACTOR, async () => {
       try {
         await this.recovered;
         do {
@@ -78,7 +80,7 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
       } finally {
         this.pumping = null;
       }
-    })();
+    });
     return this.pumping;
   }
 

@@ -75,6 +75,8 @@ const MIGRATIONS: string[][] = [
   ['CREATE INDEX IF NOT EXISTS hub_rows_key ON hub_rows (tbl, pk)'],
   // Keys every hub process must share, such as the one passkey challenges are signed with (pg-secrets.ts).
   ['CREATE TABLE hub_secrets (name text PRIMARY KEY, value text NOT NULL)'],
+  // Who wrote each column and on which device, beside its clock (docs/crew-design.md).
+  ['ALTER TABLE hub_rows ADD COLUMN actors text'],
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */
