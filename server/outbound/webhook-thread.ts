@@ -101,11 +101,7 @@ port.on('message', (message: ToThread) => {
       finish(message.id, runner.runDue());
       return;
     case 'stop':
-      // The port stays open until the answer is out; closed, it lets the thread end.
-      finish(
-        message.id,
-        stop().finally(() => setImmediate(() => port.close())),
-      );
+      finish(message.id, stop());
       return;
     case 'answer': {
       const waiting = calls.get(message.id);

@@ -176,12 +176,12 @@ export function startWebhookWorker(
         ctx.signals.off('offline', offline);
         const worker = thread;
         if (!worker) return;
-        const exited = new Promise((resolve) => worker.once('exit', resolve));
         // A thread that failed meanwhile left its claims for the next start to take back.
         await request('stop').catch((error: unknown) =>
           logError('webhooks: stopping delivery failed', error),
         );
-        await exited;
+        // Its claims are handed back and its connection closed: nothing it still holds is worth waiting for.
+        await worker.terminate();
       })();
       return stopping;
     },

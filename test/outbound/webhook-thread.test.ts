@@ -2,12 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DATABASE_FILE } from '../../server/db/storage-errors';
 import { updateConfig } from '../../server/domain/accounts';
 import { createCustomer } from '../../server/domain/customers';
 import { DISABLE_AFTER_FAILURES } from '../../server/domain/webhook-failures';
 import { createEndpoint } from '../../server/domain/webhooks';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { serve } from '../reliability/processes';
 import { answer, eventually, type Receiver, startReceiver } from './receiver';
 
 let server: TestServer | undefined;
@@ -63,9 +66,9 @@ describe('webhook delivery on its own thread', () => {
     const marker = path.join(folder(), 'delivered');
     const url = await receiverProcess(marker);
     const account = await server.createAccount();
-    await updateConfig(server.ctx, account.id, { allow_local_webhooks: true });
-    await createEndpoint(server.ctx, account.id, 'portal', { url, events: ['*'], enabled: true });
-    await createCustomer(server.ctx, account.id, { name: 'Ada', email: 'ada@example.com' });
+    await updateConfig(server.ctx, account.clientId, { allow_local_webhooks: true });
+    await createEndpoint(server.ctx, account.clientId, 'portal', { url, events: ['*'], enabled: true });
+    await createCustomer(server.ctx, account.clientId, { name: 'Ada', email: 'ada@example.com' });
     server.ctx.signals.emit('outbox');
     // Generous for a loaded machine: the thread claims, signs, sends and records on its own.
     expect(blockUntil(() => existsSync(marker), 60_000)).toBe(true);
@@ -80,12 +83,16 @@ describe('webhook delivery on its own thread', () => {
     receiver = await startReceiver(answer(200));
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const account = await server.createAccount();
-    await createEndpoint(server.ctx, account.id, 'portal', { url: receiver.url, events: ['*'], enabled: true });
+    await createEndpoint(server.ctx, account.clientId, 'portal', {
+      url: receiver.url,
+      events: ['*'],
+      enabled: true,
+    });
     await server.ctx.db.executeQuery(
       (await import('kysely')).sql`CREATE TRIGGER refuse_attempts BEFORE INSERT ON webhook_attempts
         BEGIN SELECT RAISE(ABORT, 'attempts refused by the test'); END`.compile(server.ctx.db),
     );
-    await createCustomer(server.ctx, account.id, { name: 'Ada', email: 'ada@example.com' });
+    await createCustomer(server.ctx, account.clientId, { name: 'Ada', email: 'ada@example.com' });
     await server.outbound.webhooks.runDue();
     const failure = logged.mock.calls.find(([message]) => /failed to record/.test(String(message)));
     expect(failure).toBeDefined();
@@ -97,13 +104,13 @@ describe('webhook delivery on its own thread', () => {
     server = await startTestServer({ dataDir, localWebhooks: true });
     receiver = await startReceiver(answer(500));
     const account = await server.createAccount();
-    const endpoint = await createEndpoint(server.ctx, account.id, 'v1', {
+    const endpoint = await createEndpoint(server.ctx, account.clientId, 'v1', {
       url: receiver.url,
       events: ['*'],
       enabled: true,
     });
     await server.setOnline(false);
-    await createCustomer(server.ctx, account.id, { name: 'Ada', email: 'ada@example.com' });
+    await createCustomer(server.ctx, account.clientId, { name: 'Ada', email: 'ada@example.com' });
     // As the thread leaves it when the server stops between counting the failure and disabling.
     await server.ctx.db
       .updateTable('webhook_endpoints')
@@ -124,4 +131,40 @@ describe('webhook delivery on its own thread', () => {
       return row.enabled === 0 && row.disabled_reason === 'consecutive_failures';
     }, 'the endpoint disabled');
   });
+
+  it('runs from its bundle in the bundled server, and a stop hands back the delivery in flight', async () => {
+    const dataDir = folder();
+    server = await startTestServer({ dataDir, localWebhooks: true });
+    // The receiver never answers: the delivery is still out when the server is told to stop.
+    receiver = await startReceiver(() => undefined);
+    const account = await server.createAccount();
+    await createEndpoint(server.ctx, account.clientId, 'portal', {
+      url: receiver.url,
+      events: ['*'],
+      enabled: true,
+    });
+    await server.setOnline(false);
+    await createCustomer(server.ctx, account.clientId, { name: 'Ada', email: 'ada@example.com' });
+    await server.stop();
+    server = undefined;
+
+    const headless = serve(dataDir);
+    child = headless.child;
+    await headless.url;
+    // Generous: the process starts on a loaded machine.
+    await eventually(() => receiver!.received.length === 1, 'the bundled server’s delivery', 60_000);
+    headless.child.kill('SIGTERM');
+    const outcome = await headless.exited;
+    expect(outcome.code, outcome.stderr).toBe(0);
+
+    const file = new SQLite(path.join(dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      expect(file.prepare('SELECT status, attempts FROM webhook_deliveries').all()).toEqual([
+        { status: 'pending', attempts: 0 },
+      ]);
+      expect(file.prepare('SELECT count(*) AS n FROM webhook_attempts').get()).toEqual({ n: 0 });
+    } finally {
+      file.close();
+    }
+  }, 180_000);
 });
