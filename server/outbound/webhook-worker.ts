@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context';
 import type { DatabaseKey } from '../db/cipher';
+import { runCompiledOnce } from '../db/compiled-once';
 import { defaultJitter, type Jitter } from '../domain/retry-schedules';
 import { disableFailingEndpoints } from '../domain/webhook-failures';
 import { isoNow, steadyClock } from '../lib/clock';
@@ -93,8 +94,6 @@ export function startWebhookWorker(
   let thread: Worker | undefined;
   let stopping: Promise<void> | undefined;
 
-  const post = (message: ToThread) => started().postMessage(message);
-
   function started(): Worker {
     if (thread) return thread;
     const program = threadProgram(threadBundle);
@@ -124,7 +123,7 @@ export function startWebhookWorker(
     worker.on('error', (error) => logError('webhooks: the delivery thread failed', error));
     worker.on('exit', (code) => {
       if (thread === worker) thread = undefined;
-      // Its claims are taken back by the next thread, started at the next wake-up.
+      // Its claims are taken back by the next thread, started when a wake-up finds them.
       if (!stopping) logError('webhooks: the delivery thread stopped', new Error(`exit code ${code}`));
       for (const waiter of pending.values()) waiter.reject(new Error('The webhook delivery thread stopped'));
       pending.clear();
@@ -156,15 +155,47 @@ export function startWebhookWorker(
     });
   }
 
+  // Until something waits to be sent no thread runs: it would hold a heap of its own (~20 MB) for
+  // nothing. Without one, a wake-up asks the due index instead (one indexed read).
+  let looking: Promise<void> | undefined;
+  let lookAgain = false;
+  const anyUndelivered = async () =>
+    (
+      await runCompiledOnce(ctx.db, 'webhook deliveries undelivered', {}, () =>
+        ctx.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['pending', 'sending'])
+          .limit(1),
+      )
+    ).length > 0;
+  const look = () => {
+    lookAgain = false;
+    looking = anyUndelivered()
+      .then(
+        (any) => {
+          if (any && !stopping) started();
+        },
+        (error: unknown) => logError('webhooks: reading the outbox failed', error),
+      )
+      .finally(() => {
+        looking = undefined;
+        // A write that committed while this read ran may have queued a delivery it did not see.
+        if (lookAgain && !thread && !stopping) look();
+      });
+  };
   const wake = () => {
-    if (!stopping) post({ type: 'wake' });
+    if (stopping) return;
+    if (thread) thread.postMessage({ type: 'wake' } satisfies ToThread);
+    else if (looking) lookAgain = true;
+    else look();
   };
   const online = () => thread?.postMessage({ type: 'online', online: true } satisfies ToThread);
   const offline = () => thread?.postMessage({ type: 'online', online: false } satisfies ToThread);
   ctx.signals.on('outbox', wake);
   ctx.signals.on('online', online);
   ctx.signals.on('offline', offline);
-  started();
+  wake();
 
   return {
     // Stopped, nothing is sent any more: there is nothing left to run.
