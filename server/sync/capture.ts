@@ -84,6 +84,20 @@ export function installCapture(sqlite: SQLite.Database): Capture {
   };
 }
 
+/**
+ * Defines capture's functions on a connection that writes only device-local rows and columns
+ * (webhook delivery's thread): they pass the triggers' gates, and a write that would be captured
+ * fails instead of ticking a second copy of this node's clock. Synced writes stay on the
+ * server's own connection.
+ */
+export function attachWithoutCapture(other: SQLite.Database): void {
+  other.function('sync_applying', { deterministic: false }, () => 0);
+  other.function('sync_tick', { deterministic: false }, () => {
+    throw new Error('This connection may not write synced data (sync/capture.ts)');
+  });
+  defineHistoryAuthor(other);
+}
+
 /** Columns a table sends: all of its live columns but its device-local and derived ones. */
 export function sentColumns(sqlite: SQLite.Database, table: SyncedTable): string[] {
   const skip = notSent(table);

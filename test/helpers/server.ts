@@ -8,6 +8,7 @@ import type { EventBody, EventType } from '../../server/domain/events';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
+import { bundlePath } from './process-bundles';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -66,6 +67,11 @@ export async function startTestServer(
   const server = await startServer({
     backups: { schedule: false },
     ...options,
+    // Webhook delivery's thread from its bundle, as the bundled server runs it (not through tsx).
+    outbound: {
+      ...options.outbound,
+      webhooks: { threadBundle: bundlePath('webhook-thread'), ...options.outbound?.webhooks },
+    },
     dataDir,
     host: '127.0.0.1',
     port: 0,
