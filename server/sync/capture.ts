@@ -95,7 +95,7 @@ export function attachWithoutCapture(other: SQLite.Database): void {
   other.function('sync_tick', { deterministic: false }, () => {
     throw new Error('This connection may not write synced data (sync/capture.ts)');
   });
-  defineHistoryAuthor(other);
+  defineChangeActor(other);
 }
 
 /** Columns a table sends: all of its live columns but its device-local and derived ones. */
