@@ -17,6 +17,7 @@ import { clientLinkMaker } from './domain/client-links';
 import { createSignInToken } from './domain/sessions';
 import { systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
+import { keepHeapNearLive } from './lib/heap-growth';
 import { runSyncCommand, SYNC_HELP } from './sync/cli';
 
 const HELP = `Shopdesk CLI: what Settings does, without the UI.
@@ -311,6 +312,7 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
   }
 }
 
+keepHeapNearLive();
 run(process.argv.slice(2), (text) => console.log(text)).catch((error) => {
   if (error instanceof UsageError) {
     console.error(`shopdesk: ${error.message}`);
