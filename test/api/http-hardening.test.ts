@@ -207,3 +207,13 @@ describe('logging', () => {
     expect(summary.duration_ms).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('keep-alive', () => {
+  it('tells clients to drop an idle connection before the server closes it', async () => {
+    const response = await fetch(`${server.url}/health`);
+    await response.arrayBuffer();
+    const advertised = /timeout=(\d+)/.exec(response.headers.get('keep-alive') ?? '');
+    expect(advertised).not.toBeNull();
+    expect(Number(advertised![1]) * 1000).toBeLessThan(300);
+  });
+});
