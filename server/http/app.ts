@@ -89,6 +89,11 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     connectionTimeout: timeouts.idleMs,
+    // What the Keep-Alive header tells clients: reuse the connection for half the idle timeout.
+    // Fastify's 72 s is longer than the idle timeout after which the server closes the connection,
+    // so a client sent its next request on a connection being closed, and got ECONNRESET or
+    // "other side closed" for it (often while an import held the event loop and the close came late).
+    keepAliveTimeout: Math.floor(timeouts.idleMs / 2),
     // Off: registerRequestDeadline keeps the same deadline, longer for a CSV upload.
     requestTimeout: 0,
     genReqId: () => newId('req'),
