@@ -127,9 +127,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lock.release();
     throw error;
   });
-  const ctx = createContext<SyncEngine>(database.db, clock);
+  const ctx = createContext<SyncEngine>(database, clock);
   // Review requests carry a client hub link wherever the business set its hub's address.
-  ctx.clientLinks = clientLinkMaker(clock);
+  ctx.clientLinks = clientLinkMaker(ctx);
   // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
   const reader = new ReadWorker(database.file, keyPragmas(key));
   ctx.readSnapshot = reader.read;
@@ -145,6 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sqlite: opened.sqlite,
       capture: opened.capture,
       clock,
+      ids: ctx.ids,
       connectivity: ctx.connectivity,
       signals: ctx.signals,
       log: app.log,
@@ -183,6 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           key,
           holdsFolderLock: true,
           checkedInBackground: true,
+          ids: ctx.ids,
         });
         ctx.db = database.db;
         await afterRestore(ctx.db, kept);

@@ -28,10 +28,10 @@ export function installDoor(
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (Number(used.numUpdatedRows) === 0) return null;
-        return openMemberSession(tx, ctx.clock, invite.account_id, invite.member_id, userAgent);
+        return openMemberSession(tx, ctx, invite.account_id, invite.member_id, userAgent);
       }),
     open: (accountId, memberId, userAgent) =>
-      ctx.db.transaction().execute((tx) => openMemberSession(tx, ctx.clock, accountId, memberId, userAgent)),
+      ctx.db.transaction().execute((tx) => openMemberSession(tx, ctx, accountId, memberId, userAgent)),
     revoke: async (_accountId, sessionId) => {
       await ctx.db
         .updateTable('member_sessions')
@@ -52,7 +52,12 @@ export const HUB_MEMBER_COOKIE = 'sd_member';
  */
 export function hubDoor(rows: ClientHubRows, now: () => Date): MemberDoor {
   const open = async (accountId: string, memberId: string, userAgent: string | null) => {
-    const { row, token } = newMemberSession({ now }, accountId, memberId, userAgent);
+    const { row, token } = newMemberSession(
+      { clock: { now }, ids: rows.ids },
+      accountId,
+      memberId,
+      userAgent,
+    );
     await rows.writeRow(accountId, 'member_sessions', { ...row });
     return { token, expiresAt: row.expires_at };
   };

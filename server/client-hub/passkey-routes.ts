@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MemberPasskeysTable, TeamMembersTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { ApiError, unauthorized, validationError } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { businessConfig } from './data';
 import { type MemberDoor, memberCookie, setMemberCookie, userAgent } from './member-door';
 import { MEMBER_SCHEMAS } from './member-openapi';
@@ -83,7 +82,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
       if (!result.verified) throw refused('This passkey was not accepted.');
       const { credential } = result.registrationInfo;
       const row: MemberPasskeysTable = {
-        id: newId('mpk', clock.now().getTime()),
+        id: door.rows.ids.next('mpk', clock.now().getTime()),
         account_id: accountId,
         member_id: memberId,
         credential_id: credential.id,

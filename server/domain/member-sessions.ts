@@ -1,9 +1,9 @@
 import type { MemberRole } from '../../shared/schemas/team';
+import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { MemberSessionsTable, TeamMembersTable } from '../db/schema';
 import { hashClientSecret, newClientSecret, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
-import { newId } from '../lib/ids';
 
 /** How long a team member stays signed in on one browser (docs/crew-design.md, "Sessions per person"). */
 export const MEMBER_SESSION_DAYS = 30;
@@ -31,15 +31,15 @@ export function isMemberSessionToken(token: string): boolean {
  * rows) and the cookie's token, shown once. Pure, so the install and the hub make it the same way.
  */
 export function newMemberSession(
-  clock: Clock,
+  ctx: Pick<AppContext, 'clock' | 'ids'>,
   accountId: string,
   memberId: string,
   userAgent: string | null,
 ): { row: MemberSessionsTable; token: string } {
-  const now = clock.now();
+  const now = ctx.clock.now();
   const secret = newClientSecret();
   const row: MemberSessionsTable = {
-    id: newId('mss', now.getTime()),
+    id: ctx.ids.next('mss', now.getTime()),
     account_id: accountId,
     member_id: memberId,
     token_hash: hashClientSecret(secret),
@@ -80,12 +80,12 @@ export function memberSignedIn(
 /** Keeps a new session on this install; the capture triggers sync it like any row. */
 export async function openMemberSession(
   tx: Tx,
-  clock: Clock,
+  ctx: Pick<AppContext, 'clock' | 'ids'>,
   accountId: string,
   memberId: string,
   userAgent: string | null,
 ): Promise<{ token: string; accountId: string; expiresAt: string }> {
-  const { row, token } = newMemberSession(clock, accountId, memberId, userAgent);
+  const { row, token } = newMemberSession(ctx, accountId, memberId, userAgent);
   await tx.insertInto('member_sessions').values(row).execute();
   return { token, accountId, expiresAt: row.expires_at };
 }

@@ -5,7 +5,6 @@ import { getAccount } from '../domain/accounts';
 import { defaultJitter, type Jitter, retryDelayMs } from '../domain/retry-schedules';
 import { scheduleOf } from '../domain/webhook-fanout';
 import { isoNow, steadyClock, toIso } from '../lib/clock';
-import { newId } from '../lib/ids';
 import { TargetRefused } from '../lib/webhook-target';
 import { postToTarget } from './http-post';
 import { OutboxRunner, type OutboxWorker } from './runner';
@@ -215,7 +214,7 @@ export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOption
       await tx
         .insertInto('webhook_attempts')
         .values({
-          id: newId('att', now.getTime()),
+          id: ctx.ids.next('att', now.getTime()),
           delivery_id: job.id,
           attempt: job.attempt,
           status: outcome.ok ? 'succeeded' : 'failed',
