@@ -32,7 +32,8 @@ export default defineConfig({
           name: 'unit',
           // A worker runs its files in one process that keeps the modules it loaded, instead of
           // loading them again for every file: half this project's CPU time. Unit tests start no
-          // servers and change no globals.
+          // servers and change no globals. The other projects stay isolated: tried without, API
+          // files on manual clocks (reminders) failed after other files in their worker.
           isolate: false,
           include: [
             'server/**/*.test.ts',
@@ -47,10 +48,6 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'api',
-          // As in unit: each file loaded the whole app again (about a CPU-second). A server keeps
-          // its state on its instance (its context, its database's id generator), so a file on a
-          // manual clock does not inherit the time of the files before it in the worker.
-          isolate: false,
           // Everything under test/ that is not sync, UI or renderer: the API, outbound, reliability, CLI.
           include: ['test/**/*.test.ts'],
           exclude: ['test/sync/**', 'test/ui/**', 'test/renderer/**'],
