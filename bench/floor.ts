@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../server/db/schema';
 import { selectCustomers } from '../server/domain/customer-list';
-import { newId } from '../server/lib/ids';
+import { IdGenerator } from '../server/lib/ids';
+
+const benchIds = new IdGenerator();
 
 /**
  * The floor the real routes are compared with: a bare Fastify instance with its own connection,
@@ -67,7 +69,7 @@ export async function startBareFloor(
     account.get(accountId);
     const customer = customerByEmail.get(accountId, body.customer_email.toLowerCase()) as { id: string };
     const number = (counter.get(accountId) as { value: number }).value;
-    const id = newId('inv');
+    const id = benchIds.next('inv');
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const lines = body.items.map((item) => Math.round(item.quantity * item.unit_price * 100));
     const subtotal = lines.reduce((a, b) => a + b, 0);

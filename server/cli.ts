@@ -155,9 +155,9 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
     return;
   }
   const database = await openDatabaseWithBackups(backups);
-  const ctx = createContext(database.db, systemClock);
+  const ctx = createContext(database, systemClock);
   // Review requests carry a client hub link wherever the business set its hub's address.
-  ctx.clientLinks = clientLinkMaker(systemClock);
+  ctx.clientLinks = clientLinkMaker(ctx);
   try {
     switch (command) {
       case 'init': {

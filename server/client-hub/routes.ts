@@ -8,7 +8,7 @@ import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
 import { RateLimiter } from '../http/rate-limiter';
 import { formToken, formTokenMatches, parseClientToken, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
-import { newId } from '../lib/ids';
+import type { IdGenerator } from '../lib/ids';
 import { publicBookingPage } from './booking-page-public';
 import { type ClientHubData, withLogoAt } from './data';
 import { HUB_SCHEMAS } from './openapi';
@@ -41,6 +41,7 @@ const ACTIONS: Record<string, ClientActionKind> = {
  */
 export function clientHubRoutes(data: ClientHubData, clock: Clock) {
   const limiter = new RateLimiter();
+  const stamps = { clock, ids: data.rows.ids };
   return async (app: FastifyInstance) => {
     publicPages(app);
     app.addHook('onRequest', async (request, reply) => {
@@ -122,7 +123,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       formOk: (opened, body) =>
         formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
       record: async (opened, kind, subjectId, payload, request) => {
-        const row = actionRow(opened.link, kind, subjectId, payload, request, clock);
+        const row = actionRow(opened.link, kind, subjectId, payload, request, stamps);
         await data.record(row);
         return row;
       },
@@ -215,7 +216,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
           (a) => a.subject_id === quote.id && a.kind !== 'quote.changes' && a.status !== 'refused',
         );
         if (kind === 'quote.changes' || !answered) {
-          await data.record(actionRow(link, kind, quote.id, form.data, request, clock));
+          await data.record(actionRow(link, kind, quote.id, form.data, request, stamps));
         }
         return reply.redirect(`/c/${request.params.token}/quotes/${quote.id}`, 303);
       },
@@ -229,7 +230,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       checkForm: (opened, body) =>
         formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
       record: (opened, kind, subjectId, payload, request) =>
-        data.record(actionRow(opened.link, kind, subjectId, payload, request, clock)),
+        data.record(actionRow(opened.link, kind, subjectId, payload, request, stamps)),
     });
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
@@ -242,7 +243,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
         const link = parsed && (await data.link(parsed.linkId));
         // Only a real link that ran out asks its business; the answer is the same whatever matched.
         if (parsed && link && !link.revoked_at && secretMatches(parsed.secret, link.token_hash)) {
-          await data.record(actionRow(link, 'link.renew', link.id, form.data, request, clock));
+          await data.record(actionRow(link, 'link.renew', link.id, form.data, request, stamps));
         }
         return html(reply, linkNotValidPage(`/c/${request.params.token}`, true));
       },
@@ -256,11 +257,11 @@ function actionRow(
   subjectId: string,
   payload: unknown,
   request: FastifyRequest,
-  clock: Clock,
+  stamps: { clock: Clock; ids: IdGenerator },
 ): ClientActionsTable {
-  const now = clock.now();
+  const now = stamps.clock.now();
   return {
-    id: newId('act', now.getTime()),
+    id: stamps.ids.next('act', now.getTime()),
     account_id: link.account_id,
     customer_id: link.customer_id,
     link_id: link.id,

@@ -1,8 +1,7 @@
 import type { PORTAL_EVENT_TYPES } from '../../shared/schemas/event';
+import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
-import type { Clock } from '../lib/clock';
 import { isoNow } from '../lib/clock';
-import { newId } from '../lib/ids';
 import { fanOutEvent } from './webhook-fanout';
 
 /** Every event type either interface can deliver (spec part 6): the portal's list holds them all. */
@@ -23,14 +22,14 @@ export interface EventBody {
  */
 export async function recordEvent(
   tx: Tx,
-  clock: Clock,
+  ctx: Pick<AppContext, 'clock' | 'ids'>,
   accountId: string,
   type: EventType,
   object: unknown,
   origin?: EventOrigin,
 ): Promise<EventBody> {
-  const event = await insertEvent(tx, clock, accountId, type, object, origin);
-  await fanOutEvent(tx, clock, event);
+  const event = await insertEvent(tx, ctx, accountId, type, object, origin);
+  await fanOutEvent(tx, ctx, event);
   return event;
 }
 
@@ -46,16 +45,16 @@ export interface EventOrigin {
 /** Writes an event into the outbox without delivering it anywhere (webhook.test picks its one endpoint). */
 export async function insertEvent(
   tx: Tx,
-  clock: Clock,
+  ctx: Pick<AppContext, 'clock' | 'ids'>,
   accountId: string,
   type: EventType,
   object: unknown,
   origin?: EventOrigin,
 ): Promise<EventBody> {
   const event: EventBody = {
-    id: origin?.id ?? newId('evt', clock.now().getTime()),
+    id: origin?.id ?? ctx.ids.next('evt', ctx.clock.now().getTime()),
     type,
-    created_at: origin?.at ?? isoNow(clock),
+    created_at: origin?.at ?? isoNow(ctx.clock),
     account_id: accountId,
     data: { object },
   };

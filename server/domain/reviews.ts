@@ -12,7 +12,6 @@ import type { Queryable } from '../db/database';
 import type { ReviewsTable } from '../db/schema';
 import { isoNow, todayIn, toIso } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
-import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
@@ -128,7 +127,7 @@ export async function createReview(ctx: AppContext, accountId: string, input: Re
     }
     const now = isoNow(ctx.clock);
     const row: ReviewsTable = {
-      id: newId('rev', ctx.clock.now().getTime()),
+      id: ctx.ids.next('rev', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customerId,
       job_id: job?.id ?? null,
@@ -141,7 +140,7 @@ export async function createReview(ctx: AppContext, accountId: string, input: Re
     };
     await tx.insertInto('reviews').values(row).execute();
     const [presented] = await presentReviews(tx, [row]);
-    await recordEvent(tx, ctx.clock, accountId, 'review.received', presented);
+    await recordEvent(tx, ctx, accountId, 'review.received', presented);
     return presented!;
   });
 }

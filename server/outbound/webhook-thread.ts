@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriterConnection } from '../db/writer-connection';
+import { IdGenerator } from '../lib/ids';
 import { defaultJitter } from '../domain/retry-schedules';
 import { type Clock, steadyClock } from '../lib/clock';
 import type { HostLookup } from '../lib/webhook-target';
@@ -62,6 +63,7 @@ const connectivity = { online: start.online };
 const runner = startWebhookDelivery(
   {
     db: connection.db,
+    ids: new IdGenerator(),
     signals,
     connectivity,
     now: start.machineOffsetMs === null ? serverTime : machineTime(start.machineOffsetMs),

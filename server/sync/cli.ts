@@ -53,6 +53,7 @@ export async function runSyncCommand(
     sqlite: database.sqlite,
     capture: database.capture,
     clock: ctx.clock,
+    ids: ctx.ids,
     connectivity: ctx.connectivity,
     signals: ctx.signals,
     clientActions: (id) => applyOutsideActions(ctx, id),

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { manualClock } from '../../server/lib/clock';
 import { csvField } from '../../server/lib/csv';
-import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -27,7 +26,7 @@ async function seed() {
     .select('id')
     .where('email_lower', '=', 'bob@example.com')
     .executeTakeFirstOrThrow();
-  const invoiceId = newId('inv');
+  const invoiceId = server.ctx.ids.next('inv');
   const at = '2026-11-10T12:00:00Z';
   await db
     .insertInto('invoices')
@@ -82,7 +81,7 @@ async function seed() {
   await db
     .insertInto('payments')
     .values({
-      id: newId('pay'),
+      id: server.ctx.ids.next('pay'),
       account_id: shop.clientId,
       invoice_id: invoiceId,
       amount_cents: 2_345,
@@ -92,7 +91,7 @@ async function seed() {
     })
     .execute();
   const member = {
-    id: newId('tm'),
+    id: server.ctx.ids.next('tm'),
     account_id: shop.clientId,
     name: 'Maria',
     created_at: at,
@@ -100,7 +99,7 @@ async function seed() {
     can_see_prices: 0,
   };
   await db.insertInto('team_members').values(member).execute();
-  const jobId = newId('job');
+  const jobId = server.ctx.ids.next('job');
   await db
     .insertInto('jobs')
     .values({

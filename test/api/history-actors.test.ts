@@ -3,7 +3,6 @@ import { issueClientLink } from '../../server/domain/client-links';
 import { updateCustomer } from '../../server/domain/customers';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { memberActor, runAs } from '../../server/lib/actor';
-import { newId } from '../../server/lib/ids';
 import { startPeriodicJob } from '../../server/lib/periodic-job';
 import type { Customer } from '../../shared/schemas/customer';
 import type { HistoryEntry } from '../../shared/schemas/history';
@@ -32,7 +31,7 @@ async function member(name: string, role: MemberRole) {
   await server.ctx.db.updateTable('team_members').set({ role }).where('id', '=', added.body.id).execute();
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx.clock, shop.clientId, added.body.id, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx, shop.clientId, added.body.id, 'test'));
   return { id: added.body.id, cookie: `${server.app.sessionCookie}=${encodeURIComponent(token)}` };
 }
 
@@ -145,7 +144,7 @@ describe('who made each change, on one install', { timeout: 90_000 }, () => {
       method: 'POST',
       headers: { cookie: sam.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({
-        id: newId('cra'),
+        id: server.ctx.ids.next('cra'),
         kind: 'start',
         job_id: job.body.id,
         done_at: new Date().toISOString(),

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNow, manualClock } from '../../server/lib/clock';
-import { newId } from '../../server/lib/ids';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T09:00:00Z');
@@ -19,7 +18,7 @@ async function insertCustomers(accountId: string, count: number, label: string):
   const rows = Array.from({ length: count }, (_, i) => {
     const email = `${label}-${i}@example.com`;
     return {
-      id: newId('cus', clock.now().getTime()),
+      id: server.ctx.ids.next('cus', clock.now().getTime()),
       account_id: accountId,
       name: `${label} ${i}`,
       email,

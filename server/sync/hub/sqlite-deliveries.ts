@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
-import { newId } from '../../lib/ids';
+import { IdGenerator } from '../../lib/ids';
 import { exclusive } from '../exclusive';
 import { stateOf, toClaimed, toDelivery } from './pg-deliveries';
 import type { HubDeliveryStorage } from './webhook-deliveries';
@@ -11,6 +11,7 @@ import type { HubDeliveryStorage } from './webhook-deliveries';
  * immediate transaction.
  */
 export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliveryStorage {
+  const deliveryIds = new IdGenerator();
   const run = <T>(fn: () => T) => exclusive({ db, sqlite }, () => sqlite.transaction(fn).immediate());
   return {
     handOver: (accountId, endpointId, secrets, now) =>
@@ -79,7 +80,7 @@ export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliver
         );
         for (const d of deliveries) {
           insert.run(
-            newId('dlv'),
+            deliveryIds.next('dlv'),
             accountId,
             endpointId,
             d.event_id,
