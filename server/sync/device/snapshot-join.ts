@@ -74,22 +74,23 @@ export async function loadSnapshot(
     let tableIndex = 0;
     let rows = 0;
     while (page) {
-      // The next page is on its way while this one is written.
-      const after = page.next;
-      if (after !== null) {
-        next = fetchPage(transport, { table: ORDER[tableIndex]!, after, upTo });
-      } else if (++tableIndex < ORDER.length) {
-        next = fetchPage(transport, { table: ORDER[tableIndex]!, after: '', upTo });
-      } else {
-        next = undefined;
-      }
-      const current = page;
+      const current: Page = page;
+      const after: string | null = current.next;
+      // The next page of the table is on its way while this one is written. The next table's
+      // first is asked for once this table's indexes are sorted: a sort holds the event loop
+      // for as long as it takes, and a request waiting meanwhile would run out of time.
+      next = after === null ? undefined : fetchPage(transport, { table: ORDER[tableIndex]!, after, upTo });
       // In slices, giving the event loop a turn between them: the next page keeps arriving.
       for (let from = 0; from < current.rows.length; from += APPLY_SLICE) {
         capture.applying(() => loader.apply(current, from, from + APPLY_SLICE));
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (current.next === null) restoreIndexes(sqlite, setAside, current.table);
+      if (after === null) {
+        restoreIndexes(sqlite, setAside, current.table);
+        if (++tableIndex < ORDER.length) {
+          next = fetchPage(transport, { table: ORDER[tableIndex]!, after: '', upTo });
+        }
+      }
       rows += current.rows.length;
       page = next && (await next);
     }
