@@ -87,6 +87,8 @@ export async function loadSnapshot(
       }
       if (after === null) {
         restoreIndexes(sqlite, setAside, current.table);
+        // A turn of the event loop first, so a socket the hub closed meanwhile is seen closed.
+        await new Promise((resolve) => setImmediate(resolve));
         if (++tableIndex < ORDER.length) {
           next = fetchPage(transport, { table: ORDER[tableIndex]!, after: '', upTo });
         }
@@ -109,11 +111,19 @@ export async function loadSnapshot(
   }
 }
 
+/**
+ * A page is asked for again once when the connection failed: while an index sort holds the event
+ * loop, the hub may close the idle keep-alive socket unseen, and the first request on it fails.
+ */
 function fetchPage(
   transport: HubTransport,
   query: { table: string; after: string; upTo?: number },
 ): Promise<Page> {
-  return transport.snapshot({ ...query, limit: PAGE_ROWS });
+  const ask = () => transport.snapshot({ ...query, limit: PAGE_ROWS });
+  return ask().catch((error: unknown) => {
+    if (error instanceof SyncError && error.code === 'hub_unreachable') return ask();
+    throw error;
+  });
 }
 
 /** Writes snapshot pages: each row once, with its derived figures worked out as it goes in. */
