@@ -111,19 +111,11 @@ export async function loadSnapshot(
   }
 }
 
-/**
- * A page is asked for again once when the connection failed: while an index sort holds the event
- * loop, the hub may close the idle keep-alive socket unseen, and the first request on it fails.
- */
 function fetchPage(
   transport: HubTransport,
   query: { table: string; after: string; upTo?: number },
 ): Promise<Page> {
-  const ask = () => transport.snapshot({ ...query, limit: PAGE_ROWS });
-  return ask().catch((error: unknown) => {
-    if (error instanceof SyncError && error.code === 'hub_unreachable') return ask();
-    throw error;
-  });
+  return transport.snapshot({ ...query, limit: PAGE_ROWS });
 }
 
 /** Writes snapshot pages: each row once, with its derived figures worked out as it goes in. */
