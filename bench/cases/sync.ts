@@ -89,6 +89,7 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
     checkpoint(deviceFile);
     const floor = await copyOverHttp(deviceFile, path.join(work, 'copy.sqlite'));
     const firstSyncRatio = join.ms / floor.ms;
+    const joinedRows = hubRowCount(hubFile, account.id);
 
     log('sync: edit-to-visible latency…');
     device = await startServer({ dataDir: deviceDir, host: '127.0.0.1', port: 0 });
@@ -116,7 +117,7 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
       },
       {
         case: 'sync: first sync of a device (join, child process)',
-        figure: `${fmt(seconds(join.ms))} s, peak RSS ${fmt(join.peakKb / 1024, 0)} MB`,
+        figure: `${fmt(seconds(join.ms))} s, ${fmt(joinedRows / seconds(join.ms), 0)} rows/s, CPU ${fmt(join.cpuSeconds)} s, peak RSS ${fmt(join.peakKb / 1024, 0)} MB`,
         target: '',
         pass: null,
       },
@@ -248,7 +249,11 @@ async function captureCost(
 }
 
 /** The CLI's `sync join` in a process of its own, so its peak memory is its own. */
-function joinInChild(hubUrl: string, code: string, dataDir: string): Promise<{ ms: number; peakKb: number }> {
+function joinInChild(
+  hubUrl: string,
+  code: string,
+  dataDir: string,
+): Promise<{ ms: number; peakKb: number; cpuSeconds: number }> {
   const started = performance.now();
   const child = spawn(
     '/usr/bin/time',
@@ -283,13 +288,28 @@ function joinInChild(hubUrl: string, code: string, dataDir: string): Promise<{ m
     child.on('close', (code) => {
       const ms = performance.now() - started;
       const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      if (code !== 0 || !peak) {
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      if (code !== 0 || !peak || !user || !system) {
         reject(new Error(`sync join exited ${code}: ${stdout}${stderr.slice(-2000)}`));
         return;
       }
-      resolve({ ms, peakKb: Number(peak[1]) });
+      // CPU time beside wall time: on a loaded machine the wall time measures the neighbours too.
+      resolve({ ms, peakKb: Number(peak[1]), cpuSeconds: Number(user[1]) + Number(system[1]) });
     });
   });
+}
+
+/** The rows the hub holds for the business: what a first sync reads (tombstones and merges too). */
+function hubRowCount(file: string, accountId: string): number {
+  const db = new SQLite(file, { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT count(*) AS n FROM hub_rows WHERE account_id = ?').get(accountId) as { n: number }
+    ).n;
+  } finally {
+    db.close();
+  }
 }
 
 /** Moves the WAL into the file, so the floor copies everything the file holds. */

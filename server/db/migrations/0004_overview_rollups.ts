@@ -133,17 +133,26 @@ function triggers(rollup: Rollup): string[] {
   ];
 }
 
-/** One set-based statement per rollup sums the rows already there. */
-function backfill(rollup: Rollup): string {
+/** One set-based statement per rollup sums the rows already there (`where`: which of them). */
+function backfill(rollup: Rollup, where = '1'): string {
   const columns = Object.keys(rollup.adds);
   const row = rollup.source as Row;
   const key = KEY_COLUMN[rollup.target];
   const sums = Object.values(rollup.adds).map((add) => `sum(${add(row)})`);
   return `INSERT INTO ${rollup.target} (account_id, ${key}, ${columns.join(', ')})
     SELECT account_id, ${rollup.key(row)} AS rollup_key, ${sums.join(', ')}
-    FROM ${rollup.source} WHERE ${rollup.counts(row)}
+    FROM ${rollup.source} WHERE (${where}) AND ${rollup.counts(row)}
     GROUP BY account_id, rollup_key
     ON CONFLICT (account_id, ${key}) DO UPDATE SET ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+}
+
+/**
+ * The statements that sum the rollups from the rows of the sources that `where` picks (SQL over
+ * the source's columns), adding to what is there: a bulk load that wrote its rows with these
+ * triggers set aside (db/overview-rollups.ts).
+ */
+export function rollupSums(where: string): string[] {
+  return ROLLUPS.map((rollup) => backfill(rollup, where));
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -168,7 +177,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       invoices INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (account_id, day)
     ) WITHOUT ROWID`,
-    ...ROLLUPS.map(backfill),
+    ...ROLLUPS.map((rollup) => backfill(rollup)),
     ...ROLLUPS.flatMap(triggers),
   ];
   for (const statement of statements) await sql.raw(statement).execute(db);

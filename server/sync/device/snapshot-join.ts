@@ -1,8 +1,6 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { taxAmountCents } from '../../../shared/money';
 import type { SyncSnapshotResponse } from '../../../shared/schemas/sync';
-import { CUSTOMER_FIGURES_TRIGGERS, rebuildCustomerFigures } from '../../db/customer-figures';
-import { PAYMENT_TAX_SHARES_TRIGGERS, rebuildPaymentTaxShares } from '../../db/payment-tax-shares';
 import { statusAfterPayments } from '../../domain/invoice-status';
 import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
@@ -11,6 +9,7 @@ import { SYNCED_TABLES, syncedTable } from '../tables';
 import { applyPulledRows, sqlValue } from './apply';
 import { noteForDecisions, type Touched } from './decisions';
 import type { LocalState } from './local-state';
+import { restoreAfterLoad, restoreIndexes, setAsideForLoad } from './snapshot-set-aside';
 import { type HubTransport, SyncError } from './transport';
 
 /**
@@ -23,9 +22,14 @@ import { type HubTransport, SyncError } from './transport';
 
 const PAGE_ROWS = 5000;
 const APPLY_SLICE = 500;
+/** Rows per INSERT: one call into SQLite for many rows of a table. */
+const INSERT_ROWS = 50;
 /** Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. */
 const LOAD_CACHE_SIZE = -65_536;
-/** Lines before taxes (a tax is a share of the lines), and both with payments before documents. */
+/**
+ * Lines before taxes (a tax is a share of the lines), and all three before documents: a
+ * document's figures are then summed from its rows already in, over their keys and indexes.
+ */
 const FIRST = ['document_lines', 'document_taxes', 'payments'];
 const ORDER = [ALIAS_TABLE, ...FIRST, ...SYNCED_TABLES.map((t) => t.name).filter((n) => !FIRST.includes(n))];
 
@@ -65,32 +69,34 @@ export async function loadSnapshot(
   sqlite.exec('BEGIN IMMEDIATE');
   let next: Promise<Page> | undefined;
   try {
-    const deferred = dropForLoad(sqlite);
+    const setAside = setAsideForLoad(sqlite);
     let page: Page | undefined = first;
     let tableIndex = 0;
     let rows = 0;
     while (page) {
-      // The next page is on its way while this one is written.
-      const after = page.next;
-      if (after !== null) {
-        next = fetchPage(transport, { table: ORDER[tableIndex]!, after, upTo });
-      } else if (++tableIndex < ORDER.length) {
-        next = fetchPage(transport, { table: ORDER[tableIndex]!, after: '', upTo });
-      } else {
-        next = undefined;
-      }
-      const current = page;
+      const current: Page = page;
+      const after: string | null = current.next;
+      // The next page of the table is on its way while this one is written. The next table's
+      // first is asked for once this table's indexes are sorted: a sort holds the event loop
+      // for as long as it takes, and a request waiting meanwhile would run out of time.
+      next = after === null ? undefined : fetchPage(transport, { table: ORDER[tableIndex]!, after, upTo });
       // In slices, giving the event loop a turn between them: the next page keeps arriving.
       for (let from = 0; from < current.rows.length; from += APPLY_SLICE) {
         capture.applying(() => loader.apply(current, from, from + APPLY_SLICE));
         await new Promise((resolve) => setImmediate(resolve));
       }
+      if (after === null) {
+        restoreIndexes(sqlite, setAside, current.table);
+        // A turn of the event loop first, so a socket the hub closed meanwhile is seen closed.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (++tableIndex < ORDER.length) {
+          next = fetchPage(transport, { table: ORDER[tableIndex]!, after: '', upTo });
+        }
+      }
       rows += current.rows.length;
       page = next && (await next);
     }
-    for (const index of deferred) sqlite.exec(index);
-    rebuildCustomerFigures(sqlite, accountId);
-    rebuildPaymentTaxShares(sqlite, accountId);
+    restoreAfterLoad(sqlite, setAside, accountId);
     capture.applying(() => loader.finish(upTo, now));
     sqlite.exec('COMMIT');
     return { cursor: upTo, rows };
@@ -103,39 +109,6 @@ export async function loadSnapshot(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`cache_size = ${cacheSize}`);
   }
-}
-
-/**
- * Drops what the load does without, returning what recreates it: the business tables' indexes
- * that no constraint needs (one sort per index at the end costs a fraction of keeping eleven
- * B-trees of invoices in order a row at a time), the capture triggers (off while applying
- * anyway; asking them costs a call per row), the customer figures' and the payments' tax shares'
- * triggers (rebuilt for the whole business at the end, db/customer-figures.ts and
- * db/payment-tax-shares.ts). Inside the load's transaction, so a failed load
- * leaves them as they were.
- */
-function dropForLoad(sqlite: SQLite.Database): string[] {
-  const tables = SYNCED_TABLES.map((t) => t.name);
-  const objects = sqlite
-    .prepare(
-      `SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')})
-       AND ((type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%')
-         OR (type = 'trigger' AND (substr(name, 1, 13) = 'sync_capture_' OR substr(name, 1, ?) = ?
-           OR substr(name, 1, ?) = ?)))`,
-    )
-    .all(
-      ...tables,
-      CUSTOMER_FIGURES_TRIGGERS.length,
-      CUSTOMER_FIGURES_TRIGGERS,
-      PAYMENT_TAX_SHARES_TRIGGERS.length,
-      PAYMENT_TAX_SHARES_TRIGGERS,
-    ) as Array<{
-    type: 'index' | 'trigger';
-    name: string;
-    sql: string;
-  }>;
-  for (const object of objects) sqlite.exec(`DROP ${object.type.toUpperCase()} ${object.name}`);
-  return objects.map((object) => object.sql);
 }
 
 function fetchPage(
@@ -151,11 +124,14 @@ class SnapshotLoader {
   private readonly aliases = new Map<string, Map<string, string>>();
   /** Rows that name a merged-away record: the ordinary applier takes them at the end. */
   private readonly named: PulledRow[] = [];
-  /** Per document, from the rows already in; lines and taxes arrive in document order. */
-  private readonly figures = new Map<string, Figures>();
-  private lastFigures: { id: string; figures: Figures } | undefined;
+  /** The last document whose lines a tax was worked out from (taxes arrive in document order). */
+  private lastSubtotal: { id: string; cents: number } | undefined;
+  private readonly subtotal: SQLite.Statement;
+  private readonly documentSums: SQLite.Statement;
+  /** INSERT statements by table, columns and number of rows. */
   private readonly inserts = new Map<string, SQLite.Statement>();
-  private readonly lastInsert = new Map<string, { names: string[]; statement: SQLite.Statement }>();
+  /** Rows of one table with the same columns, waiting to go in together. */
+  private pending: { table: string; names: string[]; values: unknown[]; rows: number } | undefined;
   private readonly putClocks: SQLite.Statement;
   private latestClock = '';
 
@@ -165,6 +141,14 @@ class SnapshotLoader {
   ) {
     this.putClocks = target.sqlite.prepare(
       'INSERT OR REPLACE INTO sync_clocks (tbl, pk, clocks) VALUES (?, ?, ?)',
+    );
+    this.subtotal = target.sqlite
+      .prepare('SELECT coalesce(sum(amount_cents), 0) FROM document_lines WHERE document_id = ?')
+      .pluck();
+    this.documentSums = target.sqlite.prepare(
+      `SELECT (SELECT coalesce(sum(amount_cents), 0) FROM document_lines WHERE document_id = :id) AS subtotal,
+        (SELECT coalesce(sum(amount_cents), 0) FROM document_taxes WHERE document_id = :id) AS taxTotal,
+        (SELECT coalesce(sum(amount_cents), 0) FROM payments WHERE invoice_id = :id) AS paid`,
     );
   }
 
@@ -207,6 +191,8 @@ class SnapshotLoader {
       this.derive(table.name, row);
       this.insert(table.name, row);
     }
+    // A later slice's figures are summed from these rows.
+    this.flush();
   }
 
   /** After the last page: merges, the rows that named merged records, conflicts, events, the cursor. */
@@ -271,27 +257,23 @@ class SnapshotLoader {
     if (any) this.putClocks.run(table.name, JSON.stringify(key), JSON.stringify(kept));
   }
 
-  /** Figures no device sends (device/derived.ts), from the rows already in: lines, taxes, payments. */
+  /**
+   * Figures no device sends (device/derived.ts), summed from the rows already in: a tax from its
+   * document's lines, a document from its lines, taxes and payments.
+   */
   private derive(table: string, row: Record<string, unknown>): void {
     switch (table) {
-      case 'document_lines':
-        this.figuresOf(row.document_id).subtotal += Number(row.amount_cents);
-        break;
       case 'document_taxes': {
-        const figures = this.figuresOf(row.document_id);
-        const amount = taxAmountCents(figures.subtotal, Number(row.rate));
-        row.amount_cents = amount;
-        figures.taxTotal += amount;
+        const id = String(row.document_id);
+        if (this.lastSubtotal?.id !== id) {
+          this.lastSubtotal = { id, cents: this.subtotal.get(id) as number };
+        }
+        row.amount_cents = taxAmountCents(this.lastSubtotal.cents, Number(row.rate));
         break;
       }
-      case 'payments':
-        this.figuresOf(row.invoice_id).paid += Number(row.amount_cents);
-        break;
       case 'quotes':
       case 'invoices': {
-        const id = String(row.id);
-        const { subtotal, taxTotal, paid } = this.figures.get(id) ?? NO_FIGURES;
-        this.figures.delete(id);
+        const { subtotal, taxTotal, paid } = this.documentSums.get({ id: String(row.id) }) as Figures;
         const total = subtotal + taxTotal;
         row.subtotal_cents = subtotal;
         row.tax_total_cents = taxTotal;
@@ -305,37 +287,47 @@ class SnapshotLoader {
     }
   }
 
-  /** Rows of a table nearly always carry the same columns: the last statement is tried first. */
-  private figuresOf(documentId: unknown): Figures {
-    const id = String(documentId);
-    if (this.lastFigures?.id === id) return this.lastFigures.figures;
-    let figures = this.figures.get(id);
-    if (!figures) {
-      figures = { subtotal: 0, taxTotal: 0, paid: 0 };
-      this.figures.set(id, figures);
-    }
-    this.lastFigures = { id, figures };
-    return figures;
-  }
-
+  /** Rows of a table nearly always carry the same columns: they go in INSERT_ROWS at a time. */
   private insert(table: string, row: Record<string, unknown>): void {
     const names = Object.keys(row);
-    let last = this.lastInsert.get(table);
-    if (!last || !sameNames(last.names, names)) {
-      const signature = `${table}(${names.join(',')})`;
-      let statement = this.inserts.get(signature);
-      if (!statement) {
-        statement = this.target.sqlite.prepare(
-          `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-        );
-        this.inserts.set(signature, statement);
-      }
-      last = { names, statement };
-      this.lastInsert.set(table, last);
+    let pending = this.pending;
+    if (pending && (pending.table !== table || !sameNames(pending.names, names))) {
+      this.flush();
+      pending = undefined;
     }
-    const values = new Array<unknown>(names.length);
-    for (let i = 0; i < names.length; i++) values[i] = sqlValue(row[names[i]!]);
-    last.statement.run(values);
+    if (!pending) {
+      pending = { table, names, values: [], rows: 0 };
+      this.pending = pending;
+    }
+    for (let i = 0; i < names.length; i++) pending.values.push(sqlValue(row[names[i]!]));
+    if (++pending.rows === INSERT_ROWS) this.flush();
+  }
+
+  /** Writes the rows waiting: a whole batch in one statement, a short one a row at a time. */
+  private flush(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    const { table, names, values, rows } = pending;
+    if (rows === INSERT_ROWS) {
+      this.statement(table, names, rows).run(values);
+      return;
+    }
+    const one = this.statement(table, names, 1);
+    for (let r = 0; r < rows; r++) one.run(values.slice(r * names.length, (r + 1) * names.length));
+  }
+
+  private statement(table: string, names: string[], rows: number): SQLite.Statement {
+    const signature = `${table}(${names.join(',')})${rows}`;
+    let statement = this.inserts.get(signature);
+    if (!statement) {
+      const row = `(${names.map(() => '?').join(', ')})`;
+      statement = this.target.sqlite.prepare(
+        `INSERT INTO ${table} (${names.join(', ')}) VALUES ${Array(rows).fill(row).join(', ')}`,
+      );
+      this.inserts.set(signature, statement);
+    }
+    return statement;
   }
 
   /** Records the rules may flag for the owner (device/decisions.ts): few, so checked one by one. */
@@ -377,8 +369,6 @@ interface Figures {
   taxTotal: number;
   paid: number;
 }
-
-const NO_FIGURES: Figures = { subtotal: 0, taxTotal: 0, paid: 0 };
 
 function sameNames(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;

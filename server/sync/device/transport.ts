@@ -73,18 +73,21 @@ async function call<T>(hub: HubAddress, path: string, init: Call, answer: Answer
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
   const url = new URL(`/api/sync/v1${path}`, hub.url);
+  const send = async () => {
+    if (url.protocol === 'https:' && hub.fingerprint) {
+      return pinnedRequest(url, { method: init.method, headers, body: init.body, signal }, hub.fingerprint);
+    }
+    const reply = await fetch(url, { method: init.method, headers, body: init.body, signal });
+    return { status: reply.status, text: await reply.text() };
+  };
   let response: { status: number; text: string };
   try {
-    if (url.protocol === 'https:' && hub.fingerprint) {
-      response = await pinnedRequest(
-        url,
-        { method: init.method, headers, body: init.body, signal },
-        hub.fingerprint,
-      );
-    } else {
-      const reply = await fetch(url, { method: init.method, headers, body: init.body, signal });
-      response = { status: reply.status, text: await reply.text() };
-    }
+    // A GET is sent again once: while a long write holds the event loop (a first sync's index
+    // sorts, its commit), the hub may close the idle keep-alive socket unseen, failing the next request.
+    response = await send().catch((error: unknown) => {
+      if (init.method !== 'GET' || signal.aborted) throw error;
+      return send();
+    });
   } catch (error) {
     if (init.signal?.aborted) throw error;
     const cause = (error as Error).cause ?? (error as Error).message;
