@@ -8,7 +8,7 @@ import type { EventBody, EventType } from '../../server/domain/events';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
-import type { ApiResponse, Method, PortalPaths, Typed, V1Paths } from './api-responses';
+import type { ApiResponse, Method, PortalPaths, Typed, TypedUrl, V1Paths } from './api-responses';
 
 export type { ApiResponse } from './api-responses';
 
@@ -44,7 +44,11 @@ export interface TestAccount {
   ): Promise<Typed<PortalPaths, M, P>>;
   portal<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** Calls the v1 API: path is relative to /api/v1, the answer typed as `portal`'s is. */
-  v1<M extends Method, P extends string>(method: M, path: P, options?: RequestOptions): Promise<Typed<V1Paths, M, P>>;
+  v1<M extends Method, P extends string>(
+    method: M,
+    path: P,
+    options?: RequestOptions,
+  ): Promise<Typed<V1Paths, M, P>>;
   v1<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A session cookie for the UI, as the sign-in link would set it. */
   signIn(): Promise<string>;
@@ -54,7 +58,13 @@ export interface TestAccount {
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Calls any route by its full path; portal and v1 paths are typed as `portal`'s are. */
+  request<M extends Method, P extends string>(
+    method: M,
+    path: P,
+    options?: RequestOptions,
+  ): Promise<TypedUrl<M, P>>;
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createAccount(options?: { business?: string; plan?: Plan; apiPlan?: ApiPlan }): Promise<TestAccount>;
   stop(): Promise<void>;
 }
@@ -118,7 +128,10 @@ export async function startTestServer(
           key: o.key === undefined ? portalKey : o.key,
         })) as TestAccount['portal'],
       v1: ((method: string, p: string, o: RequestOptions = {}) =>
-        request(method, `/api/v1${p}`, { ...o, key: o.key === undefined ? v1Key : o.key })) as TestAccount['v1'],
+        request(method, `/api/v1${p}`, {
+          ...o,
+          key: o.key === undefined ? v1Key : o.key,
+        })) as TestAccount['v1'],
       signIn: async () => {
         const token = await createSignInToken(server.ctx, account.id);
         const response = await request('GET', `/sign-in?token=${token}`);
@@ -137,7 +150,7 @@ export async function startTestServer(
   return {
     ...server,
     dataDir,
-    request,
+    request: request as TestServer['request'],
     createAccount: newAccount,
     stop: async () => {
       await server.close();

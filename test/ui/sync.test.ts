@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { updateCustomer } from '../../server/domain/customers';
 import { createSignInToken } from '../../server/domain/sessions';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
@@ -37,7 +38,7 @@ beforeAll(async () => {
       items: [{ description: 'Move-out deep clean', quantity: 1, unit_price: 240 }],
     },
   });
-  expect(invoice.status).toBe(201);
+  expectStatus(invoice, 201);
   invoiceId = invoice.body.id;
   const local = await other.createAccount({ business: 'Laptop Trial' });
   trialClientId = local.clientId;
@@ -170,7 +171,7 @@ describe('Settings > Sync', () => {
     await indicator(hubPage)
       .getByText(/^Synced /)
       .waitFor();
-    const open = await shop.portal('GET', '/sync/conflicts');
+    const open = expectOk(await shop.portal('GET', '/sync/conflicts'));
     expect(open.body.data).toEqual([]);
   });
 
@@ -183,7 +184,7 @@ describe('Settings > Sync', () => {
     const edited = await shop.portal('PATCH', '/customers/maya@example.com', {
       body: { phone: '+1 416 555 1111' },
     });
-    expect(edited.status).toBe(200);
+    expectStatus(edited, 200);
     await hub.ctx.sync!.syncNow(shop.clientId);
     // The van, later, types another number; its change reaches the hub and wins by its clock.
     await updateCustomer(other.ctx, shop.clientId, 'maya@example.com', { phone: '+1 416 555 2222' });
