@@ -1,4 +1,5 @@
 import { databaseKeyFromEnvironment } from '../server/db/key-source';
+import { keepHeapNearLive } from '../server/lib/heap-growth';
 import { type ParentChannel, parseServerProcessArgs, runServerProcess } from './server-process';
 
 /**
@@ -21,6 +22,7 @@ function parentChannel(): ParentChannel {
   };
 }
 
+keepHeapNearLive();
 // The key comes through the environment, never the command line that `ps` shows; it is dropped from the
 // environment once read.
 const key = databaseKeyFromEnvironment(process.env);

@@ -28,7 +28,7 @@ import {
 } from './lazy-screens';
 import { request } from './lib/api';
 import type { Route } from './lib/router';
-import { READ_ONLY_REASON, useSession } from './lib/session';
+import { Offered, READ_ONLY_REASON, useSession } from './lib/session';
 import { MyWork } from './screens/my-work';
 import { SyncIndicator } from './screens/sync-indicator';
 import { EmptyState, Spinner } from './ui';
@@ -215,7 +215,9 @@ export function Shell({ route }: { route: Route }) {
           </button>
         </div>
         <div className="nav-menu" id="nav-menu">
-          {may('admin') && <SyncIndicator />}
+          <Offered needs="admin">
+            <SyncIndicator />
+          </Offered>
           {nav.map((group) => (
             <div className="nav-group" key={group.title}>
               <div className="nav-title">{group.title}</div>

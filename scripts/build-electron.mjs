@@ -1,5 +1,6 @@
 // Bundles the desktop shell into dist/electron: main.cjs (main process), preload.cjs (the window's
-// preload, sandboxed, so everything but electron must be inside it) and utility-server.cjs (the server).
+// preload, sandboxed, so everything but electron must be inside it), utility-server.cjs (the server)
+// and webhook-thread.cjs (the server's webhook delivery thread).
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -14,7 +15,12 @@ mkdirSync(outdir, { recursive: true });
 await Promise.all([
   build({
     ...bundleOptions,
-    entryPoints: { main: 'electron/main.ts', 'utility-server': 'electron/utility-server.ts' },
+    entryPoints: {
+      main: 'electron/main.ts',
+      'utility-server': 'electron/utility-server.ts',
+      // Webhook delivery's thread, beside the server that starts it (server/outbound/webhook-worker.ts).
+      'webhook-thread': 'server/outbound/webhook-thread.ts',
+    },
     outdir,
     external: ['electron', ...externals],
   }),

@@ -10,6 +10,8 @@ import { isStale } from './staleness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverBundle = path.join(root, 'dist/server/serve.cjs');
+// Webhook delivery's thread (server/outbound/webhook-worker.ts finds it beside the server's bundle).
+const threadBundle = path.join(root, 'dist/server/webhook-thread.cjs');
 const sources = ['server', 'shared', 'package.json', 'scripts/server-bundle.mjs'].map((source) =>
   path.join(root, source),
 );
@@ -19,14 +21,14 @@ export async function buildServer() {
   const { bundleOptions, serverExternals } = await import('./server-bundle.mjs');
   await build({
     ...bundleOptions,
-    entryPoints: { serve: 'server/serve.ts' },
+    entryPoints: { serve: 'server/serve.ts', 'webhook-thread': 'server/outbound/webhook-thread.ts' },
     outdir: path.dirname(serverBundle),
     external: serverExternals(),
   });
 }
 
 export async function buildServerIfStale({ quiet = false } = {}) {
-  if (!isStale(serverBundle, sources)) return false;
+  if (![serverBundle, threadBundle].some((bundle) => isStale(bundle, sources))) return false;
   if (!quiet) console.log('Building the server (dist/server)…');
   await buildServer();
   return true;

@@ -15,8 +15,10 @@ import { type ApiPlan, createAccount, listAccounts, type Plan, setPlans } from '
 import { createKey, listKeys, revokeKey, rotateKey } from './domain/api-keys';
 import { clientLinkMaker } from './domain/client-links';
 import { createSignInToken } from './domain/sessions';
+import { OWNER_ACTOR, runAs } from './lib/actor';
 import { systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
+import { keepHeapNearLive } from './lib/heap-growth';
 import { runSyncCommand, SYNC_HELP } from './sync/cli';
 
 const HELP = `Shopdesk CLI: what Settings does, without the UI.
@@ -311,7 +313,9 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
   }
 }
 
-run(process.argv.slice(2), (text) => console.log(text)).catch((error) => {
+keepHeapNearLive();
+// Whoever runs the command line on the business's computer is its owner, as the install's own sign-in.
+runAs(OWNER_ACTOR, () => run(process.argv.slice(2), (text) => console.log(text))).catch((error) => {
   if (error instanceof UsageError) {
     console.error(`shopdesk: ${error.message}`);
     process.exit(2);

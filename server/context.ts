@@ -57,7 +57,8 @@ export interface AppContext<Sync extends SyncPort = SyncPort> {
   listening: { port: number | null };
   /**
    * How webhook targets' names resolve, at registration and at delivery; absent, the system's
-   * resolver. Tests stand in for public DNS here, which they cannot reach.
+   * resolver. Tests stand in for public DNS here, which they cannot reach. Given at start
+   * (ServerOptions.hostLookup): the delivery thread learns then whether to ask for it.
    */
   hostLookup?: HostLookup;
   /**

@@ -30,6 +30,7 @@ import { isLoopback, resolveTls, type TlsOption } from './http/tls';
 import { type Clock, systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
 import type { LineSink } from './lib/rotating-file';
+import type { HostLookup } from './lib/webhook-target';
 import { type RecurringJob, startRecurringJob } from './maintenance/recurring-work';
 import { type RetentionJob, startRetentionJob } from './maintenance/retention';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './outbound/mail-worker';
@@ -69,6 +70,8 @@ export interface ServerOptions {
   integrityCheckDelayMs?: number;
   /** Where the hub's state lives when this install is a hub (PostgreSQL: sync/hub/pg-storage.ts). */
   hubStorage?: HubStorage;
+  /** How webhook targets' names resolve (tests stand in for public DNS); absent, the system's resolver. */
+  hostLookup?: HostLookup;
 }
 
 export interface RunningServer {
@@ -128,6 +131,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   });
   const ctx = createContext<SyncEngine>(database.db, clock);
+  ctx.hostLookup = options.hostLookup;
   // Review requests carry a client hub link wherever the business set its hub's address.
   ctx.clientLinks = clientLinkMaker(clock);
   // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
@@ -136,7 +140,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await releaseUnfinishedClaims(ctx.db);
   const gate = new RequestGate();
   const startOutbound = () => ({
-    webhooks: startWebhookWorker(ctx, options.outbound?.webhooks),
+    webhooks: startWebhookWorker(ctx, { file: database.file, key }, options.outbound?.webhooks),
     mail: startMailWorker(ctx, options.outbound?.mail),
   });
   const startSync = (opened: OpenedDatabase) => {
@@ -221,6 +225,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void integrity.done.then((found) => {
     if (found.length) console.error(`shopdesk: ${database.health.damage}`);
   });
+  const { port, address, family } = app.server.address() as AddressInfo;
+  ctx.listening.port = port;
   const started = startOutbound();
   outbound = started;
   const retention = startRetentionJob(ctx);
@@ -230,8 +236,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.backups?.schedule === false
       ? undefined
       : startBackupSchedule(backups, (error) => app.log.error({ err: error }, 'scheduled backup failed'));
-  const { port, address, family } = app.server.address() as AddressInfo;
-  ctx.listening.port = port;
   const shownHost = family === 'IPv6' ? `[${address}]` : address;
   const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
   lock.announce(url);

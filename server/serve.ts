@@ -8,6 +8,7 @@ import { createKey } from './domain/api-keys';
 import { createSignInToken } from './domain/sessions';
 import { startServer } from './index';
 import { clockFromEnvironment } from './lib/clock';
+import { keepHeapNearLive } from './lib/heap-growth';
 
 const PARENT_CHECK_MS = 500;
 /** Read first thing: a parent that ends during start-up must still be noticed. */
@@ -91,6 +92,7 @@ async function main() {
   watch.unref();
 }
 
+keepHeapNearLive();
 main().catch((error) => {
   if (error instanceof UsageError) console.error(`Usage: ${error.message}`);
   else if (error instanceof DataFolderError || error instanceof DatabaseKeyError)

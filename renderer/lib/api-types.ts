@@ -4041,10 +4041,16 @@ export interface components {
             };
         };
         HistoryEntry: {
-            /** @description The install's name for an edit made here; `sync` for a pulled one. */
+            /** @description Who made the change: `member:{id}`, `owner` (the install's own sign-in), `api_key:{id}`, `client_link:{id}` (a customer on the client hub), `system` (scheduled work, sync); `sync` for a change pulled from an install that did not say, or the install's host name for an entry from before. */
             author: string;
+            /** @enum {string} */
+            author_kind: "member" | "owner" | "api_key" | "client_link" | "system" | "sync" | "other";
+            /** @description The author in words: the member's name, "API key {name}", "Customer via the client hub", "Shopdesk" for the system. */
+            author_name: string;
             changed_at: string;
             device: {
+                /** @description The name the hub knows that install by, for a change pulled from it; null for one made here, or pulled before names were kept. */
+                name: string | null;
                 /** @description The install whose clock stamped the new value. */
                 node: string;
                 this_device: boolean;

@@ -60,3 +60,11 @@ export function useSession(): SessionValue {
 export function useFormat(): Formatters {
   return useSession().format;
 }
+
+/**
+ * Its children only for a role that holds the permission (shared/roles.ts, the table the server
+ * checks): the one way a screen leaves out an action the signed-in member would be refused.
+ */
+export function Offered({ needs, children }: { needs: Permission; children: ReactNode }) {
+  return useSession().may(needs) ? children : null;
+}

@@ -4,7 +4,7 @@ import { BarChart } from '../charts/bar-chart';
 import { portal } from '../lib/api';
 import { count } from '../lib/plural';
 import { href } from '../lib/router';
-import { useFormat, useSession } from '../lib/session';
+import { Offered, useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
 import { BackupAlert } from './backup-alert';
@@ -21,7 +21,7 @@ function greeting(now: Date, timeZone: string): string {
 }
 
 export function Dashboard() {
-  const { session, may } = useSession();
+  const { session } = useSession();
   const format = useFormat();
   const dashboard = useResource(() => portal.get('/dashboard'), 'dashboard');
   const monthLabel = (month: string) =>
@@ -44,7 +44,9 @@ export function Dashboard() {
           </>
         }
       />
-      {may('admin') && <BackupAlert />}
+      <Offered needs="admin">
+        <BackupAlert />
+      </Offered>
       <RequestsWaitingNotice />
       <CustomersWaiting />
       <Loaded resource={dashboard}>

@@ -26,9 +26,14 @@ function shown(value: unknown): string {
   return String(value);
 }
 
+function deviceName(device: { node: string; this_device: boolean; name: string | null }): string {
+  if (device.this_device) return 'this computer';
+  return device.name ?? `another computer (${device.node.slice(0, 6)})`;
+}
+
 /**
  * A record's history as this computer saw it (docs/sync.md, "Decisions and history"): each field
- * change, who made it and where; a value typed here that a sync replaced is marked, with "Put back".
+ * change, who made it (a member, an API key, a customer, Shopdesk itself) and on which computer; a value typed here that a sync replaced is marked, with "Put back".
  * `record` is `customers/{id}`, `invoices/{id}`, `quotes/{id}` or `jobs/{id}`; `version` reloads it
  * when the page's record changed; `onRestored` lets the page show the value put back.
  */
@@ -69,10 +74,8 @@ export function RecordHistoryCard({
                 )}
               </div>
               <div className="history-meta">
-                {entry.author === 'sync' ? 'By sync, from ' : `By ${entry.author} on `}
-                {entry.device.this_device
-                  ? 'this computer'
-                  : `another computer (${entry.device.node.slice(0, 6)})`}
+                {entry.author_kind === 'sync' ? 'By sync, from ' : `By ${entry.author_name} on `}
+                {deviceName(entry.device)}
                 {' · '}
                 {format.dateTime(entry.changed_at)}
                 {entry.replaced && entry.restored_at && ` · put back ${format.dateTime(entry.restored_at)}`}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MemberRole, TeamMember } from '../../shared/schemas/team';
 import type { MemberInvite } from '../../shared/schemas/team-access';
 import { portal } from '../lib/api';
-import { useFormat } from '../lib/session';
+import { useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
@@ -47,6 +47,7 @@ export function EditMemberDialog({
     prices: false,
   });
   const { busy, error, setError, run } = useSubmit();
+  const setsRoles = useSession().may('admin');
   useEffect(() => {
     if (member) {
       setForm({
@@ -97,9 +98,14 @@ export function EditMemberDialog({
         <Field label="Phone" error={fieldError(error, 'phone')}>
           <Input value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
         </Field>
-        <Field label="Role" error={fieldError(error, 'role')}>
+        <Field
+          label="Role"
+          hint={setsRoles ? undefined : 'Only an owner changes roles and who sees prices'}
+          error={fieldError(error, 'role')}
+        >
           <Select
             value={form.role}
+            disabled={!setsRoles}
             onChange={(e) => setForm({ ...form, role: e.target.value as MemberRole })}
           >
             {Object.entries(ROLES).map(([role, label]) => (
@@ -112,6 +118,7 @@ export function EditMemberDialog({
         {form.role === 'crew' && (
           <Checkbox
             label="Can see prices on their visits"
+            disabled={!setsRoles}
             checked={form.prices}
             onChange={(e) => setForm({ ...form, prices: e.target.checked })}
           />

@@ -29,7 +29,7 @@ import { useBusyAction } from './use-busy-action';
 export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[] }> }) {
   const format = useFormat();
   const toast = useToast();
-  const { canWrite } = useSession();
+  const { canWrite, may } = useSession();
   const [name, setName] = useState('');
   const adding = useSubmit();
   const returning = useBusyAction<string>();
@@ -91,38 +91,44 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
                   {
                     header: 'Name',
                     cell: (m) => (
-                      <span className="cell-title">
-                        {m.name} {!m.active && <Badge>Inactive</Badge>}
-                      </span>
+                      <>
+                        <span className="cell-title">
+                          {m.name} {!m.active && <Badge>Inactive</Badge>}
+                        </span>
+                        <div className="cell-sub">Since {format.dateOf(m.created_at)}</div>
+                      </>
                     ),
                   },
                   { header: 'Role', cell: (m) => <Badge>{m.role}</Badge> },
                   {
                     header: 'Signed in',
-                    cell: (m) => (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        onClick={() => setSignIns(m)}
-                        aria-label={`${m.name}'s sign-ins`}
-                      >
-                        {count(m.live_sessions, 'session', 'sessions')},{' '}
-                        {count(m.passkeys, 'passkey', 'passkeys')}
-                      </Button>
-                    ),
+                    cell: (m) => {
+                      const signIns = `${count(m.live_sessions, 'session', 'sessions')}, ${count(m.passkeys, 'passkey', 'passkeys')}`;
+                      // Others' sessions are the owner's to see and end.
+                      return may('admin') ? (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => setSignIns(m)}
+                          aria-label={`${m.name}'s sign-ins`}
+                        >
+                          {signIns}
+                        </Button>
+                      ) : (
+                        <span className="muted">{signIns}</span>
+                      );
+                    },
                   },
                   {
-                    header: 'Open jobs',
-                    align: 'right',
-                    cell: (m) => format.number(m.open_jobs),
+                    header: 'Jobs',
+                    cell: (m) =>
+                      `${format.number(m.open_jobs)} open, ${format.number(m.completed_jobs)} done`,
                   },
-                  { header: 'Completed jobs', align: 'right', cell: (m) => format.number(m.completed_jobs) },
-                  { header: 'On the team since', cell: (m) => format.dateOf(m.created_at) },
                   {
                     header: <span className="sr-only">Actions</span>,
                     align: 'right',
                     cell: (m) => (
-                      <div className="row row-end">
+                      <div className="row row-end team-member-actions">
                         <Button
                           size="sm"
                           variant="ghost"
@@ -137,6 +143,7 @@ export function TeamMembers({ members }: { members: Resource<{ data: TeamMember[
                             size="sm"
                             variant="ghost"
                             write
+                            needs="admin"
                             onClick={() => setInviting(m)}
                             aria-label={`Invite ${m.name}`}
                           >

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { Permission } from '../../shared/roles';
 import { READ_ONLY_REASON, useSession } from '../lib/session';
 import { Spinner } from './feedback';
 
@@ -8,6 +9,8 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busy?: boolean;
   /** A button that changes data: disabled, with the reason, on a read-only plan. */
   write?: boolean;
+  /** An action only some roles may take (shared/roles.ts): not shown to the others. */
+  needs?: Permission;
   icon?: ReactNode;
 }
 
@@ -16,6 +19,7 @@ export function Button({
   size = 'md',
   busy = false,
   write = false,
+  needs,
   icon,
   disabled,
   title,
@@ -24,8 +28,9 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonProps) {
-  const { canWrite } = useSession();
+  const { canWrite, may } = useSession();
   const readOnly = write && !canWrite;
+  if (needs && !may(needs)) return null;
   return (
     <button
       type={type}

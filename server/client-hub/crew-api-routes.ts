@@ -1,13 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import { CrewActionInput, CrewPhotoInput } from '../../shared/schemas/crew';
+import { RateLimiter } from '../http/rate-limiter';
 import type { Clock } from '../lib/clock';
-import { unauthorized, validationError } from '../lib/errors';
+import { rateLimited, unauthorized, validationError } from '../lib/errors';
 import type { CrewCaller } from './crew-record';
 import { recordCrewAction, recordCrewPhoto } from './crew-record';
 import { crewWeek } from './crew-week';
 import { memberFromRows } from './member-sign-in';
 import type { ClientHubRows } from './rows';
+
+/**
+ * Requests a minute: per session, and per address whatever the cookie (a crew's phones may share
+ * one address). A phone coming back with a day's queue sends well under it; one that hits it waits
+ * for Retry-After and goes on (crew-app-script.ts).
+ */
+export const CREW_SESSION_LIMIT = 120;
+export const CREW_ADDRESS_LIMIT = 300;
+const WINDOW_MS = 60_000;
 
 /** A 2 MB photo is about 2.7 MB as base64: room for it and the JSON around it. */
 const PHOTO_BODY_LIMIT = 3 * 1024 * 1024;
@@ -54,9 +64,17 @@ export function crewApiRoutes(rows: ClientHubRows, clock: Clock, options: CrewRo
         canSeePrices: signedIn.member.canSeePrices,
       };
     };
-    app.addHook('onRequest', async (_request, reply) => {
+    const limiter = new RateLimiter();
+    app.addHook('onRequest', async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       reply.header('X-Content-Type-Options', 'nosniff');
+      const session = cookie(request, options.cookieName(app))?.split('.')[0];
+      const rules = [{ bucket: `address:${request.ip}`, limit: CREW_ADDRESS_LIMIT, windowMs: WINDOW_MS }];
+      if (session)
+        rules.push({ bucket: `session:${session}`, limit: CREW_SESSION_LIMIT, windowMs: WINDOW_MS });
+      const decision = limiter.take(rules, clock.now().getTime());
+      if (!decision.allowed)
+        throw rateLimited('Too many requests from this phone: wait a minute.', decision.retryAfterSeconds);
     });
 
     app.get('/crew/api/week', { schema: { hide: true } }, async (request) => {

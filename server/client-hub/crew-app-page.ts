@@ -14,7 +14,7 @@ export const CREW_APP_HTML = `<!doctype html>
 </head>
 <body>
 <header class="business"><h1 id="who">Your visits</h1><p id="status" role="status"></p></header>
-<nav class="tabs"><button type="button" data-tab="today" aria-pressed="true">Today</button><button type="button" data-tab="week" aria-pressed="false">This week</button><button type="button" data-tab="clock" aria-pressed="false">Clock</button></nav>
+<nav class="tabs"><button type="button" data-tab="today" aria-pressed="true">Today</button><button type="button" data-tab="week" aria-pressed="false">This week</button><button type="button" data-tab="clock" aria-pressed="false">Clock</button><button type="button" data-tab="you" aria-pressed="false">You</button></nav>
 <main id="screen"><p class="muted">Loading…</p></main>
 </body>
 </html>
@@ -24,7 +24,8 @@ export const CREW_APP_HTML = `<!doctype html>
 export const CREW_APP_CSS = `${CLIENT_HUB_CSS}
 nav.tabs { display: flex; gap: .25rem; padding: .5rem 1rem 0; background: var(--hub-card);
   border-bottom: 1px solid var(--hub-line); }
-nav.tabs button { flex: 1; padding: .75rem .25rem; border: 0; background: none; font: inherit;
+nav.tabs[hidden] { display: none; }
+nav.tabs button { flex: 1; padding: .75rem .25rem; white-space: nowrap; border: 0; background: none; font: inherit;
   color: var(--hub-muted); border-bottom: 3px solid transparent; }
 nav.tabs button[aria-pressed="true"] { color: var(--hub-accent); border-bottom-color: var(--hub-accent); font-weight: 600; }
 .actions { display: grid; gap: .5rem; margin: .75rem 0; }

@@ -6,6 +6,8 @@
  * install serve the same bytes.
  */
 export const CREW_APP_JS = `
+import { addPasskey, passkeysWork, signInWithPasskey, signOut } from '/crew/passkey.js';
+
 const B32 = '0123456789abcdefghjkmnpqrstvwxyz';
 function newId(prefix) {
   let t = Date.now(), time = '';
@@ -41,12 +43,13 @@ let week = null;
 let tab = 'today';
 let openVisit = null;
 let sending = false;
+let notice = null;
 const draftPhotos = [];
 
 const el = (tag, attrs, ...children) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith('on')) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v); else if (v != null) node.setAttribute(k, v);
   }
   for (const child of children) if (child != null) node.append(child);
   return node;
@@ -73,8 +76,21 @@ async function load() {
   render();
 }
 
+/** The sign-in page a signed-out member meets: their invitation link, or a passkey they added. */
 function showSignedOut() {
-  document.getElementById('screen').replaceChildren(el('p', {}, 'Sign in with the link your team sent you.'));
+  week = null;
+  document.querySelector('nav.tabs').hidden = true;
+  document.getElementById('who').textContent = 'Sign in';
+  const said = el('p', { role: 'alert', class: 'muted' });
+  const parts = [el('p', {}, 'Open the link your team sent you to sign in on this phone.')];
+  if (passkeysWork()) {
+    parts.push(el('p', {}, 'Added a passkey already? Use it instead of a new link.'),
+      el('div', { class: 'actions' }, el('button', { type: 'button', onclick: async () => {
+        said.textContent = '';
+        try { location.assign(await signInWithPasskey()); } catch (error) { said.textContent = 'Not signed in: ' + error.message; }
+      } }, 'Sign in with a passkey')), said);
+  }
+  document.getElementById('screen').replaceChildren(...parts);
 }
 
 async function render() {
@@ -92,25 +108,34 @@ async function render() {
   }
   if (openVisit) parts.push(...visitScreen(week.visits.find((v) => v.id === openVisit), queue));
   else if (tab === 'clock') parts.push(...clockScreen(queue));
-  else parts.push(...listScreen());
+  else if (tab === 'you') parts.push(...youScreen(queue));
+  else parts.push(...listScreen(queue));
   screen.replaceChildren(...parts);
 }
 
 const label = (kind) => ({ on_my_way: 'On my way', start: 'Start', complete: 'Complete', clock_in: 'Clock in', clock_out: 'Clock out', photo: 'Photo' })[kind] || kind;
 
-function listScreen() {
+/** A visit's status with what waits to be sent counted, so a Complete done offline shows at once. */
+function statusOf(v, queue) {
+  const waits = (kind) => queue.some((q) => q.action.kind === kind && q.action.job_id === v.id);
+  if (waits('complete')) return 'completed';
+  if (waits('start') && v.status === 'scheduled') return 'in progress';
+  return v.status.replace('_', ' ');
+}
+
+function listScreen(queue) {
   const today = dayKey(new Date().toISOString());
   const visits = week.visits.filter((v) => tab === 'week' || dayKey(v.scheduled_start) <= today);
   if (!visits.length) return [el('p', { class: 'muted' }, tab === 'today' ? 'No visits today.' : 'No visits this week.')];
   return visits.map((v) => el('div', { class: 'card' },
     el('a', { class: 'open', href: '#' + v.id, onclick: (e) => { e.preventDefault(); openVisit = v.id; render(); } },
       el('span', {}, el('strong', {}, v.customer.name), el('br'), v.title),
-      el('span', { class: 'num' }, time(v.scheduled_start), el('br'), el('span', { class: 'badge open' }, v.status.replace('_', ' ')))),
+      el('span', { class: 'num' }, time(v.scheduled_start), el('br'), el('span', { class: 'badge open' }, statusOf(v, queue)))),
     v.address ? el('p', { class: 'muted' }, el('a', { href: 'https://maps.google.com/?q=' + encodeURIComponent(v.address) }, v.address)) : null));
 }
 
 function visitScreen(v, queue) {
-  if (!v) { openVisit = null; return listScreen(); }
+  if (!v) { openVisit = null; return listScreen(queue); }
   const done = (kind) => queue.some((q) => q.action.kind === kind && q.action.job_id === v.id);
   const parts = [
     el('p', {}, el('a', { href: '#', onclick: (e) => { e.preventDefault(); openVisit = null; render(); } }, '‹ All visits')),
@@ -143,6 +168,29 @@ function clockScreen(queue) {
     el('div', { class: 'actions' },
       el('button', { type: 'button', onclick: () => act('clock_in', null, {}) }, 'Clock in'),
       el('button', { type: 'button', class: 'secondary', onclick: () => act('clock_out', null, {}) }, 'Clock out'))];
+}
+
+/** The member's own: a passkey for signing in without a link, and signing out (once nothing waits). */
+function youScreen(queue) {
+  const parts = [el('h2', {}, week.member.name || 'You')];
+  if (notice) parts.push(el('p', { role: 'status', class: 'card' }, notice));
+  if (passkeysWork()) {
+    parts.push(el('p', { class: 'muted' }, "A passkey signs you in with this phone's fingerprint or face unlock, without a new link."),
+      el('div', { class: 'actions' }, el('button', { type: 'button', onclick: async () => {
+        try { await addPasskey(); notice = 'Passkey added: sign in with it next time.'; } catch (error) { notice = 'No passkey added: ' + error.message; }
+        render();
+      } }, 'Add a passkey')));
+  }
+  parts.push(el('div', { class: 'actions' }, el('button', { type: 'button', class: 'secondary', disabled: queue.length ? '' : null, onclick: async () => {
+    try {
+      await signOut();
+      if ('caches' in window) await caches.open('crew-v2').then((cache) => cache.delete('/crew/api/week'));
+      notice = null;
+      showSignedOut();
+    } catch (error) { notice = 'Not signed out: ' + error.message; render(); }
+  } }, 'Sign out')));
+  if (queue.length) parts.push(el('p', { class: 'muted' }, 'Sign out once what is waiting has been sent.'));
+  return parts;
 }
 
 /** Longest side 1,600 px, JPEG, so a phone's 12 MP photo becomes a few hundred KB. */
@@ -191,7 +239,11 @@ async function flush() {
       } catch (error) {
         break;
       }
-      if (response.status >= 500 || response.status === 401 || response.status === 429) break;
+      if (response.status === 429) {
+        setTimeout(flush, (Number(response.headers.get('retry-after')) || 30) * 1000);
+        break;
+      }
+      if (response.status >= 500 || response.status === 401) break;
       await dequeue(item.seq);
     }
   } finally {
@@ -214,12 +266,17 @@ load().then(flush);
  * IndexedDB (app.js).
  */
 export const CREW_SERVICE_WORKER = `
-const CACHE = 'crew-v1';
-const KEPT = ['/crew/', '/crew/app.js', '/crew/app.css', '/crew/manifest.webmanifest', '/crew/api/week'];
+const CACHE = 'crew-v2';
+const APP = ['/crew/', '/crew/app.js', '/crew/passkey.js', '/crew/app.css', '/crew/manifest.webmanifest'];
+const KEPT = [...APP, '/crew/api/week'];
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(KEPT.slice(0, 4))).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(APP)).then(() => self.skipWaiting()));
 });
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('activate', (event) => event.waitUntil(
+  caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()),
+));
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || !KEPT.includes(url.pathname)) return;

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock';
 import { type CrewRouteOptions, crewApiRoutes } from './crew-api-routes';
 import { CREW_APP_CSS, CREW_APP_HTML, CREW_MANIFEST } from './crew-app-page';
 import { CREW_APP_JS, CREW_SERVICE_WORKER } from './crew-app-script';
+import { CREW_PASSKEY_JS } from './crew-passkey-script';
 import type { ClientHubRows } from './rows';
 
 const CSP = contentSecurityPolicy("'self'");
@@ -11,6 +12,7 @@ const CSP = contentSecurityPolicy("'self'");
 const FILES: Record<string, { type: string; body: string }> = {
   '/crew/': { type: 'text/html; charset=utf-8', body: CREW_APP_HTML },
   '/crew/app.js': { type: 'text/javascript; charset=utf-8', body: CREW_APP_JS },
+  '/crew/passkey.js': { type: 'text/javascript; charset=utf-8', body: CREW_PASSKEY_JS },
   '/crew/app.css': { type: 'text/css; charset=utf-8', body: CREW_APP_CSS },
   '/crew/sw.js': { type: 'text/javascript; charset=utf-8', body: CREW_SERVICE_WORKER },
   '/crew/manifest.webmanifest': { type: 'application/manifest+json', body: CREW_MANIFEST },

@@ -4,6 +4,7 @@ import { inviteIdOf, inviteRedeemable } from '../domain/member-invites';
 import { RateLimiter } from '../http/rate-limiter';
 import { formToken, formTokenMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
+import { rateLimited } from '../lib/errors';
 import { businessConfig } from './data';
 import { inviteGonePage, joinPage } from './join-page';
 import { type MemberDoor, memberCookie, sameOrigin, setMemberCookie, userAgent } from './member-door';
@@ -36,6 +37,12 @@ export function memberDoorRoutes(door: MemberDoor, clock: Clock) {
       const rules = [{ bucket: `address:${request.ip}`, limit: ADDRESS_LIMIT, windowMs: WINDOW_MS }];
       const decision = limiter.take(rules, clock.now().getTime());
       if (!decision.allowed) {
+        // The passkey and sign-out calls are the app's JSON: the contract's shape; pages get a page.
+        if (request.url.startsWith('/member/'))
+          throw rateLimited(
+            'Too many sign-in attempts from this address: wait a minute.',
+            decision.retryAfterSeconds,
+          );
         reply.header('Retry-After', String(decision.retryAfterSeconds));
         return reply
           .code(429)

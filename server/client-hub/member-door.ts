@@ -15,8 +15,18 @@ export interface MemberDoor {
    * it first. One transaction on an install; on the hub the hub's writes.
    */
   redeem(invite: MemberInvitesTable, userAgent: string | null): Promise<OpenedSession | null>;
-  /** Opens a session for a member who proved who they are (a passkey). */
-  open(accountId: string, memberId: string, userAgent: string | null): Promise<OpenedSession>;
+  /**
+   * Opens a session with this id for a member who proved who they are (a passkey), or null when a
+   * session with this id exists: the id derives from the passkey challenge, so a replay gets null.
+   */
+  open(
+    accountId: string,
+    memberId: string,
+    userAgent: string | null,
+    sessionId: string,
+  ): Promise<OpenedSession | null>;
+  /** The key passkey challenges are signed with, the same in every process of this server. */
+  challengeKey(): Promise<Uint8Array>;
   /** Ends one session (sign-out): revoked_at, which syncs. */
   revoke(accountId: string, sessionId: string): Promise<void>;
   /** The member's session cookie's name. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { newMemberSession, openMemberSession } from '../domain/member-sessions';
@@ -6,13 +7,15 @@ import type { ClientHubRows } from './rows';
 
 /**
  * An install's door: its SQLite (through the rows port for reads), sessions opened by the domain
- * in one transaction with the invitation's use, the install's own session cookie.
+ * in one transaction with the invitation's use, the install's own session cookie. An install is
+ * one process, so its challenge key lives in memory: a restart mid-ceremony only asks for a retry.
  */
 export function installDoor(
   ctx: AppContext,
   rows: ClientHubRows,
   cookieName: (request: FastifyRequest) => string,
 ): MemberDoor {
+  const key = randomBytes(32);
   return {
     rows,
     cookieName,
@@ -30,8 +33,17 @@ export function installDoor(
         if (Number(used.numUpdatedRows) === 0) return null;
         return openMemberSession(tx, ctx.clock, invite.account_id, invite.member_id, userAgent);
       }),
-    open: (accountId, memberId, userAgent) =>
-      ctx.db.transaction().execute((tx) => openMemberSession(tx, ctx.clock, accountId, memberId, userAgent)),
+    open: (accountId, memberId, userAgent, sessionId) =>
+      ctx.db.transaction().execute(async (tx) => {
+        const used = await tx
+          .selectFrom('member_sessions')
+          .select('id')
+          .where('id', '=', sessionId)
+          .executeTakeFirst();
+        if (used) return null;
+        return openMemberSession(tx, ctx.clock, accountId, memberId, userAgent, sessionId);
+      }),
+    challengeKey: async () => key,
     revoke: async (_accountId, sessionId) => {
       await ctx.db
         .updateTable('member_sessions')
@@ -49,10 +61,15 @@ export const HUB_MEMBER_COOKIE = 'sd_member';
 /**
  * The hosted hub's door: every row through the hub's port, written as hub-originated changes the
  * business's devices pull. The hub has no office screens, so everyone lands on the crew's app.
+ * `challengeKey` is the hub's, kept in its database so every process behind a balancer shares it.
  */
-export function hubDoor(rows: ClientHubRows, now: () => Date): MemberDoor {
-  const open = async (accountId: string, memberId: string, userAgent: string | null) => {
-    const { row, token } = newMemberSession({ now }, accountId, memberId, userAgent);
+export function hubDoor(
+  rows: ClientHubRows,
+  now: () => Date,
+  challengeKey: () => Promise<Uint8Array>,
+): MemberDoor {
+  const open = async (accountId: string, memberId: string, userAgent: string | null, id?: string) => {
+    const { row, token } = newMemberSession({ now }, accountId, memberId, userAgent, id);
     await rows.writeRow(accountId, 'member_sessions', { ...row });
     return { token, expiresAt: row.expires_at };
   };
@@ -68,7 +85,13 @@ export function hubDoor(rows: ClientHubRows, now: () => Date): MemberDoor {
       });
       return open(invite.account_id, invite.member_id, userAgent);
     },
-    open,
+    // Two replays at the same instant could both pass the read; the later write replaces the
+    // earlier's token hash, so at most one of their cookies signs anyone in.
+    open: async (accountId, memberId, userAgent, sessionId) =>
+      (await rows.readRow(accountId, 'member_sessions', sessionId))
+        ? null
+        : open(accountId, memberId, userAgent, sessionId),
+    challengeKey,
     revoke: async (accountId, sessionId) => {
       const found = await rows.readRow(accountId, 'member_sessions', sessionId);
       if (!found || found.row.revoked_at) return;

@@ -30,6 +30,10 @@ const json = (description: string, schema: z.ZodType = WebAuthnJson) => ({
   description,
   content: { 'application/json': { schema } },
 });
+const tooManyJson = json(
+  'Too many requests from this address (rate_limited); Retry-After says when.',
+  ErrorBody,
+);
 
 export const MEMBER_SCHEMAS = {
   join: {
@@ -61,14 +65,18 @@ export const MEMBER_SCHEMAS = {
     summary: 'Sign the member out',
     description: 'Ends this browser’s member session everywhere (it syncs) and clears its cookie.',
     security: [],
-    response: { 204: z.null().meta({ description: 'Signed out.' }), 403: notSameOrigin },
+    response: { 204: z.null().meta({ description: 'Signed out.' }), 403: notSameOrigin, 429: tooManyJson },
   },
   registrationOptions: {
     tags,
     summary: 'Start adding a passkey',
     description: 'The signed-in member only (their session cookie); 401 otherwise.',
     security: [],
-    response: { 200: json('PublicKeyCredentialCreationOptionsJSON'), 401: json('Not signed in.', ErrorBody) },
+    response: {
+      200: json('PublicKeyCredentialCreationOptionsJSON'),
+      401: json('Not signed in.', ErrorBody),
+      429: tooManyJson,
+    },
   },
   registration: {
     tags,
@@ -81,7 +89,8 @@ export const MEMBER_SCHEMAS = {
         'Added.',
         z.object({ object: z.literal('member_passkey'), id: z.string(), created_at: z.string() }),
       ),
-      401: json('Not signed in, or the passkey was refused.', ErrorBody),
+      401: json('Not signed in, or the passkey (or an answer already used) was refused.', ErrorBody),
+      429: tooManyJson,
     },
   },
   authenticationOptions: {
@@ -89,7 +98,7 @@ export const MEMBER_SCHEMAS = {
     summary: 'Start signing in with a passkey',
     description: 'Anyone: the options for navigator.credentials.get().',
     security: [],
-    response: { 200: json('PublicKeyCredentialRequestOptionsJSON') },
+    response: { 200: json('PublicKeyCredentialRequestOptionsJSON'), 429: tooManyJson },
   },
   authentication: {
     tags,
@@ -100,7 +109,8 @@ export const MEMBER_SCHEMAS = {
     body: Credential,
     response: {
       200: json('Signed in.', z.object({ object: z.literal('member_sign_in'), redirect: z.string() })),
-      401: json('Refused.', ErrorBody),
+      401: json('Refused, or an answer already used.', ErrorBody),
+      429: tooManyJson,
     },
   },
 };

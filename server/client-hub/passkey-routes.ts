@@ -10,12 +10,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MemberPasskeysTable, TeamMembersTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { ApiError, unauthorized, validationError } from '../lib/errors';
-import { newId } from '../lib/ids';
+import { derivedId } from '../lib/ids';
 import { businessConfig } from './data';
 import { type MemberDoor, memberCookie, setMemberCookie, userAgent } from './member-door';
 import { MEMBER_SCHEMAS } from './member-openapi';
 import { memberFromRows } from './member-sign-in';
-import { Challenges } from './passkey-challenges';
+import { checkChallenge, issueChallenge } from './passkey-challenges';
 
 const refused = (message: string) => new ApiError(401, 'passkey_refused', message);
 
@@ -25,7 +25,20 @@ const refused = (message: string) => new ApiError(401, 'passkey_refused', messag
  * not enforced: synced passkeys are multi-device credentials that may report 0.
  */
 export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, clock: Clock): void {
-  const challenges = new Challenges(() => clock.now().getTime());
+  const nowMs = () => clock.now().getTime();
+  /** Checks the answer's challenge and keeps its issue time, which the id of what it makes derives from. */
+  const challenge = async (purpose: string) => {
+    const key = await door.challengeKey();
+    const found = { issuedAt: 0, challenge: '' };
+    const expected = (given: string) => {
+      const issuedAt = checkChallenge(key, given, purpose, nowMs());
+      if (issuedAt === null) return false;
+      Object.assign(found, { issuedAt, challenge: given });
+      return true;
+    };
+    return { expected, found };
+  };
+  const used = () => refused('This passkey answer was already used: try again.');
   const rpId = (request: FastifyRequest) => new URL(`http://${request.headers.host}`).hostname;
   const origin = (request: FastifyRequest) => String(request.headers.origin);
 
@@ -47,6 +60,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
         door.rows.readRows(accountId, 'member_passkeys', { column: 'member_id', values: [memberId] }),
       ]);
       const options = await generateRegistrationOptions({
+        challenge: issueChallenge(await door.challengeKey(), `register:${memberId}`, nowMs()),
         rpName: config?.business_name ?? 'Shopdesk',
         rpID: rpId(request),
         userName: String(member?.row.email ?? member?.row.name ?? memberId),
@@ -59,7 +73,6 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
           .map((p) => ({ id: String(p.credential_id) })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
       });
-      challenges.keep(options.challenge, `register:${memberId}`);
       return options;
     },
   );
@@ -71,9 +84,10 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
       const { accountId, memberId } = await signedIn(request);
       if (!request.body || typeof request.body !== 'object')
         throw validationError('Send the passkey as JSON');
+      const issued = await challenge(`register:${memberId}`);
       const result = await verifyRegistrationResponse({
         response: request.body,
-        expectedChallenge: (challenge) => challenges.take(challenge, `register:${memberId}`),
+        expectedChallenge: issued.expected,
         expectedOrigin: origin(request),
         expectedRPID: rpId(request),
         requireUserVerification: false,
@@ -82,8 +96,10 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
       });
       if (!result.verified) throw refused('This passkey was not accepted.');
       const { credential } = result.registrationInfo;
+      const id = derivedId('mpk', issued.found.issuedAt, issued.found.challenge);
+      if (await door.rows.readRow(accountId, 'member_passkeys', id)) throw used();
       const row: MemberPasskeysTable = {
-        id: newId('mpk', clock.now().getTime()),
+        id,
         account_id: accountId,
         member_id: memberId,
         credential_id: credential.id,
@@ -101,12 +117,11 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
     '/member/passkeys/authentication-options',
     { schema: MEMBER_SCHEMAS.authenticationOptions },
     async (request) => {
-      const options = await generateAuthenticationOptions({
+      return generateAuthenticationOptions({
+        challenge: issueChallenge(await door.challengeKey(), 'sign-in', nowMs()),
         rpID: rpId(request),
         userVerification: 'preferred',
       });
-      challenges.keep(options.challenge, 'sign-in');
-      return options;
     },
   );
 
@@ -133,9 +148,10 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
         | TeamMembersTable
         | undefined;
       if (!member || member.deactivated_at) throw refused('You are no longer on this team.');
+      const issued = await challenge('sign-in');
       const result = await verifyAuthenticationResponse({
         response: body,
-        expectedChallenge: (challenge) => challenges.take(challenge, 'sign-in'),
+        expectedChallenge: issued.expected,
         expectedOrigin: origin(request),
         expectedRPID: rpId(request),
         credential: {
@@ -148,7 +164,9 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
         throw refused(`This passkey sign-in was not accepted: ${error.message}`);
       });
       if (!result.verified) throw refused('This passkey sign-in was not accepted.');
-      const session = await door.open(accountId, memberId, userAgent(request));
+      const sessionId = derivedId('mss', issued.found.issuedAt, issued.found.challenge);
+      const session = await door.open(accountId, memberId, userAgent(request), sessionId);
+      if (!session) throw used();
       setMemberCookie(door, request, reply, session);
       return { object: 'member_sign_in', redirect: door.landing(member.role) };
     },

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCompiledOnce } from './compiled-once';
+import { insertCompiledOnce, runCompiledOnce } from './compiled-once';
 import type { Database } from './schema';
 
 describe('runCompiledOnce', () => {
@@ -43,5 +43,21 @@ describe('runCompiledOnce', () => {
     expect(await run('m3')).toEqual([{ status: 'sent' }]);
     expect(await run('m4')).toEqual([{ status: 'sending' }]);
     expect(builds).toBe(1);
+  });
+
+  it('inserts each call its own rows, one shape per row count and columns, an undefined column left to its default', async () => {
+    sqlite.exec('CREATE TABLE counters (account_id TEXT, name TEXT, value INTEGER DEFAULT 7)');
+    await insertCompiledOnce(db, 'counters', [{ account_id: 'a', name: 'x', value: 1 }]);
+    await insertCompiledOnce(db, 'counters', [{ account_id: 'b', name: 'y', value: 2 }]);
+    await insertCompiledOnce(db, 'counters', [
+      { account_id: 'c', name: 'z', value: undefined as unknown as number },
+      { account_id: 'd', name: 'w', value: undefined as unknown as number },
+    ]);
+    expect(sqlite.prepare('SELECT * FROM counters ORDER BY account_id').all()).toEqual([
+      { account_id: 'a', name: 'x', value: 1 },
+      { account_id: 'b', name: 'y', value: 2 },
+      { account_id: 'c', name: 'z', value: 7 },
+      { account_id: 'd', name: 'w', value: 7 },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable } from 'kysely';
 import type { Queryable } from './database';
+import type { Database } from './schema';
 
 interface Compiled {
   query: CompiledQuery;
@@ -39,4 +40,33 @@ export async function runCompiledOnce<Row, Values extends Record<string, unknown
   const parameters = entry.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant));
   const result = await db.executeQuery<Row>({ ...entry.query, parameters } as CompiledQuery<Row>);
   return result.rows;
+}
+
+/**
+ * Inserts rows into `table`, compiled once per table, column list and row count: a creation's
+ * document, its lines and its taxes. Every row must define the same columns (an undefined one is
+ * left out, as Kysely leaves it out).
+ */
+export async function insertCompiledOnce<Table extends keyof Database & string>(
+  db: Queryable,
+  table: Table,
+  rows: ReadonlyArray<Insertable<Database[Table]>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.entries(rows[0]!)
+    .filter(([, value]) => value !== undefined)
+    .map(([column]) => column);
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    for (const column of columns) values[`${i}.${column}`] = (row as Record<string, unknown>)[column];
+  });
+  await runCompiledOnce(db, `insert ${table} ${rows.length} (${columns.join(',')})`, values, (v) =>
+    db
+      .insertInto(table)
+      .values(
+        rows.map((_, i) =>
+          Object.fromEntries(columns.map((column) => [column, v[`${i}.${column}`]])),
+        ) as never,
+      ),
+  );
 }

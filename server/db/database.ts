@@ -41,6 +41,7 @@ import * as members from './migrations/0031_members';
 import * as invitesPasskeys from './migrations/0032_member_invites_passkeys';
 import * as crewActions from './migrations/0033_crew_actions';
 import * as jobPhotos from './migrations/0034_job_photos';
+import * as changeActors from './migrations/0035_change_actors';
 import { watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0032_member_invites_passkeys': invitesPasskeys,
   '0033_crew_actions': crewActions,
   '0034_job_photos': jobPhotos,
+  '0035_change_actors': changeActors,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */

@@ -47,9 +47,12 @@ export interface RecordChangesTable {
   /** JSON texts of the values. */
   old_value: string | null;
   new_value: string | null;
+  /** The actor (server/lib/actor.ts); `sync` for a pulled change that came without one, a host name before actors. */
   author: string;
   /** The node id of the install whose clock stamped the new value. */
   node: string;
+  /** The name the hub knows the pulled change's device by; null for a change made here or before. */
+  device_name: string | null;
   changed_at: string;
   replaced: number;
   restored_at: string | null;

@@ -4,6 +4,7 @@ import type { CustomerReviewInput } from '../../shared/schemas/review';
 import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { ClientActionsTable } from '../db/schema';
+import { clientLinkActor, runAs } from '../lib/actor';
 import { isoNow } from '../lib/clock';
 import { ApiError, invalidState, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
@@ -31,7 +32,12 @@ export async function applyPendingActions(ctx: AppContext, accountId: string): P
   return pending.length;
 }
 
-async function applyAction(ctx: AppContext, action: ClientActionsTable): Promise<void> {
+/** The customer's action is theirs, through the link that made it, wherever it is applied. */
+function applyAction(ctx: AppContext, action: ClientActionsTable): Promise<void> {
+  return runAs(clientLinkActor(action.link_id), () => applyOne(ctx, action));
+}
+
+async function applyOne(ctx: AppContext, action: ClientActionsTable): Promise<void> {
   try {
     await ctx.db.transaction().execute(async (tx) => {
       if (!(await stillPending(tx, action.id))) return;

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Tx } from '../db/database';
 import { LEASE_LOW_WATER, numbersLeft, storeBlocks } from './number-blocks';
 
@@ -19,14 +20,16 @@ export async function nextNumber(
   series: string,
   prefix: string,
 ): Promise<string> {
-  const block = await tx
-    .selectFrom('number_blocks')
-    .select(['next_value', 'end_value'])
-    .where('account_id', '=', accountId)
-    .where('series', '=', series)
-    .orderBy('next_value')
-    .limit(1)
-    .executeTakeFirst();
+  // Every creation asks for a number: the reads and the counter are compiled once.
+  const [block] = await runCompiledOnce(tx, 'next number block', { accountId, series }, (v) =>
+    tx
+      .selectFrom('number_blocks')
+      .select(['next_value', 'end_value'])
+      .where('account_id', '=', v.accountId)
+      .where('series', '=', v.series)
+      .orderBy('next_value')
+      .limit(1),
+  );
   if (block) {
     const taken = tx
       .updateTable('number_blocks')
@@ -50,11 +53,9 @@ export async function nextNumber(
     await storeBlocks(tx, accountId, leased);
     return nextNumber(tx, ctx, accountId, series, prefix);
   }
-  const synced = await tx
-    .selectFrom('sync_settings')
-    .select('device_code')
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const [synced] = await runCompiledOnce(tx, 'device code', { accountId }, (v) =>
+    tx.selectFrom('sync_settings').select('device_code').where('account_id', '=', v.accountId),
+  );
   if (synced) {
     return formatNumber(`${prefix}${synced.device_code}-`, await nextCounter(tx, accountId, `${series}:own`));
   }
@@ -62,15 +63,16 @@ export async function nextNumber(
 }
 
 async function nextCounter(tx: Tx, accountId: string, name: string): Promise<number> {
-  const row = await tx
-    .insertInto('counters')
-    .values({ account_id: accountId, name, value: 1 })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'name']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) })),
-    )
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return row.value;
+  const [row] = await runCompiledOnce(tx, 'next counter', { accountId, name }, (v) =>
+    tx
+      .insertInto('counters')
+      .values({ account_id: v.accountId, name: v.name, value: 1 })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'name']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) })),
+      )
+      .returning('value'),
+  );
+  return row!.value;
 }
 
 export function formatNumber(prefix: string, value: number): string {

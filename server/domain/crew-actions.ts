@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import type { JobsTable } from '../db/schema';
 import type { CrewActionsTable } from '../db/schema-hours';
+import { memberActor, runAs } from '../lib/actor';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound } from '../lib/errors';
 import { derivedId, idTime } from '../lib/ids';
@@ -29,7 +30,8 @@ export async function applyCrewActions(ctx: AppContext, accountId: string): Prom
     .orderBy('done_at')
     .orderBy('id')
     .execute();
-  for (const action of pending) await applyOne(ctx, action);
+  // The member's action is theirs, wherever it is applied.
+  for (const action of pending) await runAs(memberActor(action.member_id), () => applyOne(ctx, action));
   return pending.length;
 }
 

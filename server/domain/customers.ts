@@ -1,6 +1,7 @@
 import type { Customer, CustomerCreate, CustomerUpdate, MailMessage } from '../../shared/schemas/customer';
 import { MAX_TAGS, NO_WAY_TO_REACH } from '../../shared/schemas/customer';
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Queryable, Tx } from '../db/database';
 import type { CustomersTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
@@ -17,12 +18,19 @@ async function findRowByEmail(
   accountId: string,
   email: string,
 ): Promise<CustomersTable | undefined> {
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('email_lower', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  // Every invoice or quote created for an e-mail looks its customer up: compiled once.
+  const [row] = await runCompiledOnce(
+    db,
+    'customer by email',
+    { accountId, email: email.trim().toLowerCase() },
+    (v) =>
+      db
+        .selectFrom('customers')
+        .selectAll()
+        .where('account_id', '=', v.accountId)
+        .where('email_lower', '=', v.email),
+  );
+  return row;
 }
 
 async function getRow(db: Queryable, accountId: string, id: string): Promise<CustomersTable> {

@@ -9,6 +9,7 @@ import {
 import type { StoredConfig } from '../../shared/schemas/config';
 import type { DocumentCustomer, DocumentUpdateFields, LineItem, Tax } from '../../shared/schemas/document';
 import type { AppContext } from '../context';
+import { insertCompiledOnce } from '../db/compiled-once';
 import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
@@ -135,34 +136,32 @@ export function mailSignature(config: StoredConfig): string {
 /** Writes the lines and taxes of a document that has none yet. */
 export async function insertDocumentBody(tx: Tx, documentId: string, totals: DocumentTotals): Promise<void> {
   if (totals.lines.length) {
-    await tx
-      .insertInto('document_lines')
-      .values(
-        totals.lines.map((line, position) => ({
-          document_id: documentId,
-          position,
-          description: line.description,
-          // Inputs are validated to a few decimals, so String() gives the exact decimal text.
-          quantity: String(line.quantity),
-          unit_price: String(line.unit_price),
-          amount_cents: line.amount_cents,
-        })),
-      )
-      .execute();
+    await insertCompiledOnce(
+      tx,
+      'document_lines',
+      totals.lines.map((line, position) => ({
+        document_id: documentId,
+        position,
+        description: line.description,
+        // Inputs are validated to a few decimals, so String() gives the exact decimal text.
+        quantity: String(line.quantity),
+        unit_price: String(line.unit_price),
+        amount_cents: line.amount_cents,
+      })),
+    );
   }
   if (totals.taxes.length) {
-    await tx
-      .insertInto('document_taxes')
-      .values(
-        totals.taxes.map((tax, position) => ({
-          document_id: documentId,
-          position,
-          name: tax.name,
-          rate: String(tax.rate),
-          amount_cents: tax.amount_cents,
-        })),
-      )
-      .execute();
+    await insertCompiledOnce(
+      tx,
+      'document_taxes',
+      totals.taxes.map((tax, position) => ({
+        document_id: documentId,
+        position,
+        name: tax.name,
+        rate: String(tax.rate),
+        amount_cents: tax.amount_cents,
+      })),
+    );
   }
 }
 

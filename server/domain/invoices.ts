@@ -11,6 +11,7 @@ import type {
 } from '../../shared/schemas/invoice';
 import { addDays } from '../../shared/time-zone';
 import type { AppContext } from '../context';
+import { insertCompiledOnce } from '../db/compiled-once';
 import type { Queryable, Tx } from '../db/database';
 import type { InvoicesTable, PaymentsTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
@@ -210,7 +211,7 @@ export async function insertInvoice(
     paid_at: null,
     voided_at: null,
   };
-  await tx.insertInto('invoices').values(row).execute();
+  await insertCompiledOnce(tx, 'invoices', [row]);
   await insertDocumentBody(tx, row.id, totals);
   // Everything the response shows is in hand: present it without reading it back.
   return presentInvoice(

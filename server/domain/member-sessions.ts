@@ -35,11 +35,12 @@ export function newMemberSession(
   accountId: string,
   memberId: string,
   userAgent: string | null,
+  id?: string,
 ): { row: MemberSessionsTable; token: string } {
   const now = clock.now();
   const secret = newClientSecret();
   const row: MemberSessionsTable = {
-    id: newId('mss', now.getTime()),
+    id: id ?? newId('mss', now.getTime()),
     account_id: accountId,
     member_id: memberId,
     token_hash: hashClientSecret(secret),
@@ -77,15 +78,19 @@ export function memberSignedIn(
   };
 }
 
-/** Keeps a new session on this install; the capture triggers sync it like any row. */
+/**
+ * Keeps a new session on this install; the capture triggers sync it like any row. `id` is given
+ * when the session's id derives from what opened it (a passkey challenge, used once).
+ */
 export async function openMemberSession(
   tx: Tx,
   clock: Clock,
   accountId: string,
   memberId: string,
   userAgent: string | null,
+  id?: string,
 ): Promise<{ token: string; accountId: string; expiresAt: string }> {
-  const { row, token } = newMemberSession(clock, accountId, memberId, userAgent);
+  const { row, token } = newMemberSession(clock, accountId, memberId, userAgent, id);
   await tx.insertInto('member_sessions').values(row).execute();
   return { token, accountId, expiresAt: row.expires_at };
 }

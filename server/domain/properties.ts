@@ -6,6 +6,7 @@ import type {
   PropertyUpdate,
 } from '../../shared/schemas/property';
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Queryable, Tx } from '../db/database';
 import type { PropertiesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
@@ -94,14 +95,17 @@ export async function placeFor(
 ): Promise<PropertiesTable | null> {
   if (requested === null) return null;
   if (requested === undefined) {
-    const row = await db
-      .selectFrom('properties')
-      .selectAll()
-      .where('customer_id', '=', customerId)
-      .where('status', '=', 'active')
-      .orderBy('is_default', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+    // Every document created without a place asks for the customer's default: compiled once.
+    const [row] = await runCompiledOnce(db, 'default place', { customerId }, (v) =>
+      db
+        .selectFrom('properties')
+        .selectAll()
+        .where('customer_id', '=', v.customerId)
+        .where('status', '=', 'active')
+        .orderBy('is_default', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1),
+    );
     return row?.is_default ? row : null;
   }
   const row = await db

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database';
 import type { RecordChangesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { conflict, invalidState, notFound } from '../lib/errors';
+import { type ChangeAuthor, nameAuthors } from './change-authors';
 
 /** Fields that move only through their own actions (send, void, complete…). */
 export const NOT_RESTORABLE = new Set(['status']);
@@ -42,7 +43,12 @@ export async function listHistory(
     .limit(HISTORY_PER_RECORD)
     .execute();
   const node = await ownNode(ctx.db);
-  return rows.map((row) => present(row, node));
+  const named = await nameAuthors(
+    ctx.db,
+    accountId,
+    rows.map((r) => r.author),
+  );
+  return rows.map((row) => present(row, node, named(row.author)));
 }
 
 /** Puts a replaced value back as a new ordinary edit, which syncs like any other and wins by its clock. */
@@ -104,7 +110,8 @@ export async function restoreHistoryEntry(
       .where('id', '=', row.record_id)
       .execute();
     await tx.updateTable('record_changes').set({ restored_at: now }).where('id', '=', row.id).execute();
-    return present({ ...row, restored_at: now }, await ownNode(tx));
+    const named = await nameAuthors(tx, accountId, [row.author]);
+    return present({ ...row, restored_at: now }, await ownNode(tx), named(row.author));
   });
 }
 
@@ -112,7 +119,7 @@ async function ownNode(db: Queryable): Promise<string> {
   return (await db.selectFrom('sync_node').select('id').executeTakeFirst())?.id ?? '';
 }
 
-function present(row: Row, node: string): HistoryEntry {
+function present(row: Row, node: string, author: ChangeAuthor): HistoryEntry {
   return {
     id: `chg_${row.id}`,
     object: 'history_entry',
@@ -121,7 +128,9 @@ function present(row: Row, node: string): HistoryEntry {
     old_value: JSON.parse(row.old_value ?? 'null'),
     new_value: JSON.parse(row.new_value ?? 'null'),
     author: row.author,
-    device: { node: row.node, this_device: row.node === node },
+    author_kind: author.kind,
+    author_name: author.name,
+    device: { node: row.node, this_device: row.node === node, name: row.device_name },
     changed_at: row.changed_at,
     replaced: row.replaced === 1,
     restored_at: row.restored_at,

@@ -24,6 +24,7 @@ import { registerOpenApiCompletion } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
+import { registerRequestActor } from './request-actor';
 import { DEFAULT_UPLOAD_MS, registerAnswerTime, registerRequestDeadline } from './request-deadline';
 import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
@@ -88,6 +89,11 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     connectionTimeout: timeouts.idleMs,
+    // What the Keep-Alive header tells clients: reuse the connection for half the idle timeout.
+    // Fastify's 72 s is longer than the idle timeout after which the server closes the connection,
+    // so a client sent its next request on a connection being closed, and got ECONNRESET or
+    // "other side closed" for it (often while an import held the event loop and the close came late).
+    keepAliveTimeout: Math.floor(timeouts.idleMs / 2),
     // Off: registerRequestDeadline keeps the same deadline, longer for a CSV upload.
     requestTimeout: 0,
     genReqId: () => newId('req'),
@@ -106,6 +112,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
+  registerRequestActor(app);
   registerRequestDeadline(app, timeouts.requestMs, timeouts.uploadMs);
   registerAnswerTime(app);
   // Response schemas document the API; they are not re-checked on the way out. The presenters

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** A CSV upload of the largest size allowed (200 MB) over a link of about 2 Mbit/s. */
 export const DEFAULT_UPLOAD_MS = 15 * 60_000;
@@ -32,19 +33,31 @@ export function registerRequestDeadline(app: FastifyInstance, requestMs: number,
   });
 }
 
+/** Whether a body follows the headers: until it is in, the idle timeout guards a client that stops sending. */
+const hasBody = (headers: IncomingHttpHeaders) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
 /**
- * The idle timeout is for a client that stops sending; once a request is in (its body read), the
- * server may take longer than that to answer: an upload counting a 200,000-row file, or a write
- * waiting out a customer import's transaction (up to a minute, sqlite-driver.ts). Node would close
- * the connection under it; the timeout is off until the answer is sent, then back for the next request.
+ * The idle timeout is for a client that stops sending; once a request is in (its body read, or
+ * none to read), the server may take longer than that to answer: an upload counting a 200,000-row
+ * file, or a write waiting out a customer import's transaction (up to a minute, sqlite-driver.ts),
+ * and any request queued behind that write on the server's connection, which waits from its
+ * first hook (the portal's session check) on. Node would close the connection under it; the
+ * timeout is off until the answer is sent, then back for the next request.
  */
 export function registerAnswerTime(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request, reply) => {
+  const holdOpen = (request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket;
     // A request made in-process (Fastify's inject) has no network connection to keep open.
     if (typeof socket?.setTimeout !== 'function') return;
     const idle = socket.timeout ?? 0;
     socket.setTimeout(0);
     reply.raw.once('finish', () => socket.setTimeout(idle));
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hasBody(request.headers)) holdOpen(request, reply);
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    if (hasBody(request.headers)) holdOpen(request, reply);
   });
 }

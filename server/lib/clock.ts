@@ -8,9 +8,18 @@ export interface Clock {
    * whatever is done to the wall clock (performance.now() unless the clock says otherwise).
    */
   monotonicMs?(): number;
+  /**
+   * Set when this clock is the machine's moved by a constant: a thread that cannot call this object
+   * (webhook delivery) then keeps the same time by itself instead of asking for every reading.
+   */
+  readonly machineOffsetMs?: number;
 }
 
-export const systemClock: Clock = { now: () => new Date(), monotonicMs: () => performance.now() };
+export const systemClock: Clock = {
+  now: () => new Date(),
+  monotonicMs: () => performance.now(),
+  machineOffsetMs: 0,
+};
 
 /**
  * The headless server's clock: the machine's, moved by SHOPDESK_CLOCK_OFFSET_MS when set, so a fault
@@ -22,7 +31,11 @@ export function clockFromEnvironment(env: Readonly<Record<string, string | undef
   const offset = Number(text);
   if (!Number.isInteger(offset))
     throw new Error(`SHOPDESK_CLOCK_OFFSET_MS must be whole milliseconds, not ${text}`);
-  return { now: () => new Date(Date.now() + offset), monotonicMs: () => performance.now() };
+  return {
+    now: () => new Date(Date.now() + offset),
+    monotonicMs: () => performance.now(),
+    machineOffsetMs: offset,
+  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { runAs, SYSTEM_ACTOR } from './actor';
+
 /** Background work of a running server: `runNow()` runs a pass at once; `stop()` waits for the last. */
 export interface PeriodicJob<T> {
   /** Runs one pass now, after any pass under way (passes never overlap). */
@@ -18,7 +20,8 @@ export function startPeriodicJob<T>(
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const runNow = () => {
-    const next = running.then(() => pass(() => stopped));
+    // Scheduled work is the system's, even when a request asked for a pass.
+    const next = running.then(() => runAs(SYSTEM_ACTOR, () => pass(() => stopped)));
     running = next.catch(() => undefined);
     return next;
   };

@@ -1,4 +1,11 @@
 import type { AppContext } from '../context';
+import { runAs, SYSTEM_ACTOR } from '../lib/actor';
+
+/** What a runner needs of its surroundings: the server's context, or a delivery thread's own. */
+export type OutboxHost = Pick<AppContext, 'signals' | 'connectivity'> & {
+  /** Where failures are logged (the server's log by default). */
+  logError?(message: string, error: unknown): void;
+};
 
 export interface OutboxRunnerOptions<Job extends { id: string }> {
   /** Most jobs in flight at once. */
@@ -41,18 +48,23 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
   private readonly recovered: Promise<void>;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OutboxHost,
     private readonly options: OutboxRunnerOptions<Job>,
   ) {
     this.recovered = options.takeBackLeftClaims().catch((error: unknown) => {
       // Left claims then come back when their leases run out, as they would without this step.
-      console.error('outbox: taking back claims left by the previous run failed', error);
+      this.logError('outbox: taking back claims left by the previous run failed', error);
     });
     ctx.signals.on('outbox', this.kick);
     ctx.signals.on('online', this.kick);
     this.timer = setInterval(this.kick, options.pollMs);
     this.timer.unref();
     this.kick();
+  }
+
+  private logError(message: string, error: unknown): void {
+    if (this.ctx.logError) this.ctx.logError(message, error);
+    else console.error(message, error);
   }
 
   get inFlight(): number {
@@ -65,7 +77,8 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
       this.kickedWhilePumping = true;
       return this.pumping;
     }
-    this.pumping = (async () => {
+    // A request's write wakes the runner; its jobs are still the system's work.
+    this.pumping = runAs(SYSTEM_ACTOR, async () => {
       try {
         await this.recovered;
         do {
@@ -74,11 +87,11 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
         } while (this.kickedWhilePumping);
       } catch (error) {
         // A failed claim (database busy or closing) is retried at the next tick; nothing was claimed.
-        if (!this.stopping.signal.aborted) console.error('outbox: claim failed', error);
+        if (!this.stopping.signal.aborted) this.logError('outbox: claim failed', error);
       } finally {
         this.pumping = null;
       }
-    })();
+    });
     return this.pumping;
   }
 
@@ -95,7 +108,7 @@ export class OutboxRunner<Job extends { id: string }> implements OutboxWorker {
   private start(job: Job): void {
     const done = this.options
       .run(job, this.stopping.signal)
-      .catch((error) => console.error(`outbox: job ${job.id} failed to record`, error))
+      .catch((error) => this.logError(`outbox: job ${job.id} failed to record`, error))
       .finally(() => {
         this.running.delete(job.id);
         this.kick();

@@ -1,301 +1,220 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context';
+import type { DatabaseKey } from '../db/cipher';
 import { runCompiledOnce } from '../db/compiled-once';
-import type { WebhookInterface } from '../db/schema';
-import { getAccount } from '../domain/accounts';
-import { defaultJitter, type Jitter, retryDelayMs } from '../domain/retry-schedules';
-import { scheduleOf } from '../domain/webhook-fanout';
-import { isoNow, steadyClock, toIso } from '../lib/clock';
-import { newId } from '../lib/ids';
-import { TargetRefused } from '../lib/webhook-target';
-import { postToTarget } from './http-post';
-import { OutboxRunner, type OutboxWorker } from './runner';
-import { deliveryHeaders } from './signing';
+import { defaultJitter, type Jitter } from '../domain/retry-schedules';
+import { disableFailingEndpoints } from '../domain/webhook-failures';
+import { isoNow, steadyClock } from '../lib/clock';
+import type { DeliveryOptions } from './webhook-delivery';
+import {
+  type Calls,
+  type FromThread,
+  fromThreadError,
+  type ThreadStart,
+  type ToThread,
+  toThreadError,
+} from './webhook-thread-messages';
 
-export interface WebhookWorkerOptions {
-  /** Deliveries in flight at once (default 8). */
-  concurrency?: number;
-  /** A receiver that has not answered by then has failed (default 10 s). */
-  timeoutMs?: number;
-  pollMs?: number;
+export interface WebhookWorkerOptions extends DeliveryOptions {
+  /** Tests pin it; the thread then asks the server for each factor. */
   jitter?: Jitter;
+  /**
+   * A bundle of webhook-thread.ts to run from sources instead of the TypeScript file: tests pass
+   * the one built for their processes (through tsx, a thread takes a CPU-second to start).
+   */
+  threadBundle?: string;
 }
 
-/** Consecutive failed attempts after which a v1 endpoint is disabled. */
-export const DISABLE_AFTER_FAILURES = 20;
-/** How much of a receiver's answer the history keeps. */
-export const RESPONSE_BODY_LIMIT = 2048;
-/** Beyond the timeout, how long a claim is held before another run may take the delivery back. */
-const CLAIM_GRACE_MS = 20_000;
-
-interface DeliveryJob {
-  id: string;
-  accountId: string;
-  attempt: number;
-  maxAttempts: number;
-  eventId: string;
-  eventType: string;
-  payload: string;
-  url: string;
-  iface: WebhookInterface;
-  secrets: string[];
+/** The webhook delivery thread as the server (shutdown, restore, tests) sees it. */
+export interface WebhookWorker {
+  /** Sends everything due now (by ctx.clock) and resolves once every outcome is recorded. */
+  runDue(): Promise<void>;
+  /** Stops claiming, aborts deliveries in flight (they give their claims back), closes the thread's connection. */
+  stop(): Promise<void>;
 }
 
-interface AttemptOutcome {
-  ok: boolean;
-  responseCode: number | null;
-  responseBody: string | null;
-  error: string | null;
-  durationMs: number;
+/**
+ * The thread's program. Bundled (dist/server, dist/electron, dist/test-processes), it is its own
+ * bundle beside this one. From sources (tsx, vitest: development only), the TypeScript file through
+ * tsx's require hook, which, unlike its loader, a thread can install for itself.
+ */
+function threadProgram(bundle: string | undefined): { filename: string; eval: boolean } {
+  if (typeof __filename === 'string' && __filename.endsWith('.cjs'))
+    return { filename: path.join(path.dirname(__filename), 'webhook-thread.cjs'), eval: false };
+  if (bundle) return { filename: bundle, eval: false };
+  const hook = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  const program = fileURLToPath(new URL('./webhook-thread.ts', import.meta.url));
+  return {
+    filename: `require(${JSON.stringify(hook)}).register();\nrequire(${JSON.stringify(program)});`,
+    eval: true,
+  };
 }
 
-export type WebhookWorker = OutboxWorker;
-
-export function startWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const jitter = options.jitter ?? defaultJitter;
-  // Due times and leases are waits: they are written and compared by a clock that never steps back.
+/**
+ * Starts webhook delivery on a thread of its own (webhook-thread.ts). This thread only passes it
+ * the outbox's wake-ups and connectivity, and answers what the thread cannot know by itself.
+ */
+export function startWebhookWorker(
+  ctx: AppContext,
+  database: { file: string; key: DatabaseKey | null },
+  options: WebhookWorkerOptions = {},
+): WebhookWorker {
+  const { jitter, threadBundle, ...deliveryOptions } = options;
+  const machineOffsetMs = ctx.clock.machineOffsetMs ?? null;
+  // Read here for the thread when the clock is not the machine's: one steady clock for all its waits.
   const waits = steadyClock(ctx.clock);
+  const logError = (message: string, error: unknown) => console.error(message, error);
+  // A stop may have left an endpoint at the failure bound without disabling it.
+  void disableFailingEndpoints(ctx.db, isoNow(ctx.clock)).catch((error: unknown) =>
+    logError('webhooks: disabling failing endpoints failed', error),
+  );
 
-  async function takeBackLeftClaims(): Promise<void> {
-    await ctx.db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: isoNow(waits), updated_at: isoNow(ctx.clock) })
-      .where('status', '=', 'sending')
-      .execute();
+  const answers: { [N in keyof Calls]: (args: Calls[N]['args']) => Promise<Calls[N]['value']> } = {
+    now: async () => ({ wall: ctx.clock.now().getTime(), steady: waits.now().getTime() }),
+    jitter: async () => (jitter ?? defaultJitter)(),
+    lookup: ({ hostname, options: lookupOptions }) =>
+      new Promise((resolve, reject) => {
+        const lookup = ctx.hostLookup ?? dnsLookup;
+        lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) =>
+          error ? reject(error) : resolve(addresses),
+        );
+      }),
+    disableFailing: async ({ endpointId, at }) => {
+      await disableFailingEndpoints(ctx.db, at, endpointId);
+      return null;
+    },
+  };
+
+  let nextId = 0;
+  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>();
+  let thread: Worker | undefined;
+  let stopping: Promise<void> | undefined;
+
+  function started(): Worker {
+    if (thread) return thread;
+    const program = threadProgram(threadBundle);
+    const start: ThreadStart = {
+      file: database.file,
+      key: database.key,
+      options: deliveryOptions,
+      ownPort: ctx.listening.port,
+      online: ctx.connectivity.online,
+      machineOffsetMs,
+      askJitter: jitter !== undefined,
+      askLookup: ctx.hostLookup !== undefined,
+    };
+    const worker = new Worker(program.filename, { eval: program.eval, workerData: start });
+    // Idle, it must not keep a process alive; answering runDue or stop, it must (see request()).
+    worker.unref();
+    worker.on('message', (message: FromThread) => {
+      if (message.type === 'log') logError(message.message, fromThreadError(message.error));
+      else if (message.type === 'done') {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (pending.size === 0) worker.unref();
+        if (message.error) waiter?.reject(fromThreadError(message.error));
+        else waiter?.resolve();
+      } else answer(worker, message);
+    });
+    worker.on('error', (error) => logError('webhooks: the delivery thread failed', error));
+    worker.on('exit', (code) => {
+      if (thread === worker) thread = undefined;
+      // Its claims are taken back by the next thread, started when a wake-up finds them.
+      if (!stopping) logError('webhooks: the delivery thread stopped', new Error(`exit code ${code}`));
+      for (const waiter of pending.values()) waiter.reject(new Error('The webhook delivery thread stopped'));
+      pending.clear();
+    });
+    thread = worker;
+    return worker;
   }
 
-  async function claim(max: number, running: string[]): Promise<DeliveryJob[]> {
-    const now = waits.now();
-    const dueIso = toIso(now);
-    const nowIso = isoNow(ctx.clock);
-    // Every write wakes the worker; most find nothing due, and a read tells so without a write transaction.
-    const anyDue = await runCompiledOnce(ctx.db, 'webhook deliveries due', { dueIso }, (v) =>
-      ctx.db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', 'in', ['pending', 'sending'])
-        .where('next_attempt_at', '<=', v.dueIso)
-        .limit(1),
+  function answer(worker: Worker, message: Extract<FromThread, { type: 'call' }>): void {
+    const handler = answers[message.name] as (args: unknown) => Promise<unknown>;
+    handler(message.args).then(
+      (value) => worker.postMessage({ type: 'answer', id: message.id, value } satisfies ToThread),
+      (error: unknown) =>
+        worker.postMessage({
+          type: 'answer',
+          id: message.id,
+          error: toThreadError(error),
+        } satisfies ToThread),
     );
-    if (anyDue.length === 0) return [];
-    return ctx.db.transaction().execute(async (tx) => {
-      let query = tx
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .innerJoin('events as ev', 'ev.id', 'd.event_id')
-        .select([
-          'd.id',
-          'e.account_id',
-          'd.attempts',
-          'd.max_attempts',
-          'd.event_id',
-          'd.event_type',
-          'ev.payload',
-          'e.url',
-          'e.interface',
-          'e.secret',
-          'e.previous_secret',
-          'e.previous_secret_expires_at',
-        ])
-        // A 'sending' row here is a claim whose holder stopped (crash, kill): it is taken back.
-        .where('d.status', 'in', ['pending', 'sending'])
-        .where('d.next_attempt_at', '<=', dueIso)
-        .where('e.enabled', '=', 1);
-      if (running.length) query = query.where('d.id', 'not in', running);
-      const due = await query.limit(max).execute();
-      if (due.length === 0) return [];
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: 'sending',
-          next_attempt_at: toIso(new Date(now.getTime() + timeoutMs + CLAIM_GRACE_MS)),
-          updated_at: nowIso,
-        })
-        .where(
-          'id',
-          'in',
-          due.map((d) => d.id),
-        )
-        .execute();
-      return due.map((d) => ({
-        id: d.id,
-        accountId: d.account_id,
-        attempt: d.attempts + 1,
-        maxAttempts: d.max_attempts,
-        eventId: d.event_id,
-        eventType: d.event_type,
-        payload: d.payload,
-        url: d.url,
-        iface: d.interface,
-        secrets:
-          d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at > nowIso
-            ? [d.secret, d.previous_secret]
-            : [d.secret],
-      }));
+  }
+
+  function request(type: 'runDue' | 'stop'): Promise<void> {
+    const worker = started();
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type, id } satisfies ToThread);
     });
   }
 
-  async function send(job: DeliveryJob, stopping: AbortSignal): Promise<AttemptOutcome> {
-    const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
-    const headers = deliveryHeaders({
-      secrets: job.secrets,
-      timestamp,
-      body: job.payload,
-      eventId: job.eventId,
-      eventType: job.eventType,
-      deliveryId: job.id,
-      attempt: job.attempt,
-    });
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    try {
-      const { config } = await getAccount(ctx.db, job.accountId);
-      const answer = await postToTarget(job.url, {
-        headers,
-        body: job.payload,
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]),
-        policy: {
-          allowLocal: config.allow_local_webhooks,
-          ownPort: ctx.listening.port,
-          lookup: ctx.hostLookup,
+  // Until something waits to be sent no thread runs: it would hold a heap of its own (~20 MB) for
+  // nothing. Without one, a wake-up asks the due index instead (one indexed read).
+  let looking: Promise<void> | undefined;
+  let lookAgain = false;
+  const anyUndelivered = async () =>
+    (
+      await runCompiledOnce(ctx.db, 'webhook deliveries undelivered', {}, () =>
+        ctx.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['pending', 'sending'])
+          .limit(1),
+      )
+    ).length > 0;
+  const look = () => {
+    lookAgain = false;
+    looking = anyUndelivered()
+      .then(
+        (any) => {
+          if (any && !stopping) started();
         },
-        maxBodyBytes: RESPONSE_BODY_LIMIT,
+        (error: unknown) => logError('webhooks: reading the outbox failed', error),
+      )
+      .finally(() => {
+        looking = undefined;
+        // A write that committed while this read ran may have queued a delivery it did not see.
+        if (lookAgain && !thread && !stopping) look();
       });
-      const ok = answer.status >= 200 && answer.status < 300;
-      return {
-        ok,
-        responseCode: answer.status,
-        responseBody: answer.bodyPrefix,
-        error: ok ? null : `The receiver answered ${answer.status}`,
-        durationMs: elapsed(),
-      };
-    } catch (error) {
-      return {
-        ok: false,
-        responseCode: null,
-        responseBody: null,
-        error: describeFailure(error, timeoutMs),
-        durationMs: elapsed(),
-      };
-    }
-  }
+  };
+  const wake = () => {
+    if (stopping) return;
+    if (thread) thread.postMessage({ type: 'wake' } satisfies ToThread);
+    else if (looking) lookAgain = true;
+    else look();
+  };
+  const online = () => thread?.postMessage({ type: 'online', online: true } satisfies ToThread);
+  const offline = () => thread?.postMessage({ type: 'online', online: false } satisfies ToThread);
+  ctx.signals.on('outbox', wake);
+  ctx.signals.on('online', online);
+  ctx.signals.on('offline', offline);
+  wake();
 
-  /** Puts a claimed delivery back as it was, due now, without spending an attempt. */
-  async function release(job: DeliveryJob): Promise<void> {
-    await ctx.db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: isoNow(waits), updated_at: isoNow(ctx.clock) })
-      .where('id', '=', job.id)
-      .where('status', '=', 'sending')
-      .execute();
-  }
-
-  async function record(job: DeliveryJob, outcome: AttemptOutcome): Promise<void> {
-    const now = ctx.clock.now();
-    const nowIso = toIso(now);
-    const final =
-      outcome.ok ||
-      job.attempt >= job.maxAttempts ||
-      // Portal receivers refuse with a 4xx on purpose: asking again would not change their answer.
-      (job.iface === 'portal' &&
-        outcome.responseCode !== null &&
-        outcome.responseCode >= 400 &&
-        outcome.responseCode < 500);
-    const delay = final ? null : retryDelayMs(scheduleOf(job.iface), job.attempt, jitter);
-    const nextAttemptAt = delay === null ? null : toIso(new Date(waits.now().getTime() + delay));
-    await ctx.db.transaction().execute(async (tx) => {
-      const delivery = await tx
-        .selectFrom('webhook_deliveries')
-        .select(['endpoint_id'])
-        .where('id', '=', job.id)
-        .where('status', '=', 'sending')
-        .executeTakeFirst();
-      // Gone (endpoint deleted while the request was out) or taken back: nothing to record.
-      if (!delivery) return;
-      await tx
-        .insertInto('webhook_attempts')
-        .values({
-          id: newId('att', now.getTime()),
-          delivery_id: job.id,
-          attempt: job.attempt,
-          status: outcome.ok ? 'succeeded' : 'failed',
-          response_code: outcome.responseCode,
-          response_body: outcome.responseBody,
-          error: outcome.error,
-          duration_ms: outcome.durationMs,
-          attempted_at: nowIso,
-          next_attempt_at: nextAttemptAt,
-        })
-        .execute();
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed',
-          attempts: job.attempt,
-          next_attempt_at: nextAttemptAt,
-          last_response_code: outcome.responseCode,
-          last_error: outcome.error,
-          updated_at: nowIso,
-        })
-        .where('id', '=', job.id)
-        .execute();
-      if (outcome.ok) {
-        await tx
-          .updateTable('webhook_endpoints')
-          .set({ consecutive_failures: 0 })
-          .where('id', '=', delivery.endpoint_id)
-          .execute();
-        return;
-      }
-      const endpoint = await tx
-        .updateTable('webhook_endpoints')
-        .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
-        .where('id', '=', delivery.endpoint_id)
-        .returning(['consecutive_failures', 'enabled', 'interface'])
-        .executeTakeFirstOrThrow();
-      if (
-        endpoint.interface === 'v1' &&
-        endpoint.enabled === 1 &&
-        endpoint.consecutive_failures >= DISABLE_AFTER_FAILURES
-      ) {
-        await tx
-          .updateTable('webhook_endpoints')
-          .set({
-            enabled: 0,
-            disabled_reason: 'consecutive_failures',
-            disabled_at: nowIso,
-            updated_at: nowIso,
-          })
-          .where('id', '=', delivery.endpoint_id)
-          .execute();
-      }
-    });
-  }
-
-  async function run(job: DeliveryJob, stopping: AbortSignal): Promise<void> {
-    const outcome = await send(job, stopping);
-    // Stopping, or the machine went offline mid-request: the outcome says nothing about the receiver.
-    const interrupted =
-      stopping.aborted || (!outcome.ok && outcome.responseCode === null && !ctx.connectivity.online);
-    if (interrupted) await release(job);
-    else await record(job, outcome);
-  }
-
-  return new OutboxRunner<DeliveryJob>(ctx, {
-    concurrency: options.concurrency ?? 8,
-    pollMs: options.pollMs ?? 500,
-    claim,
-    run,
-    takeBackLeftClaims,
-  });
-}
-
-/** What went wrong with an attempt that got no answer, in the owner's words. */
-export function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof TargetRefused) return `Not sent: ${error.message}`;
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError') {
-    return `No answer within ${timeoutMs / 1000} s`;
-  }
-  return `Could not connect: ${error.message}`;
+  return {
+    // Stopped, nothing is sent any more: there is nothing left to run.
+    runDue: () => (stopping ? Promise.resolve() : request('runDue')),
+    stop: () => {
+      stopping ??= (async () => {
+        ctx.signals.off('outbox', wake);
+        ctx.signals.off('online', online);
+        ctx.signals.off('offline', offline);
+        const worker = thread;
+        if (!worker) return;
+        // A thread that failed meanwhile left its claims for the next start to take back.
+        await request('stop').catch((error: unknown) =>
+          logError('webhooks: stopping delivery failed', error),
+        );
+        // Its claims are handed back and its connection closed: nothing it still holds is worth waiting for.
+        await worker.terminate();
+      })();
+      return stopping;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { replaceGeneratedTriggers } from '../db/generated-triggers';
-import { defineHistoryAuthor, installHistoryTriggers } from './history';
+import { defineChangeActor, installHistoryTriggers } from './history';
 import { Hlc } from './hlc';
 import { notSent, type SyncedTable } from './synced-table';
 import { SYNCED_TABLES } from './tables';
@@ -71,7 +71,7 @@ export function installCapture(sqlite: SQLite.Database): Capture {
     offset: () => offset,
     attach: (other) => {
       define(other);
-      defineHistoryAuthor(other);
+      defineChangeActor(other);
     },
     applying: (fn) => {
       applying = true;
@@ -82,6 +82,20 @@ export function installCapture(sqlite: SQLite.Database): Capture {
       }
     },
   };
+}
+
+/**
+ * Defines capture's functions on a connection that writes only device-local rows and columns
+ * (webhook delivery's thread): they pass the triggers' gates, and a write that would be captured
+ * fails instead of ticking a second copy of this node's clock. Synced writes stay on the
+ * server's own connection.
+ */
+export function attachWithoutCapture(other: SQLite.Database): void {
+  other.function('sync_applying', { deterministic: false }, () => 0);
+  other.function('sync_tick', { deterministic: false }, () => {
+    throw new Error('This connection may not write synced data (sync/capture.ts)');
+  });
+  defineChangeActor(other);
 }
 
 /** Columns a table sends: all of its live columns but its device-local and derived ones. */
@@ -101,7 +115,7 @@ function triggersFor(table: SyncedTable, columns: string[]): Record<string, stri
   const changedList = `rtrim(${columns.map((c) => `CASE WHEN NEW.${c} IS NOT OLD.${c} THEN '${c},' ELSE '' END`).join(' || ')}, ',')`;
   const sameKey = table.pk.map((c) => `NEW.${c} IS OLD.${c}`).join(' AND ');
   const insert = (r: string, op: string, vals: string, list: string) =>
-    `INSERT INTO sync_outbox (account_id, tbl, pk, op, vals, changed, hlc) VALUES (${table.account(r)}, '${name}', ${key(r)}, '${op}', ${vals}, ${list}, sync_tick());`;
+    `INSERT INTO sync_outbox (account_id, tbl, pk, op, vals, changed, hlc, actor) VALUES (${table.account(r)}, '${name}', ${key(r)}, '${op}', ${vals}, ${list}, sync_tick(), change_actor());`;
   return {
     [`sync_capture_${name}_insert`]: `CREATE TRIGGER sync_capture_${name}_insert AFTER INSERT ON ${name} WHEN ${gate('NEW')} BEGIN ${insert('NEW', 'insert', object('NEW'), 'NULL')} END`,
     [`sync_capture_${name}_update`]: `CREATE TRIGGER sync_capture_${name}_update AFTER UPDATE ON ${name} WHEN ${gate('NEW')} AND (${sameKey}) AND (${changed}) BEGIN ${insert('NEW', 'update', object('NEW'), changedList)} END`,

@@ -1,6 +1,6 @@
-import { hostname } from 'node:os';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { replaceGeneratedTriggers } from '../db/generated-triggers';
+import { currentActor } from '../lib/actor';
 import type { RowState } from './merge';
 
 /**
@@ -32,14 +32,18 @@ export function nodeOf(clock: string | undefined): string {
   return clock?.split('.')[2] ?? '';
 }
 
-/** The function the history triggers name an edit's author with. */
-export function defineHistoryAuthor(sqlite: SQLite.Database): void {
-  sqlite.function('history_author', { deterministic: false }, () => hostname());
+/**
+ * The function the history and capture triggers name a change's actor with: it reads the actor of
+ * the work whose statement fired them (server/lib/actor.ts), so concurrent requests sharing the
+ * one connection each get their own.
+ */
+export function defineChangeActor(sqlite: SQLite.Database): void {
+  sqlite.function('change_actor', { deterministic: false }, currentActor);
 }
 
 /** Creates (or replaces, when the tracked fields changed) the triggers that record local edits. */
 export function installHistoryTriggers(sqlite: SQLite.Database): void {
-  defineHistoryAuthor(sqlite);
+  defineChangeActor(sqlite);
   const wanted = new Map<string, string>();
   for (const [table, fields] of Object.entries(TRACKED_FIELDS)) {
     const changes = fields
@@ -53,7 +57,7 @@ export function installHistoryTriggers(sqlite: SQLite.Database): void {
       name,
       `CREATE TRIGGER ${name} AFTER UPDATE ON ${table} WHEN sync_applying() = 0 AND NEW.id IS OLD.id BEGIN
         INSERT INTO record_changes (account_id, record_type, record_id, field, old_value, new_value, author, node, changed_at)
-        SELECT NEW.account_id, '${table}', NEW.id, c.field, c.old_value, c.new_value, history_author(),
+        SELECT NEW.account_id, '${table}', NEW.id, c.field, c.old_value, c.new_value, change_actor(),
           (SELECT id FROM sync_node), NEW.updated_at FROM (${changes}) c;
       END`,
     );
@@ -83,8 +87,8 @@ export function recordPulledChanges(
   const fields = TRACKED_FIELDS[entry.table];
   if (!fields) return;
   const insert = sqlite.prepare(
-    `INSERT INTO record_changes (account_id, record_type, record_id, field, old_value, new_value, author, node, changed_at, replaced)
-     VALUES (?, ?, ?, ?, ?, ?, 'sync', ?, ?, ?)`,
+    `INSERT INTO record_changes (account_id, record_type, record_id, field, old_value, new_value, author, node, device_name, changed_at, replaced)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const field of entry.columns) {
     if (!fields.includes(field)) continue;
@@ -93,6 +97,8 @@ export function recordPulledChanges(
     if (old === value) continue;
     const writer = nodeOf(entry.incoming.c[field]);
     const replaced = nodeOf(entry.base?.c[field]) === entry.ownNode && writer !== entry.ownNode;
+    // A change from a peer that predates actors comes without one: it shows as before, by sync.
+    const who = entry.incoming.a?.[field];
     insert.run(
       entry.accountId,
       entry.table,
@@ -100,7 +106,9 @@ export function recordPulledChanges(
       field,
       JSON.stringify(old),
       JSON.stringify(value),
+      who?.by ?? 'sync',
       writer,
+      who?.on ?? null,
       entry.now,
       replaced ? 1 : 0,
     );

@@ -9,6 +9,18 @@ import { DELETED, type SyncedTable } from './synced-table';
 export interface RowState {
   v: Record<string, unknown>;
   c: Record<string, string>;
+  /**
+   * Who wrote each column's value and on which device (docs/crew-design.md, "Who made each
+   * change"): it rides with the value it names. Absent for values written before actors, or by a
+   * peer that does not send them.
+   */
+  a?: Record<string, ChangeAuthor>;
+}
+
+/** An actor (server/lib/actor.ts) and the name the hub knows the pushing device by. */
+export interface ChangeAuthor {
+  by: string;
+  on?: string;
 }
 
 /**
@@ -60,15 +72,25 @@ export function mergeStates(
   incoming: RowState,
 ): { state: RowState; changed: string[] } {
   const changed = winningColumns(table, base, incoming);
-  if (!base) return { state: { v: { ...incoming.v }, c: { ...incoming.c } }, changed };
-  const state = { v: { ...base.v }, c: { ...base.c } };
+  if (!base)
+    return { state: withAuthors({ v: { ...incoming.v }, c: { ...incoming.c } }, incoming.a), changed };
+  const state: RowState = { v: { ...base.v }, c: { ...base.c } };
+  const authors = { ...base.a };
   for (const column of changed) {
     state.v[column] = incoming.v[column];
     const clock = incoming.c[column];
     if (clock === undefined) delete state.c[column];
     else state.c[column] = clock;
+    const author = incoming.a?.[column];
+    if (author) authors[column] = author;
+    else delete authors[column];
   }
-  return { state, changed };
+  return { state: withAuthors(state, authors), changed };
+}
+
+function withAuthors(state: RowState, authors: Record<string, ChangeAuthor> | undefined): RowState {
+  if (authors && Object.keys(authors).length > 0) state.a = { ...authors };
+  return state;
 }
 
 export function isDeleted(state: RowState): boolean {

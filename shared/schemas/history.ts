@@ -4,6 +4,18 @@ import { z } from 'zod';
 export const HISTORY_RECORD_TYPES = ['customers', 'invoices', 'quotes', 'jobs'] as const;
 export type HistoryRecordType = (typeof HISTORY_RECORD_TYPES)[number];
 
+/** Who made a change: `other` is an entry from before actors were kept (the install's host name). */
+export const HISTORY_AUTHOR_KINDS = [
+  'member',
+  'owner',
+  'api_key',
+  'client_link',
+  'system',
+  'sync',
+  'other',
+] as const;
+export type HistoryAuthorKind = (typeof HISTORY_AUTHOR_KINDS)[number];
+
 export const HistoryQuery = z.object({
   record: z
     .string()
@@ -24,12 +36,22 @@ export const HistoryEntry = z
     field: z.string(),
     old_value: z.unknown().meta({ description: 'The value before the change (null when there was none).' }),
     new_value: z.unknown(),
-    author: z
-      .string()
-      .meta({ description: "The install's name for an edit made here; `sync` for a pulled one." }),
+    author: z.string().meta({
+      description:
+        "Who made the change: `member:{id}`, `owner` (the install's own sign-in), `api_key:{id}`, `client_link:{id}` (a customer on the client hub), `system` (scheduled work, sync); `sync` for a change pulled from an install that did not say, or the install's host name for an entry from before.",
+    }),
+    author_kind: z.enum(HISTORY_AUTHOR_KINDS),
+    author_name: z.string().meta({
+      description:
+        'The author in words: the member\'s name, "API key {name}", "Customer via the client hub", "Shopdesk" for the system.',
+    }),
     device: z.object({
       node: z.string().meta({ description: 'The install whose clock stamped the new value.' }),
       this_device: z.boolean(),
+      name: z.string().nullable().meta({
+        description:
+          'The name the hub knows that install by, for a change pulled from it; null for one made here, or pulled before names were kept.',
+      }),
     }),
     changed_at: z.string(),
     replaced: z

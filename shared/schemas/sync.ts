@@ -10,6 +10,19 @@ export const RowState = z
   .object({
     v: z.record(z.string(), z.unknown()),
     c: z.record(z.string(), z.string()),
+    a: z
+      .record(
+        z.string(),
+        z.object({
+          by: z.string().max(200),
+          on: z.string().max(200).optional(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Who wrote each column's value (`member:<id>`, `owner`, `api_key:<id>`, `client_link:<id>`, `system`) and, from the hub, the device's name. Absent for values written before it was kept.",
+      }),
   })
   .meta({ id: 'SyncRowState' });
 

@@ -210,3 +210,27 @@ describe('logging', () => {
     expect(summary.duration_ms).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('keep-alive', () => {
+  it('tells clients to drop an idle connection before the server closes it', async () => {
+    const response = await fetch(`${server.url}/health`);
+    await response.arrayBuffer();
+    const advertised = /timeout=(\d+)/.exec(response.headers.get('keep-alive') ?? '');
+    expect(advertised).not.toBeNull();
+    expect(Number(advertised![1]) * 1000).toBeLessThan(300);
+  });
+
+  it('keeps a request that waits for the database longer than the idle timeout open', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The server's connection busy in a transaction, as behind a write waiting out an import's
+    // lock: the portal's session check waits for it, longer than the idle timeout (300 ms).
+    const busy = server.ctx.db.transaction().execute(() => held);
+    const answer = shop.portal<{ data: unknown[] }>('GET', '/customers');
+    setTimeout(release, 1_000);
+    await busy;
+    expect((await answer).status).toBe(200);
+  });
+});

@@ -810,6 +810,13 @@ export interface components {
             last_seq: number;
         };
         SyncRowState: {
+            /** @description Who wrote each column's value (`member:<id>`, `owner`, `api_key:<id>`, `client_link:<id>`, `system`) and, from the hub, the device's name. Absent for values written before it was kept. */
+            a?: {
+                [key: string]: {
+                    by: string;
+                    on?: string;
+                };
+            };
             c: {
                 [key: string]: string;
             };
@@ -818,6 +825,13 @@ export interface components {
             };
         };
         SyncRowStateInput: {
+            /** @description Who wrote each column's value (`member:<id>`, `owner`, `api_key:<id>`, `client_link:<id>`, `system`) and, from the hub, the device's name. Absent for values written before it was kept. */
+            a?: {
+                [key: string]: {
+                    by: string;
+                    on?: string;
+                };
+            };
             c: {
                 [key: string]: string;
             };
@@ -3658,7 +3672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused. */
+            /** @description Refused, or an answer already used. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3696,6 +3710,15 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (rate_limited); Retry-After says when. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3779,6 +3802,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this address (rate_limited); Retry-After says when. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Default Response */
             500: {
                 headers: {
@@ -3840,7 +3872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in, or the passkey was refused. */
+            /** @description Not signed in, or the passkey (or an answer already used) was refused. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,6 +3910,15 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (rate_limited); Retry-After says when. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3970,6 +4011,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests from this address (rate_limited); Retry-After says when. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Default Response */
             500: {
                 headers: {
@@ -4044,6 +4094,15 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address (rate_limited); Retry-After says when. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,8 @@ const ENTRIES = {
   hub: 'server/hub.ts',
   'utility-server': 'electron/utility-server.ts',
   'crash-child': 'test/outbound/crash-child.ts',
+  // Not a process: the thread the servers above start for webhook delivery, found beside them.
+  'webhook-thread': 'server/outbound/webhook-thread.ts',
 } as const;
 
 export type BundledEntry = keyof typeof ENTRIES;
@@ -32,7 +34,8 @@ const SOURCES = [
   'test/helpers/process-bundles.ts',
 ].map((source) => path.join(root, source));
 
-function bundlePath(entry: BundledEntry): string {
+/** The bundle of `entry` (built by the global set-up). */
+export function bundlePath(entry: BundledEntry): string {
   return path.join(outdir, `${entry}.cjs`);
 }
 

@@ -9,6 +9,7 @@ import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
 import type { ApiResponse, Method, PortalPaths, Typed, TypedUrl, V1Paths } from './api-responses';
+import { bundlePath } from './process-bundles';
 
 export type { ApiResponse } from './api-responses';
 
@@ -81,6 +82,11 @@ export async function startTestServer(
   const server = await startServer({
     backups: { schedule: false },
     ...options,
+    // Webhook delivery's thread from its bundle, as the bundled server runs it (not through tsx).
+    outbound: {
+      ...options.outbound,
+      webhooks: { threadBundle: bundlePath('webhook-thread'), ...options.outbound?.webhooks },
+    },
     dataDir,
     host: '127.0.0.1',
     port: 0,

@@ -20,8 +20,7 @@ const publicDns: HostLookup = (hostname, _options, callback) => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ outbound: { webhooks: { jitter: () => 1 } } });
-  server.ctx.hostLookup = publicDns;
+  server = await startTestServer({ hostLookup: publicDns, outbound: { webhooks: { jitter: () => 1 } } });
   shop = await server.createAccount();
   receiver = await startReceiver(answer(200, 'internal secret page'));
 });

@@ -77,8 +77,10 @@ describe('a value sync replaced shows in the history, and comes back in one clic
       field: 'phone',
       old_value: '+1 416 555 1111',
       new_value: '+1 416 555 2222',
-      author: 'sync',
-      device: { this_device: false },
+      // The van's edit was made by no request: Shopdesk itself, on the van.
+      author: 'system',
+      author_name: 'Shopdesk',
+      device: { this_device: false, name: 'Van laptop' },
       replaced: true,
       restorable: true,
     });

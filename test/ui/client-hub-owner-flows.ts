@@ -19,6 +19,7 @@ export function clientHubOwnerFlows(ui: UiContext) {
       await form.getByLabel('Public address').fill('https://shop.example.com');
       await form.getByLabel('Serve the client hub from this computer').check();
       await form.getByLabel('How to pay').fill('e-Transfer to pay@sparkle.example');
+      await form.getByLabel('Show the crew’s photos of a completed visit on the customer’s page').check();
       await form.getByRole('button', { name: 'Save client hub settings' }).click();
       await page.getByText('Client hub settings saved').waitFor();
       await screenshot(page, 'client-hub-settings');
@@ -26,7 +27,21 @@ export function clientHubOwnerFlows(ui: UiContext) {
         client_hub_url: 'https://shop.example.com',
         serve_client_hub: true,
         payment_instructions: 'e-Transfer to pay@sparkle.example',
+        crew_photos_in_client_hub: true,
+        crew_on_my_way_email: false,
       });
+      await page.reload();
+      await form.getByLabel('E-mail the customer when the crew taps On my way').check();
+      expect(
+        await form
+          .getByLabel('Show the crew’s photos of a completed visit on the customer’s page')
+          .isChecked(),
+      ).toBe(true);
+      await form.getByRole('button', { name: 'Save client hub settings' }).click();
+      await expect
+        .poll(async () => (await portalOk<Config>(ui, 'GET', '/config')).crew_on_my_way_email)
+        .toBe(true);
+      expect((await portalOk<Config>(ui, 'GET', '/config')).crew_photos_in_client_hub).toBe(true);
 
       const maya = await portalOk<Customer>(ui, 'GET', '/customers/maya%40example.com');
       const bill = async (description: string) => {

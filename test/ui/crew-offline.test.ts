@@ -135,6 +135,8 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   expect(reopened?.fromServiceWorker()).toBe(true);
   await page.getByText('No signal: showing the last list.').waitFor();
   await page.getByText('Maya Chen').waitFor();
+  // The list counts the Complete still waiting to be sent.
+  await page.locator('.badge', { hasText: 'completed' }).waitFor();
   expect(await waiting.textContent()).toBe('3 waiting to send: Photo, Complete, Clock out');
   await screenshot(page, 'crew-offline-reopened');
 

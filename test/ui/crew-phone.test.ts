@@ -48,6 +48,9 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
   await page.goto(`${server.url}/crew/`);
   await page.getByText('Maya Chen').waitFor();
   await screenshot(page, 'crew-today');
+  await page.getByRole('button', { name: 'This week' }).click();
+  await page.getByRole('button', { name: 'This week', pressed: true }).waitFor();
+  await screenshot(page, 'crew-week');
   await page.getByText('Maya Chen').click();
   await page.getByText('On my way').click();
   await page.getByText('Complete visit').waitFor();
@@ -58,7 +61,11 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
   });
   await page.getByTestId('waiting').waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Clock' }).click();
+  await page.getByRole('heading', { name: 'Hours' }).waitFor();
   await screenshot(page, 'crew-clock');
+  await page.getByRole('button', { name: 'You' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await screenshot(page, 'crew-you');
   await browser.close();
   await server.stop();
   expect(errors).toEqual([]);

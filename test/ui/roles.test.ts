@@ -4,7 +4,7 @@ import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { screenshot } from './browser';
+import { screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 let browser: Browser;
@@ -83,5 +83,45 @@ describe('the UI follows the role', () => {
     await page.goto(`${server.url}/#/invoices`);
     await page.getByText('Not for your role').waitFor();
     await page.context().close();
+  }, 120_000);
+
+  it("offers the office none of the owner's actions inside screens; the owner has them", async () => {
+    const office = await memberPage('Otto Office', 'office');
+    await office.goto(`${server.url}/#/team`);
+    const members = office.getByRole('table', { name: 'Team members' });
+    await members.getByRole('row', { name: /Otto Office/ }).waitFor();
+    await office.getByRole('button', { name: 'Edit Otto Office' }).waitFor();
+    expect(await office.getByRole('button', { name: /^Invite / }).count()).toBe(0);
+    expect(await office.getByRole('button', { name: /sign-ins$/ }).count()).toBe(0);
+    await office.getByRole('button', { name: 'Edit Otto Office' }).click();
+    const edit = office.getByRole('dialog');
+    expect(await edit.getByLabel('Role').isDisabled()).toBe(true);
+    await edit.getByText('Only an owner changes roles').waitFor();
+    await screenshot(office, 'roles-office-team');
+    await office.context().close();
+
+    const owner = await signedInPage(browser, server, shop.clientId);
+    await owner.goto(`${server.url}/#/team`);
+    await owner.getByRole('button', { name: 'Invite Otto Office' }).waitFor();
+    await owner.getByRole('button', { name: "Otto Office's sign-ins" }).waitFor();
+    await owner.getByRole('button', { name: 'Edit Otto Office' }).click();
+    expect(await owner.getByRole('dialog').getByLabel('Role').isDisabled()).toBe(false);
+    await owner.keyboard.press('Escape');
+    await owner.goto(`${server.url}/#/settings/business`);
+    const nav = owner.getByRole('navigation', { name: 'Settings' });
+    await nav.getByRole('link', { name: 'Backups' }).waitFor();
+    const tabs = await nav.getByRole('link').allTextContents();
+    expect(tabs).toEqual(expect.arrayContaining(['Integrations', 'Import', 'Export', 'Sync', 'Backups']));
+    // The Members table fits common laptop widths without scrolling sideways.
+    await owner.goto(`${server.url}/#/team`);
+    await owner.getByRole('button', { name: 'Invite Otto Office' }).waitFor();
+    for (const width of [1280, 1024]) {
+      await owner.setViewportSize({ width, height: 800 });
+      const wrap = owner.locator('.table-wrap', { has: owner.getByRole('table', { name: 'Team members' }) });
+      const sizes = await wrap.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      expect(sizes[0], `at ${width}px`).toBeLessThanOrEqual(sizes[1]!);
+      await screenshot(owner, `team-members-${width}`);
+    }
+    await owner.context().close();
   }, 120_000);
 });

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
-import { updateCustomer } from '../../server/domain/customers';
+import { openMemberSession } from '../../server/domain/member-sessions';
 import { createSignInToken } from '../../server/domain/sessions';
+import type { TeamMember } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
@@ -186,8 +187,27 @@ describe('Settings > Sync', () => {
     });
     expectStatus(edited, 200);
     await hub.ctx.sync!.syncNow(shop.clientId);
-    // The van, later, types another number; its change reaches the hub and wins by its clock.
-    await updateCustomer(other.ctx, shop.clientId, 'maya@example.com', { phone: '+1 416 555 2222' });
+    // Dana, on the van, later types another number; her change reaches the hub and wins by its clock.
+    const dana = await shop.portal<TeamMember>('POST', '/team', { body: { name: 'Dana Office' } });
+    await hub.ctx.db
+      .updateTable('team_members')
+      .set({ role: 'office' })
+      .where('id', '=', dana.body.id)
+      .execute();
+    await hub.ctx.sync!.syncNow(shop.clientId);
+    await other.ctx.sync!.syncNow(shop.clientId);
+    const { token } = await other.ctx.db
+      .transaction()
+      .execute((tx) => openMemberSession(tx, other.ctx.clock, shop.clientId, dana.body.id, 'test'));
+    const typed = await fetch(`${other.url}/api/portal/${shop.clientId}/customers/${maya.id}`, {
+      method: 'PATCH',
+      headers: {
+        cookie: `${other.app.sessionCookie}=${encodeURIComponent(token)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ phone: '+1 416 555 2222' }),
+    });
+    expect(typed.status).toBe(200);
     await other.ctx.sync!.syncNow(shop.clientId);
     await hub.ctx.sync!.syncNow(shop.clientId);
 
@@ -196,7 +216,7 @@ describe('Settings > Sync', () => {
     const replaced = card.locator('.history-entry.replaced');
     await replaced.getByText('Replaced', { exact: true }).waitFor();
     expect(await replaced.textContent()).toContain('+1 416 555 1111 → +1 416 555 2222');
-    expect(await replaced.textContent()).toContain('By sync, from another computer');
+    expect(await replaced.textContent()).toContain('By Dana Office on Van laptop');
     await screenshot(hubPage, 'record-history-replaced');
 
     await replaced.getByRole('button', { name: 'Put back +1 416 555 1111' }).click();

@@ -20,6 +20,8 @@ function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Co
   const [url, setUrl] = useState(config.client_hub_url ?? '');
   const [serve, setServe] = useState(config.serve_client_hub);
   const [instructions, setInstructions] = useState(config.payment_instructions ?? '');
+  const [photos, setPhotos] = useState(config.crew_photos_in_client_hub);
+  const [onMyWay, setOnMyWay] = useState(config.crew_on_my_way_email);
   const { busy, error, run } = useSubmit();
 
   const submit = (event: React.FormEvent) => {
@@ -30,6 +32,8 @@ function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Co
           client_hub_url: url.trim() || null,
           serve_client_hub: serve,
           payment_instructions: instructions.trim() || null,
+          crew_photos_in_client_hub: photos,
+          crew_on_my_way_email: onMyWay,
         },
       });
       onSaved(saved);
@@ -39,7 +43,16 @@ function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Co
 
   return (
     <form className="stack" onSubmit={submit} noValidate aria-label="Client hub settings">
-      <FormAlert error={error} params={['client_hub_url', 'serve_client_hub', 'payment_instructions']} />
+      <FormAlert
+        error={error}
+        params={[
+          'client_hub_url',
+          'serve_client_hub',
+          'payment_instructions',
+          'crew_photos_in_client_hub',
+          'crew_on_my_way_email',
+        ]}
+      />
       <Card title="Client hub">
         <div className="stack">
           <p className="muted">
@@ -82,6 +95,25 @@ function ClientHubForm({ config, onSaved }: { config: Config; onSaved(config: Co
               onChange={(e) => setInstructions(e.target.value)}
             />
           </Field>
+        </div>
+      </Card>
+      <Card title="The crew">
+        <div className="stack">
+          <p className="muted">
+            Your crew’s phone app is served at the same address, under /crew/ (invite them from Team).
+          </p>
+          <Checkbox
+            label="Show the crew’s photos of a completed visit on the customer’s page"
+            checked={photos}
+            disabled={!canWrite}
+            onChange={(e) => setPhotos(e.target.checked)}
+          />
+          <Checkbox
+            label="E-mail the customer when the crew taps On my way"
+            checked={onMyWay}
+            disabled={!canWrite}
+            onChange={(e) => setOnMyWay(e.target.checked)}
+          />
         </div>
       </Card>
       <div className="form-actions">

@@ -33,8 +33,13 @@ type Existing = Pick<
   'id' | 'name' | 'email' | 'email_lower' | 'phone' | 'address' | 'updated_at'
 >;
 
-/** Keys looked up per statement, well inside SQLite's limit on bound parameters. */
-const CHUNK = 400;
+/**
+ * A list bound as one JSON array: the statement's text is the same whatever the list's length, so
+ * one prepared statement serves every batch (an IN list of its own length each time filled the
+ * connection's statement cache with a program per length).
+ */
+const jsonList = (values: readonly unknown[]) =>
+  sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 const digits = (phone: string | null) => (phone ?? '').replace(/\D/g, '');
 const personKey = (name: string, phone: string | null) =>
@@ -62,7 +67,7 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
       .selectFrom('customers')
       .select(columns)
       .where('account_id', '=', ctx.accountId)
-      .where('email_lower', 'in', emails)
+      .where(sql<boolean>`email_lower IN ${jsonList(emails)}`)
       .execute();
     for (const c of byEmail) found.set(emailKey(c.email!), c);
   }
@@ -71,7 +76,7 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
       .selectFrom('customers')
       .select(columns)
       .where('account_id', '=', ctx.accountId)
-      .where(sql<string>`lower(name)`, 'in', names)
+      .where(sql<boolean>`lower(name) IN ${jsonList(names)}`)
       .execute();
     for (const c of byName) if (digits(c.phone)) found.set(personKey(c.name, c.phone), c);
   }
@@ -84,22 +89,17 @@ async function findMatches(ctx: BatchContext, rows: PendingRow[]): Promise<Map<s
  * updated. A later row with one of them repeats an earlier row.
  */
 async function seenRows(ctx: BatchContext, keys: string[]): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  for (let i = 0; i < keys.length; i += CHUNK) {
-    const chunk = keys.slice(i, i + CHUNK);
-    const { rows } = await sql<{ key: string; row: number }>`
-      SELECT key, row FROM temp.import_seen WHERE key IN (${sql.join(chunk)})`.execute(ctx.db);
-    for (const r of rows) found.set(r.key, r.row);
-  }
-  return found;
+  const { rows } = await sql<{ key: string; row: number }>`
+    SELECT key, row FROM temp.import_seen WHERE key IN ${jsonList(keys)}`.execute(ctx.db);
+  return new Map(rows.map((r) => [r.key, r.row]));
 }
 
 async function remember(ctx: BatchContext, settled: Map<string, number>) {
-  const entries = [...settled];
-  for (let i = 0; i < entries.length; i += CHUNK) {
-    const values = entries.slice(i, i + CHUNK).map(([key, row]) => sql`(${key}, ${row})`);
-    await sql`INSERT OR IGNORE INTO temp.import_seen (key, row) VALUES ${sql.join(values)}`.execute(ctx.db);
-  }
+  if (!settled.size) return;
+  await sql`INSERT OR IGNORE INTO temp.import_seen (key, row)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify([...settled])})`.execute(
+    ctx.db,
+  );
 }
 
 /** Every key a customer can be matched by: a row repeating any of them is the same customer. */

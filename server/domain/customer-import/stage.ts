@@ -75,8 +75,6 @@ export type StagedMatch = { customer_id: string; updated_at: string };
 
 const TABLES = Object.keys(COLUMNS) as Array<keyof typeof COLUMNS>;
 const UPDATE_COLUMNS = ['customer_id', 'name', 'email', 'email_lower', 'phone', 'address', 'updated_at'];
-/** Rows per INSERT, well inside SQLite's limit on bound parameters. */
-const CHUNK = 400;
 
 const run = (db: Queryable, query: RawBuilder<unknown>) => query.execute(db);
 const stageTable = (table: string) => sql.table(`temp.stage_${table}`);
@@ -120,6 +118,12 @@ export async function closeStage(db: Queryable): Promise<void> {
   await run(db, sql`DROP TABLE IF EXISTS temp.import_seen`);
 }
 
+/**
+ * Adds rows to a staging table in one statement whose text is the same for every batch: the rows
+ * go in as one JSON array bound to it. A statement with a VALUES list per row had a text (and a
+ * prepared program of its own, kept in the connection's statement cache) for each row count met,
+ * and a syntax tree of every value built and compiled for each batch.
+ */
 async function insertRows(
   db: Queryable,
   table: string,
@@ -127,12 +131,15 @@ async function insertRows(
   rows: ReadonlyArray<object>,
   verb = sql`INSERT`,
 ) {
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const values = rows
-      .slice(i, i + CHUNK)
-      .map((row) => sql`(${sql.join(columns.map((c) => (row as Record<string, unknown>)[c] ?? null))})`);
-    await run(db, sql`${verb} INTO ${stageTable(table)} (${columnList(columns)}) VALUES ${sql.join(values)}`);
-  }
+  if (!rows.length) return;
+  const values = JSON.stringify(
+    rows.map((row) => columns.map((c) => (row as Record<string, unknown>)[c] ?? null)),
+  );
+  const picked = sql.join(columns.map((_, i) => sql.raw(`json_extract(value, '$[${i}]')`)));
+  await run(
+    db,
+    sql`${verb} INTO ${stageTable(table)} (${columnList(columns)}) SELECT ${picked} FROM json_each(${values}) ORDER BY key`,
+  );
 }
 
 /** Adds a batch's rows to the staging tables. */

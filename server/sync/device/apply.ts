@@ -272,7 +272,7 @@ export function applyPulledRows(
     if (namesAnotherBusiness(table, key, v)) return;
     // A merged-away record's own row is history: the hub has merged its changes into the survivor.
     if (table.naturalKey && aliasOf(table.name, key[0])) return;
-    applyState(table, key, { v, c });
+    applyState(table, key, { v, c, ...(row.state.a ? { a: row.state.a } : {}) });
   }
 
   for (const row of rows) if (!tryRow(row)) defer(row);

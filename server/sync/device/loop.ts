@@ -1,3 +1,4 @@
+import { runAs, SYSTEM_ACTOR } from '../../lib/actor';
 import { exclusive } from '../exclusive';
 import type { EngineDeps } from './engine-deps';
 import type { LocalState } from './local-state';
@@ -109,7 +110,8 @@ export class BackgroundSync {
         }
         sleeping = { end, backingOff };
       });
-    loop.done = (async () => {
+    // A loop started by a request (a pairing) must not keep that request's actor for its rounds.
+    loop.done = runAs(SYSTEM_ACTOR, async () => {
       let backoff = FIRST_BACKOFF_MS;
       while (!loop.stopped) {
         if (loop.abort.signal.aborted) loop.abort = new AbortController();
@@ -131,7 +133,7 @@ export class BackgroundSync {
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         }
       }
-    })();
+    });
     this.loops.set(accountId, loop);
   }
 }

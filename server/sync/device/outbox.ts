@@ -13,6 +13,8 @@ interface Entry {
   vals: string | null;
   changed: string | null;
   hlc: string;
+  /** Null for a change captured before actors were recorded. */
+  actor: string | null;
 }
 
 const MAX_BATCH_BYTES = 512 * 1024;
@@ -21,7 +23,7 @@ const MAX_BATCH_BYTES = 512 * 1024;
 export function pendingBatch(local: LocalState, accountId: string, limit: number): PushedChange[] {
   const entries = local
     .statement(
-      'SELECT local_seq, tbl, pk, op, vals, changed, hlc FROM sync_outbox WHERE account_id = ? ORDER BY local_seq LIMIT ?',
+      'SELECT local_seq, tbl, pk, op, vals, changed, hlc, actor FROM sync_outbox WHERE account_id = ? ORDER BY local_seq LIMIT ?',
     )
     .all(accountId, limit) as Entry[];
   const batch: PushedChange[] = [];
@@ -34,16 +36,20 @@ export function pendingBatch(local: LocalState, accountId: string, limit: number
   return batch;
 }
 
+/** The change as a row state; each column names the change's actor (the hub adds the device). */
 function stateOf(entry: Entry): RowState {
-  if (entry.op === 'delete') return { v: { [DELETED]: 1 }, c: { [DELETED]: entry.hlc } };
+  const by = (columns: string[]) =>
+    entry.actor ? { a: Object.fromEntries(columns.map((column) => [column, { by: entry.actor! }])) } : {};
+  if (entry.op === 'delete') return { v: { [DELETED]: 1 }, c: { [DELETED]: entry.hlc }, ...by([DELETED]) };
   const all = JSON.parse(entry.vals ?? '{}') as Record<string, unknown>;
   const v: Record<string, unknown> = {};
   const c: Record<string, string> = {};
-  for (const column of changedColumns(entry)) {
+  const columns = changedColumns(entry);
+  for (const column of columns) {
     v[column] = column === DELETED ? 0 : all[column];
     c[column] = entry.hlc;
   }
-  return { v, c };
+  return { v, c, ...by(columns) };
 }
 
 export function pendingCount(local: LocalState, accountId: string): number {

@@ -1,6 +1,7 @@
 import type { SyncPullResponse, SyncRound } from '../../../shared/schemas/sync';
 import type { SyncSettingsTable } from '../../db/schema';
 import { fanOutEvent } from '../../domain/webhook-fanout';
+import { runAs, SYSTEM_ACTOR } from '../../lib/actor';
 import { isoNow } from '../../lib/clock';
 import { invalidState } from '../../lib/errors';
 import { exclusive } from '../exclusive';
@@ -42,7 +43,8 @@ export class SyncRounds {
   /** Runs `fn` after the business's rounds already queued. */
   serialised<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(accountId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(fn);
+    // A round is the system's work, whoever asked for it (docs/crew-design.md, "Who made each change").
+    const next = previous.catch(() => undefined).then(() => runAs(SYSTEM_ACTOR, fn));
     this.queues.set(accountId, next);
     return next;
   }

@@ -17,6 +17,7 @@ import { newId } from '../../lib/ids';
 import { onboardingRoutes } from './onboarding-routes';
 import { pgHubDeliveries } from './pg-deliveries';
 import { migratePgHub } from './pg-schema';
+import { pgHubSecret } from './pg-secrets';
 import { pgHubStorage } from './pg-storage';
 import { hubApiRoutes } from './routes';
 import { Hub } from './service';
@@ -87,9 +88,14 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   // The crew's phone (docs/crew.md, "The phone"): every business the hub holds.
   await app.register(crewRoutes(rows, clock, { cookieName: () => 'sd_member', serves: async () => true }));
   // A team member's way in (docs/crew.md), while every owner computer may be off.
+  const challengeKey = await pgHubSecret(options.pool, 'passkey_challenges');
   await app.register(
     memberDoorRoutes(
-      hubDoor(rows, () => clock.now()),
+      hubDoor(
+        rows,
+        () => clock.now(),
+        async () => challengeKey,
+      ),
       clock,
     ),
   );

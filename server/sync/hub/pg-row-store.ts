@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import type { RowState } from '../merge';
 import { SYNCED_TABLES, syncedTable } from '../tables';
 import type { HubRowStore } from './push-merge';
-import type { PushedChange } from './storage';
+import { actorsText, type PushedChange, storedState } from './storage';
 
 /**
  * The rows and aliases a push works on. It holds its business's counter row, so no other push
@@ -41,6 +41,7 @@ export async function rowStore(
     account_id: string | null;
     vals: string | null;
     clocks: string | null;
+    actors: string | null;
   }>(
     `WITH pushed (tbl, pk) AS (SELECT * FROM unnest($2::text[], $3::text[])),
      named (tbl, pk) AS (
@@ -54,7 +55,8 @@ export async function rowStore(
      )
      SELECT named.tbl, named.pk, r.account_id,
        CASE WHEN r.account_id = $1 THEN r.vals END AS vals,
-       CASE WHEN r.account_id = $1 THEN r.clocks END AS clocks
+       CASE WHEN r.account_id = $1 THEN r.clocks END AS clocks,
+       CASE WHEN r.account_id = $1 THEN r.actors END AS actors
      FROM named LEFT JOIN hub_rows r ON r.tbl = named.tbl AND r.pk = named.pk`,
     [
       accountId,
@@ -79,7 +81,8 @@ export async function rowStore(
   );
   for (const r of existing.rows) {
     const at = key(r.tbl, r.pk);
-    if (r.account_id === accountId) rows.set(at, { v: JSON.parse(r.vals!), c: JSON.parse(r.clocks!) });
+    if (r.account_id === accountId)
+      rows.set(at, storedState({ vals: r.vals!, clocks: r.clocks!, actors: r.actors }));
     else if (!rows.has(at)) rows.set(at, undefined);
     if (!owners.get(at)) owners.set(at, r.account_id ?? undefined);
   }
@@ -118,12 +121,12 @@ export async function rowStore(
     get: async (table, pk) => {
       if (rows.has(key(table, pk))) return rows.get(key(table, pk));
       const row = (
-        await client.query<{ vals: string; clocks: string }>(
-          'SELECT vals, clocks FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND pk = $3',
+        await client.query<{ vals: string; clocks: string; actors: string | null }>(
+          'SELECT vals, clocks, actors FROM hub_rows WHERE account_id = $1 AND tbl = $2 AND pk = $3',
           [accountId, table, pk],
         )
       ).rows[0];
-      const state = row && { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) };
+      const state = row && storedState(row);
       rows.set(key(table, pk), state);
       return state;
     },
@@ -171,10 +174,10 @@ export async function rowStore(
       if (written.size === 0) return;
       const batch = [...written.values()];
       await client.query(
-        `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[])
+        `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key, actors)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
          ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals,
-           clocks = excluded.clocks, natural_key = excluded.natural_key`,
+           clocks = excluded.clocks, natural_key = excluded.natural_key, actors = excluded.actors`,
         [
           accountId,
           batch.map((r) => r.table),
@@ -183,6 +186,7 @@ export async function rowStore(
           batch.map((r) => JSON.stringify(r.state.v)),
           batch.map((r) => JSON.stringify(r.state.c)),
           batch.map((r) => r.naturalKey),
+          batch.map((r) => actorsText(r.state)),
         ],
       );
       written.clear();

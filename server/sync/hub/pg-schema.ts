@@ -73,6 +73,10 @@ const MIGRATIONS: string[][] = [
   HUB_WEBHOOK_TABLES,
   // A push looks up the rows it writes and names among every business's (pg-storage.ts, rowStore).
   ['CREATE INDEX IF NOT EXISTS hub_rows_key ON hub_rows (tbl, pk)'],
+  // Keys every hub process must share, such as the one passkey challenges are signed with (pg-secrets.ts).
+  ['CREATE TABLE hub_secrets (name text PRIMARY KEY, value text NOT NULL)'],
+  // Who wrote each column and on which device, beside its clock (docs/crew-design.md).
+  ['ALTER TABLE hub_rows ADD COLUMN actors text'],
 ];
 
 /** Any number of hub processes may start at once: a transaction-scoped lock lets one migrate. */

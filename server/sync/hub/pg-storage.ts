@@ -157,14 +157,28 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
       ).rows.map((r) => JSON.parse(r.vals) as Record<string, unknown>),
     pull: async (accountId, cursor, limit) => {
       const [page, business] = await Promise.all([
-        pool.query<{ seq: string; tbl: string; pk: string; vals: string; clocks: string }>(
-          'SELECT seq, tbl, pk, vals, clocks FROM hub_rows WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        pool.query<{
+          seq: string;
+          tbl: string;
+          pk: string;
+          vals: string;
+          clocks: string;
+          actors: string | null;
+        }>(
+          'SELECT seq, tbl, pk, vals, clocks, actors FROM hub_rows WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
           [accountId, cursor, limit],
         ),
         one<{ last_seq: string }>('SELECT last_seq FROM hub_businesses WHERE account_id = $1', [accountId]),
       ]);
       const rows = page.rows.map(
-        (r): StoredRow => ({ seq: Number(r.seq), table: r.tbl, pk: r.pk, vals: r.vals, clocks: r.clocks }),
+        (r): StoredRow => ({
+          seq: Number(r.seq),
+          table: r.tbl,
+          pk: r.pk,
+          vals: r.vals,
+          clocks: r.clocks,
+          actors: r.actors,
+        }),
       );
       // The two reads may see different commits; a last_seq ahead of the page only means "pull again".
       const lastSeq = Math.max(Number(business?.last_seq ?? 0), rows.at(-1)?.seq ?? 0);

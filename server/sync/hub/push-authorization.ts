@@ -54,7 +54,8 @@ export async function authorizeChange(
   if (kept.length === Object.keys(change.state.v).length) return change;
   const pick = <T>(record: Record<string, T>) =>
     Object.fromEntries(Object.entries(record).filter(([column]) => kept.includes(column)));
-  return { ...change, state: { v: pick(change.state.v), c: pick(change.state.c) } };
+  const { v, c, a } = change.state;
+  return { ...change, state: { v: pick(v), c: pick(c), ...(a ? { a: pick(a) } : {}) } };
 }
 
 function parseKey(table: SyncedTable, pk: string, at: string): unknown[] {

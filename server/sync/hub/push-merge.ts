@@ -109,7 +109,7 @@ async function followAliases(store: HubRowStore, table: SyncedTable, state: RowS
     const to = await store.aliasOf(target, value);
     if (to) v = { ...v, [column]: to };
   }
-  return v === state.v ? state : { v, c: state.c };
+  return v === state.v ? state : { ...state, v };
 }
 
 export function withoutIdentity(state: RowState): RowState {
@@ -117,6 +117,7 @@ export function withoutIdentity(state: RowState): RowState {
   return {
     v: Object.fromEntries(Object.entries(state.v).filter(keep)),
     c: Object.fromEntries(Object.entries(state.c).filter(keep)),
+    ...(state.a ? { a: Object.fromEntries(Object.entries(state.a).filter(keep)) } : {}),
   };
 }
 

@@ -173,7 +173,7 @@ export function hubApiRoutes(
         // hub serving many devices otherwise spends its time parsing and re-serialising rows.
         const rows = page.rows.map(
           (r) =>
-            `{"seq":${r.seq},"table":${JSON.stringify(r.table)},"pk":${JSON.stringify(r.pk)},"state":{"v":${r.vals},"c":${r.clocks}}}`,
+            `{"seq":${r.seq},"table":${JSON.stringify(r.table)},"pk":${JSON.stringify(r.pk)},"state":{"v":${r.vals},"c":${r.clocks}${r.actors ? `,"a":${r.actors}` : ''}}}`,
         );
         const text = `{"rows":[${rows.join(',')}],"cursor":${page.cursor},"has_more":${page.has_more},"hub_time":${JSON.stringify(isoNow(clock))}}`;
         return reply.type('application/json').send(text as never);

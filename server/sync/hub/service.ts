@@ -154,7 +154,12 @@ export class Hub {
       throw validationError(`${changes[unknown]!.table} is not a synced table`, `changes[${unknown}].table`);
     }
     for (const [index, change] of changes.entries()) checkChangeShape(change, index);
-    const result = await this.storage.push(device.account_id, device.id, changes, operator);
+    const result = await this.storage.push(
+      device.account_id,
+      device.id,
+      changes.map(signedBy(device)),
+      operator,
+    );
     if (result.accepted > 0) this.pushed.emit(device.account_id);
     return result;
   }
@@ -235,6 +240,24 @@ export class Hub {
       throw notFound(`No active device ${deviceId}`);
     }
   }
+}
+
+/**
+ * Names the pushing device beside each column's actor: the hub knows who pushed, and a device's
+ * name is what a record's history shows elsewhere (docs/crew-design.md, "Who made each change").
+ */
+function signedBy(device: HubDevice) {
+  return (change: PushedChange): PushedChange => {
+    const authors = change.state.a;
+    if (!authors) return change;
+    // Only the columns the change writes: anything else would ride along with the row for nothing.
+    const a = Object.fromEntries(
+      Object.entries(authors)
+        .filter(([column]) => column in change.state.v)
+        .map(([column, { by }]) => [column, { by, on: device.name }]),
+    );
+    return { ...change, state: { ...change.state, a } };
+  };
 }
 
 function normaliseCode(code: string): string {

@@ -6,7 +6,14 @@ import { DELETED } from '../synced-table';
 import { mergePush } from './push-authorization';
 import { type HubRowStore, mergePushedChange } from './push-merge';
 import { sqliteSnapshot } from './snapshot';
-import type { HubDevice, HubStorage, PushResult, StoredRow } from './storage';
+import {
+  actorsText,
+  type HubDevice,
+  type HubStorage,
+  type PushResult,
+  type StoredRow,
+  storedState,
+} from './storage';
 
 /**
  * The hub's state in the install's own SQLite file (the embedded default). Statements run on the
@@ -44,12 +51,12 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
       }
     });
   const getRow = sqlite.prepare(
-    'SELECT vals, clocks FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk = ?',
+    'SELECT vals, clocks, actors FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk = ?',
   );
   const putRow = sqlite.prepare(
-    `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, natural_key) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, actors, natural_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals, clocks = excluded.clocks,
-       natural_key = excluded.natural_key`,
+       actors = excluded.actors, natural_key = excluded.natural_key`,
   );
   const findLive = sqlite.prepare(
     'SELECT pk FROM hub_rows WHERE account_id = ? AND tbl = ? AND natural_key = ? AND pk <> ? LIMIT 1',
@@ -196,16 +203,10 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
         const rows = (
           sqlite
             .prepare(
-              'SELECT seq, tbl, pk, vals, clocks FROM hub_rows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+              'SELECT seq, tbl, pk, vals, clocks, actors FROM hub_rows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
             )
-            .all(accountId, cursor, limit) as Array<{
-            seq: number;
-            tbl: string;
-            pk: string;
-            vals: string;
-            clocks: string;
-          }>
-        ).map((r): StoredRow => ({ seq: r.seq, table: r.tbl, pk: r.pk, vals: r.vals, clocks: r.clocks }));
+            .all(accountId, cursor, limit) as Array<Omit<StoredRow, 'table'> & { tbl: string }>
+        ).map(({ tbl, ...r }): StoredRow => ({ ...r, table: tbl }));
         const business = sqlite
           .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
           .get(accountId) as { last_seq: number } | undefined;
@@ -248,8 +249,10 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
   function rowStore(accountId: string, nextSeq: () => number): HubRowStore {
     return {
       get: async (table, pk) => {
-        const row = getRow.get(accountId, table, pk) as { vals: string; clocks: string } | undefined;
-        return row ? { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) } : undefined;
+        const row = getRow.get(accountId, table, pk) as
+          | { vals: string; clocks: string; actors: string | null }
+          | undefined;
+        return row ? storedState(row) : undefined;
       },
       put: async (table, pk, state, naturalKey) => {
         putRow.run(
@@ -259,6 +262,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           nextSeq(),
           JSON.stringify(state.v),
           JSON.stringify(state.c),
+          actorsText(state),
           naturalKey,
         );
       },

@@ -43,15 +43,24 @@ export interface StoredRow {
   pk: string;
   vals: string;
   clocks: string;
+  /** Each column's author (RowState.a); null for a row merged before authors were kept. */
+  actors: string | null;
 }
 
 export function parseStoredRow(row: StoredRow): PulledRow {
-  return {
-    seq: row.seq,
-    table: row.table,
-    pk: row.pk,
-    state: { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) },
-  };
+  return { seq: row.seq, table: row.table, pk: row.pk, state: storedState(row) };
+}
+
+/** A row state from the JSON texts the hub keeps. */
+export function storedState(row: { vals: string; clocks: string; actors: string | null }): RowState {
+  const state: RowState = { v: JSON.parse(row.vals), c: JSON.parse(row.clocks) };
+  if (row.actors) state.a = JSON.parse(row.actors);
+  return state;
+}
+
+/** The JSON text the hub keeps of a state's authors. */
+export function actorsText(state: RowState): string | null {
+  return state.a ? JSON.stringify(state.a) : null;
 }
 
 export interface PushResult {

@@ -6,7 +6,7 @@ import { HUB_DELIVERS } from '../../domain/webhooks';
 import { type Clock, isoNow, steadyClock, toIso } from '../../lib/clock';
 import { postToTarget } from '../../outbound/http-post';
 import { deliveryHeaders } from '../../outbound/signing';
-import { describeFailure, RESPONSE_BODY_LIMIT } from '../../outbound/webhook-worker';
+import { describeFailure, RESPONSE_BODY_LIMIT } from '../../outbound/webhook-delivery';
 import { isDeleted, type RowState } from '../merge';
 import type {
   ClaimedDelivery,
