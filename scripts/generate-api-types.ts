@@ -1,5 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { API_TYPES_FILE, generateApiTypes } from './api-types';
+import { API_TYPES_FILES, generateApiTypes } from './api-types';
 
-writeFileSync(API_TYPES_FILE, await generateApiTypes());
-console.log(`Wrote ${API_TYPES_FILE}`);
+const texts = await generateApiTypes();
+API_TYPES_FILES.forEach(({ file }, i) => {
+  writeFileSync(file, texts[i]!);
+  console.log(`Wrote ${file}`);
+});

@@ -69,7 +69,13 @@ export function hubDoor(
   challengeKey: () => Promise<Uint8Array>,
 ): MemberDoor {
   const open = async (accountId: string, memberId: string, userAgent: string | null, id?: string) => {
-    const { row, token } = newMemberSession({ clock: { now }, ids: rows.ids }, accountId, memberId, userAgent, id);
+    const { row, token } = newMemberSession(
+      { clock: { now }, ids: rows.ids },
+      accountId,
+      memberId,
+      userAgent,
+      id,
+    );
     await rows.writeRow(accountId, 'member_sessions', { ...row });
     return { token, expiresAt: row.expires_at };
   };

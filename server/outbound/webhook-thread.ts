@@ -7,9 +7,9 @@
 import { EventEmitter } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriterConnection } from '../db/writer-connection';
-import { IdGenerator } from '../lib/ids';
 import { defaultJitter } from '../domain/retry-schedules';
 import { type Clock, steadyClock } from '../lib/clock';
+import { IdGenerator } from '../lib/ids';
 import type { HostLookup } from '../lib/webhook-target';
 import { attachWithoutCapture } from '../sync/capture';
 import { type DeliveryHost, startWebhookDelivery } from './webhook-delivery';

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
@@ -34,7 +35,7 @@ async function invoice(
       taxes,
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   const number = created.body.number as string;
   if (state !== 'draft')
     expect((await account.portal('POST', `/invoices/${number}/mark-sent`)).status).toBe(200);
@@ -46,7 +47,7 @@ async function pay(number: string, amount: number, paidAt: string) {
   const paid = await account.portal('POST', `/invoices/${number}/payment`, {
     body: { amount, paid_at: paidAt, method: 'card' },
   });
-  expect(paid.status).toBe(200);
+  expectStatus(paid, 200);
 }
 
 async function download(query: string) {
@@ -54,7 +55,7 @@ async function download(query: string) {
     'GET',
     `/reports/accounting-export?from=2026-07-01&to=2026-09-30&${query}`,
   );
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
   return parse(response.text) as string[][];
 }
@@ -102,9 +103,10 @@ afterAll(() => server.stop());
 
 describe('export to the accountant', () => {
   it('ties out to the cent with the sales-tax report and the hand-worked quarter', async () => {
-    const accrual = (await account.portal('GET', '/reports/sales-tax?from=2026-07-01&to=2026-09-30')).body;
-    const cash = (await account.portal('GET', '/reports/sales-tax?from=2026-07-01&to=2026-09-30&basis=cash'))
-      .body;
+    const accrual = okBody(await account.portal('GET', '/reports/sales-tax?from=2026-07-01&to=2026-09-30'));
+    const cash = okBody(
+      await account.portal('GET', '/reports/sales-tax?from=2026-07-01&to=2026-09-30&basis=cash'),
+    );
     expect(accrual.totals).toMatchObject({ sales: 1276.67, tax: 129.2 });
     expect(cash.totals.total).toBe(590.87);
     // Xero's file has no line amount: it is Quantity × UnitAmount, put in a column of its own here.
@@ -295,11 +297,11 @@ describe('export to the accountant', () => {
       'GET',
       '/reports/accounting-export?from=2026-09-30&to=2026-07-01&format=plain&records=invoices',
     );
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     const long = await account.portal(
       'GET',
       '/reports/accounting-export?from=2025-01-01&to=2026-09-30&format=xero&records=payments',
     );
-    expect(long.status).toBe(400);
+    expectStatus(long, 400);
   });
 });

@@ -2,6 +2,7 @@ import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer | undefined;
@@ -12,12 +13,14 @@ afterEach(async () => {
 
 async function owner(shop: TestAccount) {
   const cookie = await shop.signIn();
-  return (method: string, p: string, body?: unknown) =>
+  return <M extends Method, P extends string>(method: M, p: P, body?: unknown) =>
     shop.portal(method, p, { key: null, headers: { cookie }, body });
 }
 
 const customerNames = async (shop: TestAccount) =>
-  (await shop.portal('GET', '/customers')).body.data.map((c: { name: string }) => c.name).sort();
+  okBody(await shop.portal('GET', '/customers'))
+    .data.map((c: { name: string }) => c.name)
+    .sort();
 
 describe('backups while serving, and restoring an older one', () => {
   it('backs up, lists, verifies and restores last Tuesday’s backup, keeping the data it replaces', async () => {
@@ -28,7 +31,7 @@ describe('backups while serving, and restoring an older one', () => {
     await shop.portal('POST', '/customers', { body: { name: 'Ada Lovelace', email: 'ada@example.com' } });
 
     const tuesday = await ui('POST', '/backups');
-    expect(tuesday.status).toBe(201);
+    expectStatus(tuesday, 201);
     expect(tuesday.body).toMatchObject({
       object: 'backup',
       reason: 'manual',
@@ -40,8 +43,8 @@ describe('backups while serving, and restoring an older one', () => {
 
     clock.set('2026-11-20T09:00:00Z');
     await shop.portal('POST', '/customers', { body: { name: 'Grace Hopper', email: 'grace@example.com' } });
-    const friday = await ui('POST', '/backups');
-    const listed = await ui('GET', '/backups');
+    const friday = expectOk(await ui('POST', '/backups'));
+    const listed = expectOk(await ui('GET', '/backups'));
     expect(listed.body.data.map((b: { id: string }) => b.id)).toEqual([friday.body.id, tuesday.body.id]);
     expect(listed.body.status).toMatchObject({
       health: 'ok',
@@ -49,13 +52,13 @@ describe('backups while serving, and restoring an older one', () => {
       last_restore: null,
     });
 
-    const verified = await ui('POST', `/backups/${tuesday.body.id}/verify`);
+    const verified = expectOk(await ui('POST', `/backups/${tuesday.body.id}/verify`));
     expect(verified.body.result).toBe('verified');
 
     await shop.portal('POST', '/customers', { body: { name: 'Edsger Dijkstra', email: 'ewd@example.com' } });
     clock.set('2026-11-21T04:40:00Z');
     const restored = await ui('POST', `/backups/${tuesday.body.id}/restore`);
-    expect(restored.status).toBe(200);
+    expectStatus(restored, 200);
     expect(restored.body.restored.id).toBe(tuesday.body.id);
     expect(restored.body.safety_copy).toMatchObject({ reason: 'pre-restore', result: 'verified' });
     expect(restored.body.safety_copy.tables.customers).toBe(3);
@@ -63,7 +66,7 @@ describe('backups while serving, and restoring an older one', () => {
     expect(await customerNames(shop)).toEqual(['Ada Lovelace']);
     // The owner who pressed Restore is still signed in, and the dashboard can say when and from when.
     const afterRestore = await ui('GET', '/backups');
-    expect(afterRestore.status).toBe(200);
+    expectStatus(afterRestore, 200);
     expect(afterRestore.body.status.last_restore).toEqual({
       restored_at: '2026-11-21T04:40:00Z',
       backup_id: tuesday.body.id,
@@ -73,7 +76,7 @@ describe('backups while serving, and restoring an older one', () => {
     // The data the restore replaced is one restore away.
     await ui('POST', `/backups/${restored.body.safety_copy.id}/restore`);
     expect(await customerNames(shop)).toEqual(['Ada Lovelace', 'Edsger Dijkstra', 'Grace Hopper']);
-    expect((await ui('GET', '/backups')).body.status.last_restore).toMatchObject({
+    expect(okBody(await ui('GET', '/backups')).status.last_restore).toMatchObject({
       backup_id: restored.body.safety_copy.id,
       backup_created_at: '2026-11-21T04:40:00Z',
     });
@@ -81,18 +84,18 @@ describe('backups while serving, and restoring an older one', () => {
     const created = await shop.portal('POST', '/customers', {
       body: { name: 'Alan Turing', email: 'alan@example.com' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
   });
 
   it('refuses a damaged backup and changes nothing', async () => {
     server = await startTestServer();
     const shop = await server.createAccount();
     const ui = await owner(shop);
-    const backup = await ui('POST', '/backups');
+    const backup = expectOk(await ui('POST', '/backups'));
     await shop.portal('POST', '/customers', { body: { name: 'Ada Lovelace', email: 'ada@example.com' } });
     truncateSync(backup.body.file, Math.floor(backup.body.size_bytes / 2));
     const refused = await ui('POST', `/backups/${backup.body.id}/restore`);
-    expect(refused.status).toBe(409);
+    expectStatus(refused, 409);
     expect(refused.body.error.code).toBe('backup_unusable');
     expect(await customerNames(shop)).toEqual(['Ada Lovelace']);
     expect(readdirSync(server.dataDir).filter((name) => name.endsWith('.restoring'))).toEqual([]);
@@ -112,7 +115,7 @@ describe('backups while serving, and restoring an older one', () => {
     const ui = await owner(shop);
     const backup = await server.backups.create('manual');
     const refused = await ui('POST', `/backups/${backup.id}/restore`);
-    expect(refused.status).toBe(409);
+    expectStatus(refused, 409);
     expect(refused.body.error.code).toBe('several_accounts');
   });
 
@@ -120,19 +123,19 @@ describe('backups while serving, and restoring an older one', () => {
     server = await startTestServer();
     const shop = await server.createAccount();
     const ui = await owner(shop);
-    expect((await ui('GET', '/backups')).body.managed_by).toBe('owner');
+    expect(okBody(await ui('GET', '/backups')).managed_by).toBe('owner');
     await server.createAccount({ business: 'Other' });
     const before = server.backups.status().folder;
 
     const overview = await ui('GET', '/backups');
-    expect(overview.status).toBe(200);
+    expectStatus(overview, 200);
     expect(overview.body.managed_by).toBe('operator');
     const moved = await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'elsewhere') });
-    expect(moved.status).toBe(403);
+    expectStatus(moved, 403);
     expect(moved.body.error).toMatchObject({ type: 'permission_error', code: 'operator_only' });
     expect(moved.body.error.message).toMatch(/CLI/);
     const made = await ui('POST', '/backups');
-    expect(made.status).toBe(403);
+    expectStatus(made, 403);
     expect(made.body.error.code).toBe('operator_only');
     expect(server.backups.status().folder).toBe(before);
     expect(server.backups.list()).toEqual([]);
@@ -154,16 +157,18 @@ describe('backups while serving, and restoring an older one', () => {
     );
 
     const failed = await ui('POST', '/backups');
-    expect(failed.status).toBe(500);
+    expectStatus(failed, 500);
     expect(failed.body.error.code).toBe('backup_failed');
-    const status = (await ui('GET', '/backups')).body.status;
+    const status = okBody(await ui('GET', '/backups')).status;
     expect(status.health).toBe('failed');
     expect(status.last_error).toContain('not-a-folder');
 
-    const moved = await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'elsewhere') });
+    const moved = expectOk(
+      await ui('PUT', '/backups/folder', { folder: path.join(server.dataDir, 'elsewhere') }),
+    );
     expect(moved.body.folder).toBe(path.join(server.dataDir, 'elsewhere'));
     expect((await ui('POST', '/backups')).status).toBe(201);
-    expect((await ui('GET', '/backups')).body.status.health).toBe('ok');
+    expect(okBody(await ui('GET', '/backups')).status.health).toBe('ok');
   });
 
   it('runs the daily backup when due and prunes by the retention rule', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/http/app';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { RawConnection } from '../helpers/raw-http';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -11,15 +12,21 @@ beforeAll(async () => {
   server = await startTestServer();
   shop = await server.createAccount();
   const items = [{ description: 'Clean', quantity: 1, unit_price: 10 }];
-  const invoice = await shop.portal('POST', '/invoices/create', {
-    body: { customer_email: 'ada@example.com', items },
-  });
-  const quote = await shop.portal('POST', '/quotes/create', {
-    body: { customer_email: 'ada@example.com', items },
-  });
-  const job = await shop.portal('POST', '/jobs/create', {
-    body: { customer_email: 'ada@example.com', title: 'Clean' },
-  });
+  const invoice = expectOk(
+    await shop.portal('POST', '/invoices/create', {
+      body: { customer_email: 'ada@example.com', items },
+    }),
+  );
+  const quote = expectOk(
+    await shop.portal('POST', '/quotes/create', {
+      body: { customer_email: 'ada@example.com', items },
+    }),
+  );
+  const job = expectOk(
+    await shop.portal('POST', '/jobs/create', {
+      body: { customer_email: 'ada@example.com', title: 'Clean' },
+    }),
+  );
   const portal = `/api/portal/${shop.clientId}`;
   routes.push(
     {
@@ -46,7 +53,7 @@ const head = (path: string, key: string, framing: string) =>
   `Content-Type: application/json\r\n${framing}\r\n\r\n`;
 
 const expectTooLarge = (response: { status: number; json: any }) => {
-  expect(response.status).toBe(413);
+  expectStatus(response, 413);
   expect(response.json.error).toMatchObject({ type: 'invalid_request_error', code: 'payload_too_large' });
   expect(response.json.error.request_id).toMatch(/^req_/);
 };
@@ -55,7 +62,7 @@ const expectTooLarge = (response: { status: number; json: any }) => {
 const expectStillServing = async (connection: RawConnection) => {
   await connection.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   const health = await connection.nextResponse();
-  expect(health.status).toBe(200);
+  expectStatus(health, 200);
   expect(health.json).toEqual({ status: 'ok' });
 };
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestBooking, requestBookingFromPage } from '../../server/domain/booking-requests';
 import { manualClock } from '../../server/lib/clock';
 import { MAX_PHOTO_BYTES } from '../../shared/schemas/booking-request';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 // Monday 23 November 2026, 07:00 in Toronto (the accounts' default zone).
@@ -32,9 +33,9 @@ beforeAll(async () => {
   server = await startTestServer({ clock });
   shop = await server.createAccount();
   await shop.portal('PUT', '/config', { body: { business_email: 'owner@sparkle.test', owner_alerts: true } });
-  customer = (
-    await shop.portal('POST', '/customers', { body: { name: 'Dana Lee', email: 'dana@example.com' } })
-  ).body;
+  customer = okBody(
+    await shop.portal('POST', '/customers', { body: { name: 'Dana Lee', email: 'dana@example.com' } }),
+  );
   const page = await shop.portal('PUT', '/booking-page', {
     body: {
       enabled: true,
@@ -46,20 +47,20 @@ beforeAll(async () => {
       hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, from: '08:00', to: '17:00' })),
     },
   });
-  expect(page.status).toBe(200);
-  [gutters, windows] = page.body.services.map((s: { id: string }) => s.id);
+  expectStatus(page, 200);
+  [gutters, windows] = page.body.services.map((s) => s.id) as [string, string];
 });
 afterAll(() => server.stop());
 
 describe('booking page settings', () => {
   it('keeps service ids, sorts hours, and refuses what cannot be offered', async () => {
-    const current = (await shop.portal('GET', '/booking-page')).body;
+    const current = okBody(await shop.portal('GET', '/booking-page'));
     expect(current.services.map((s: any) => [s.name, s.duration_minutes, s.price])).toEqual([
       ['Gutter cleaning', 120, 180],
       ['Window washing', 90, null],
     ]);
-    expect(current.services[0].id).toMatch(/^svc_/);
-    expect((await shop.portal('GET', '/config')).body.booking_page).toEqual(current);
+    expect(current.services[0]!.id).toMatch(/^svc_/);
+    expect(okBody(await shop.portal('GET', '/config')).booking_page).toEqual(current);
 
     const bad = [
       [{ ...current, services: [] }, 'services'],
@@ -78,14 +79,14 @@ describe('booking page settings', () => {
       [{ ...current, hours: [{ weekday: 1, from: '8am', to: '17:00' }] }, 'hours[0].from'],
     ] as const;
     for (const [body, param] of bad) {
-      const refused = await shop.portal('PUT', '/booking-page', { body });
+      const refused = expectError(await shop.portal('PUT', '/booking-page', { body }));
       expect(refused.status, param).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'validation_failed', param });
     }
     // The page is only changed through its own route, never by a config update.
     const viaConfig = await shop.portal('PUT', '/config', { body: { booking_page: current } });
-    expect(viaConfig.status).toBe(400);
-    expect((await shop.portal('GET', '/booking-page')).body).toEqual(current);
+    expectStatus(viaConfig, 400);
+    expect(okBody(await shop.portal('GET', '/booking-page'))).toEqual(current);
   });
 
   it('is read with the portal key and changed only with the Platform plan, never by other accounts', async () => {
@@ -94,7 +95,7 @@ describe('booking page settings', () => {
     const put = await basic.portal('PUT', '/booking-page', {
       body: { enabled: false, services: [], hours: [] },
     });
-    expect(put.status).toBe(403);
+    expectStatus(put, 403);
     expect(put.body.error.code).toBe('plan_required');
     const other = await server.createAccount({ business: 'Other Co' });
     expect((await shop.portal('GET', '/booking-page', { key: other.portalKey })).status).toBe(403);
@@ -137,15 +138,15 @@ describe('booking requests from the client hub', () => {
     });
     const created = (await shop.events('booking.created')).filter((e: any) => e.data.object.id === id);
     expect(created).toHaveLength(1);
-    const alerts = await shop.portal('GET', '/messages?kind=owner_alert');
+    const alerts = expectOk(await shop.portal('GET', '/messages?kind=owner_alert'));
     expect(alerts.body.data.filter((m: any) => m.subject.includes('Gutter cleaning'))).toHaveLength(1);
     expect(alerts.body.data[0]).toMatchObject({ kind: 'owner_alert', to: 'owner@sparkle.test' });
 
     const photo = await shop.portal('GET', `/booking-requests/${id}/photos/${first.photos[0]!.id}`);
-    expect(photo.status).toBe(200);
+    expectStatus(photo, 200);
     expect(photo.headers.get('content-type')).toBe('image/png');
     expect(photo.text).toContain('pixels');
-    const listed = await shop.portal('GET', '/booking-requests?status=open');
+    const listed = expectOk(await shop.portal('GET', '/booking-requests?status=open'));
     expect(listed.body.data.map((r: any) => r.id)).toContain(id);
   });
 
@@ -157,12 +158,12 @@ describe('booking requests from the client hub', () => {
       preferred: [{ date: '2026-11-25', time: '09:00' }],
     };
     const tooBig = Buffer.concat([PNG, Buffer.alloc(MAX_PHOTO_BYTES + 1024 * 1024)]);
-    const other = (
-      await shop.portal('POST', '/customers', { body: { name: 'Other', email: 'o@example.com' } })
-    ).body;
-    const place = (
-      await shop.portal('POST', '/properties', { body: { customer_id: other.id, street: '1 Elm' } })
-    ).body;
+    const other = okBody(
+      await shop.portal('POST', '/customers', { body: { name: 'Other', email: 'o@example.com' } }),
+    );
+    const place = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: other.id, street: '1 Elm' } }),
+    );
     const cases = [
       [
         { ...base, photos: [png(), png(tooBig)] },
@@ -212,7 +213,7 @@ describe('the owner answers requests', () => {
     const confirmed = await shop.portal('POST', `/booking-requests/${request.id}/confirm`, {
       body: { start: '2026-11-27T16:00:00Z', end: '2026-11-27T17:30:00Z' },
     });
-    expect(confirmed.status).toBe(200);
+    expectStatus(confirmed, 200);
     expect(confirmed.body).toMatchObject({
       status: 'confirmed',
       booking: { status: 'confirmed', start: '2026-11-27T16:00:00Z', job_id: null },
@@ -220,22 +221,24 @@ describe('the owner answers requests', () => {
     const twice = await shop.portal('POST', `/booking-requests/${request.id}/decline`, {
       body: { message: 'no' },
     });
-    expect(twice.status).toBe(409);
+    expectStatus(twice, 409);
     expect(twice.body.error.message).toBe('This request was confirmed already');
   });
 
   it('turns one into a job at the customer’s place', async () => {
-    const place = (
+    const place = okBody(
       await shop.portal('POST', '/properties', {
         body: { customer_id: customer.id, street: '9 Bay Rd', city: 'Oakville' },
-      })
-    ).body;
+      }),
+    );
     const request = await ask(undefined, { property_id: place.id });
-    const converted = await shop.portal('POST', `/booking-requests/${request.id}/convert-to-job`, {
-      body: { assignees: ['Sam'] },
-    });
+    const converted = expectOk(
+      await shop.portal('POST', `/booking-requests/${request.id}/convert-to-job`, {
+        body: { assignees: ['Sam'] },
+      }),
+    );
     expect(converted.body).toMatchObject({ status: 'converted_to_job', booking: { status: 'confirmed' } });
-    const job = (await shop.portal('GET', `/jobs/${converted.body.booking.job_id}`)).body;
+    const job = okBody(await shop.portal('GET', `/jobs/${converted.body.booking.job_id}`));
     expect(job).toMatchObject({ status: 'scheduled', address: '9 Bay Rd, Oakville', assignees: ['Sam'] });
     expect(job.scheduled_start).toBe('2026-11-27T15:00:00Z');
   });
@@ -247,11 +250,11 @@ describe('the owner answers requests', () => {
       { customer_id: customer.id, service_id: gutters, preferred: [{ date: '2026-11-30', time: '08:00' }] },
       { id: server.ctx.ids.next('bkg', clock.now().getTime()) },
     );
-    const converted = await shop.portal('POST', `/booking-requests/${request.id}/convert-to-quote`);
+    const converted = expectOk(await shop.portal('POST', `/booking-requests/${request.id}/convert-to-quote`));
     expect(converted.body).toMatchObject({ status: 'converted_to_quote', booking: { status: 'cancelled' } });
-    const quote = (await shop.portal('GET', `/quotes/${converted.body.quote_id}`)).body;
+    const quote = okBody(await shop.portal('GET', `/quotes/${converted.body.quote_id}`));
     expect(quote).toMatchObject({ status: 'draft', total: 180, customer: { id: customer.id } });
-    expect(quote.items[0].description).toBe('Gutter cleaning');
+    expect(quote.items[0]!.description).toBe('Gutter cleaning');
   });
 
   it('declines with a message e-mailed to the customer', async () => {
@@ -259,18 +262,20 @@ describe('the owner answers requests', () => {
     expect((await shop.portal('POST', `/booking-requests/${request.id}/decline`, { body: {} })).status).toBe(
       400,
     );
-    const declined = await shop.portal('POST', `/booking-requests/${request.id}/decline`, {
-      body: { message: 'We are fully booked that week, sorry.' },
-    });
+    const declined = expectOk(
+      await shop.portal('POST', `/booking-requests/${request.id}/decline`, {
+        body: { message: 'We are fully booked that week, sorry.' },
+      }),
+    );
     expect(declined.body).toMatchObject({
       status: 'declined',
       decline_message: 'We are fully booked that week, sorry.',
       booking: { status: 'cancelled' },
     });
-    const replies = (await shop.portal('GET', '/messages?kind=booking_reply')).body.data;
+    const replies = okBody(await shop.portal('GET', '/messages?kind=booking_reply')).data;
     expect(replies).toHaveLength(1);
     expect(replies[0]).toMatchObject({ to: 'dana@example.com', subject: 'Your request for Window washing' });
-    expect(replies[0].body).toContain('We are fully booked that week, sorry.');
+    expect(replies[0]!.body).toContain('We are fully booked that week, sorry.');
   });
 
   it('lets only this account’s owner answer, with the Platform plan', async () => {
@@ -281,7 +286,7 @@ describe('the owner answers requests', () => {
     const wrongKey = await shop.portal('POST', `/booking-requests/${request.id}/confirm`, {
       key: other.portalKey,
     });
-    expect(wrongKey.status).toBe(403);
+    expectStatus(wrongKey, 403);
     expect(
       (await shop.portal('POST', `/booking-requests/${request.id}/confirm`, { key: shop.v1Key })).status,
     ).toBe(403);
@@ -290,8 +295,8 @@ describe('the owner answers requests', () => {
     const basic = await server.createAccount({ business: 'Basic Shop', plan: 'basic' });
     expect((await basic.portal('GET', '/booking-requests')).status).toBe(200);
     const refused = await basic.portal('POST', `/booking-requests/${request.id}/convert-to-quote`);
-    expect(refused.status).toBe(403);
-    expect((await shop.portal('GET', `/booking-requests/${request.id}`)).body.status).toBe('open');
+    expectStatus(refused, 403);
+    expect(okBody(await shop.portal('GET', `/booking-requests/${request.id}`)).status).toBe('open');
     const cookie = await shop.signIn();
     const viaUi = await server.request(
       'POST',
@@ -301,13 +306,13 @@ describe('the owner answers requests', () => {
         rawBody: '{}',
       },
     );
-    expect(viaUi.status).toBe(200);
+    expectStatus(viaUi, 200);
   });
 });
 
 describe('requests from the public booking page', () => {
   it('matches or creates the customer without saying which, once per id', async () => {
-    const before = (await shop.portal('GET', '/customers?limit=100')).body.data.length;
+    const before = okBody(await shop.portal('GET', '/customers?limit=100')).data.length;
     const asNew = {
       name: 'Robin New',
       email: 'robin@example.com',
@@ -325,16 +330,16 @@ describe('requests from the public booking page', () => {
     expect(Object.keys(second)).toEqual(Object.keys(first));
     expect(second.object).toBe('booking_request_receipt');
 
-    const customers = (await shop.portal('GET', '/customers?limit=100')).body.data;
+    const customers = okBody(await shop.portal('GET', '/customers?limit=100')).data;
     expect(customers.length).toBe(before + 1);
-    expect(customers.find((c: any) => c.id === customer.id).name).toBe('Dana Lee');
-    const request = (await shop.portal('GET', `/booking-requests/${second.id}`)).body;
+    expect(customers.find((c: any) => c.id === customer.id)!.name).toBe('Dana Lee');
+    const request = okBody(await shop.portal('GET', `/booking-requests/${second.id}`));
     expect(request).toMatchObject({
       origin: 'booking_page',
       booking: { customer: { id: customer.id }, source: 'booking_page' },
       contact: { name: 'Not Dana', email: 'DANA@example.com' },
     });
-    const robin = (await shop.portal('GET', `/booking-requests/${first.id}`)).body.booking.customer;
+    const robin = okBody(await shop.portal('GET', `/booking-requests/${first.id}`)).booking.customer;
     expect(robin).toMatchObject({ name: 'Robin New', email: 'robin@example.com' });
     expect(
       (await shop.events('booking.created')).filter((e: any) => e.data.object.id === newId1),
@@ -342,7 +347,7 @@ describe('requests from the public booking page', () => {
   });
 
   it('takes nothing while the page is off', async () => {
-    const page = (await shop.portal('GET', '/booking-page')).body;
+    const page = okBody(await shop.portal('GET', '/booking-page'));
     await shop.portal('PUT', '/booking-page', { body: { ...page, enabled: false } });
     const attempt = requestBookingFromPage(
       server.ctx,

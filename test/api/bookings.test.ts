@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -24,7 +25,7 @@ async function book(overrides: Record<string, unknown> = {}) {
       ...overrides,
     },
   });
-  expect(response.status).toBe(201);
+  expectStatus(response, 201);
   return response.body;
 }
 
@@ -61,10 +62,10 @@ describe('portal bookings', () => {
         end: '2026-11-20T13:00:00Z',
       },
     });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error).toMatchObject({ code: 'validation_failed', param: 'end' });
     const missing = await shop.portal('POST', '/bookings', { body: { customer_email: 'ada@example.com' } });
-    expect(missing.status).toBe(400);
+    expectStatus(missing, 400);
   });
 
   it('confirms with a linked, scheduled job for the booking', async () => {
@@ -72,10 +73,10 @@ describe('portal bookings', () => {
     const confirmed = await shop.portal('POST', `/bookings/${booking.id}/confirm`, {
       body: { assignees: ['Sam'], address: '1 Main St' },
     });
-    expect(confirmed.status).toBe(200);
+    expectStatus(confirmed, 200);
     expect(confirmed.body.status).toBe('confirmed');
     expect(confirmed.body.job_id).toMatch(/^job_/);
-    const job = await shop.portal('GET', `/jobs/${confirmed.body.job_id}`);
+    const job = expectOk(await shop.portal('GET', `/jobs/${confirmed.body.job_id}`));
     expect(job.body).toMatchObject({
       status: 'scheduled',
       title: booking.service,
@@ -87,55 +88,57 @@ describe('portal bookings', () => {
     });
 
     const again = await shop.portal('POST', `/bookings/${booking.id}/confirm`);
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body.error.code).toBe('invalid_state');
 
     // Moving the booking moves the job it created.
     const moved = await shop.portal('PATCH', `/bookings/${booking.id}`, {
       body: { start: '2026-11-21T14:00:00Z', end: '2026-11-21T15:00:00Z' },
     });
-    expect(moved.status).toBe(200);
-    const movedJob = await shop.portal('GET', `/jobs/${confirmed.body.job_id}`);
+    expectStatus(moved, 200);
+    const movedJob = expectOk(await shop.portal('GET', `/jobs/${confirmed.body.job_id}`));
     expect(movedJob.body.scheduled_start).toBe('2026-11-21T14:00:00Z');
 
     // Completing the booking completes its job, with job.completed.
-    const completed = await shop.portal('POST', `/bookings/${booking.id}/complete`);
+    const completed = expectOk(await shop.portal('POST', `/bookings/${booking.id}/complete`));
     expect(completed.body.status).toBe('completed');
-    const doneJob = await shop.portal('GET', `/jobs/${confirmed.body.job_id}`);
+    const doneJob = expectOk(await shop.portal('GET', `/jobs/${confirmed.body.job_id}`));
     expect(doneJob.body.status).toBe('completed');
     expect((await shop.events('job.completed')).map((e) => e.data.object.id)).toEqual([
       confirmed.body.job_id,
     ]);
 
     const patchDone = await shop.portal('PATCH', `/bookings/${booking.id}`, { body: { notes: 'late' } });
-    expect(patchDone.status).toBe(409);
+    expectStatus(patchDone, 409);
   });
 
   it('confirms without a job when asked, and refuses to complete a pending booking', async () => {
     const booking = await book();
     expect((await shop.portal('POST', `/bookings/${booking.id}/complete`)).status).toBe(409);
     expect((await shop.portal('POST', `/bookings/${booking.id}/no_show`)).status).toBe(409);
-    const confirmed = await shop.portal('POST', `/bookings/${booking.id}/confirm`, {
-      body: { create_job: false },
-    });
+    const confirmed = expectOk(
+      await shop.portal('POST', `/bookings/${booking.id}/confirm`, {
+        body: { create_job: false },
+      }),
+    );
     expect(confirmed.body).toMatchObject({ status: 'confirmed', job_id: null });
-    const noShow = await shop.portal('POST', `/bookings/${booking.id}/no_show`);
+    const noShow = expectOk(await shop.portal('POST', `/bookings/${booking.id}/no_show`));
     expect(noShow.body.status).toBe('no_show');
     expect((await shop.portal('POST', `/bookings/${booking.id}/cancel`)).status).toBe(409);
   });
 
   it('cancels a confirmed booking together with its open job', async () => {
     const booking = await book();
-    const confirmed = await shop.portal('POST', `/bookings/${booking.id}/confirm`);
-    const cancelled = await shop.portal('POST', `/bookings/${booking.id}/cancel`);
+    const confirmed = expectOk(await shop.portal('POST', `/bookings/${booking.id}/confirm`));
+    const cancelled = expectOk(await shop.portal('POST', `/bookings/${booking.id}/cancel`));
     expect(cancelled.body.status).toBe('cancelled');
-    const job = await shop.portal('GET', `/jobs/${confirmed.body.job_id}`);
+    const job = expectOk(await shop.portal('GET', `/jobs/${confirmed.body.job_id}`));
     expect(job.body.status).toBe('cancelled');
   });
 
   it('cancels a pending booking', async () => {
     const booking = await book();
-    const cancelled = await shop.portal('POST', `/bookings/${booking.id}/cancel`);
+    const cancelled = expectOk(await shop.portal('POST', `/bookings/${booking.id}/cancel`));
     expect(cancelled.body).toMatchObject({ status: 'cancelled', job_id: null });
   });
 
@@ -144,7 +147,7 @@ describe('portal bookings', () => {
     const bad = await shop.portal('PATCH', `/bookings/${booking.id}`, {
       body: { end: '2026-11-20T13:00:00Z' },
     });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error.param).toBe('end');
   });
 
@@ -154,23 +157,21 @@ describe('portal bookings', () => {
       start: '2026-12-01T15:00:00Z',
       end: '2026-12-01T16:00:00Z',
     });
-    const byCustomer = await shop.portal('GET', '/bookings?customer_email=grace@example.com');
+    const byCustomer = expectOk(await shop.portal('GET', '/bookings?customer_email=grace@example.com'));
     expect(byCustomer.body.data).toHaveLength(1);
-    const december = await shop.portal('GET', '/bookings?from=2026-12-01&to=2026-12-01');
-    expect(december.body.data.map((b: { customer: { email: string } }) => b.customer.email)).toEqual([
-      'grace@example.com',
-    ]);
-    const cancelled = await shop.portal('GET', '/bookings?status=cancelled');
+    const december = expectOk(await shop.portal('GET', '/bookings?from=2026-12-01&to=2026-12-01'));
+    expect(december.body.data.map((b) => b.customer.email)).toEqual(['grace@example.com']);
+    const cancelled = expectOk(await shop.portal('GET', '/bookings?status=cancelled'));
     expect(cancelled.body.data.every((b: { status: string }) => b.status === 'cancelled')).toBe(true);
     expect(cancelled.body.data).toHaveLength(2);
 
-    const all = await shop.portal('GET', '/bookings?limit=3');
+    const all = expectOk(await shop.portal('GET', '/bookings?limit=3'));
     expect(all.body.pagination.has_more).toBe(true);
-    const one = await shop.portal('GET', `/bookings/${all.body.data[0].id}`);
-    expect(one.body.id).toBe(all.body.data[0].id);
+    const one = expectOk(await shop.portal('GET', `/bookings/${all.body.data[0]!.id}`));
+    expect(one.body.id).toBe(all.body.data[0]!.id);
 
     const missing = await shop.portal('GET', '/bookings/bkg_00000000000000000000000000');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect((await shop.portal('POST', '/bookings/bkg_nope/confirm')).status).toBe(404);
   });
 
@@ -185,7 +186,7 @@ describe('portal bookings', () => {
         end: '2026-11-20T15:00:00Z',
       },
     });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
   });
 });

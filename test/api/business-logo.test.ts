@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOGO_BYTES } from '../../shared/schemas/business-logo';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { JPEG_IMAGE, pngImage } from '../helpers/images';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -22,9 +23,9 @@ describe('the business logo (Settings › Business)', () => {
   it('keeps an uploaded PNG, serves it back, and replaces it with a JPEG', async () => {
     const png = pngImage(40, 20);
     const saved = await upload(png);
-    expect(saved.status).toBe(200);
+    expectStatus(saved, 200);
     expect(saved.body).toMatchObject({ content_type: 'image/png', size_bytes: png.length });
-    expect((await shop.portal('GET', '/logo')).body).toEqual(saved.body);
+    expect(okBody(await shop.portal('GET', '/logo'))).toEqual(saved.body);
     const image = await fetch(`${server.url}/api/portal/${shop.clientId}/logo/image`, {
       headers: { authorization: `Bearer ${shop.portalKey}` },
     });
@@ -45,23 +46,23 @@ describe('the business logo (Settings › Business)', () => {
   it('reads the type from the bytes: a GIF or text is refused, whatever it is called', async () => {
     for (const bytes of [Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), Buffer.from('logo.png')]) {
       const refused = await upload(bytes);
-      expect(refused.status).toBe(400);
+      expectStatus(refused, 400);
       expect(refused.body.error).toMatchObject({ code: 'validation_failed', param: 'data' });
       expect(refused.body.error.message).toMatch(/PNG or a JPEG/);
     }
     const garbled = await shop.portal('PUT', '/logo', { body: { data: 'not base64!' } });
-    expect(garbled.status).toBe(400);
-    expect((await shop.portal('GET', '/logo')).body.content_type).toBe('image/jpeg');
+    expectStatus(garbled, 400);
+    expect(okBody(await shop.portal('GET', '/logo')).content_type).toBe('image/jpeg');
   });
 
   it('refuses a logo past 512 KB with 413, keeping the one it had', async () => {
     const big = pngImage(430, 430, true);
     expect(big.length).toBeGreaterThan(MAX_LOGO_BYTES);
     const refused = await upload(big);
-    expect(refused.status).toBe(413);
+    expectStatus(refused, 413);
     expect(refused.body.error).toMatchObject({ code: 'payload_too_large' });
     expect(refused.body.error.message).toMatch(/at most 512 KB/);
-    expect((await shop.portal('GET', '/logo')).body.content_type).toBe('image/jpeg');
+    expect(okBody(await shop.portal('GET', '/logo')).content_type).toBe('image/jpeg');
   });
 
   it('is refused to a v1 key and to a caller without credentials', async () => {
@@ -76,7 +77,7 @@ describe('the business logo (Settings › Business)', () => {
     }
     const other = await server.createAccount({ business: 'Other Co' });
     expect((await shop.portal('GET', '/logo', { key: other.portalKey })).status).toBe(403);
-    expect((await shop.portal('GET', '/logo')).body.content_type).toBe('image/jpeg');
+    expect(okBody(await shop.portal('GET', '/logo')).content_type).toBe('image/jpeg');
   });
 
   it('is removed, after which there is none', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
 import { zonedToUtc } from '../../shared/time-zone';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,7 +13,7 @@ const ids: Record<string, string> = {};
 
 async function job(body: Record<string, unknown>) {
   const created = await shop.portal('POST', '/jobs/create', { body });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body;
 }
 
@@ -20,7 +21,7 @@ async function booking(start: string, end: string, email: string) {
   const created = await shop.portal('POST', '/bookings', {
     body: { customer_email: email, service: 'Carpet clean', start, end },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body;
 }
 
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await shop.portal('POST', `/bookings/${plain.id}/confirm`, { body: { create_job: false } });
   ids.booking = plain.id;
   const withJob = await booking('2026-11-24T15:00:00Z', '2026-11-24T16:00:00Z', 'linus@example.com');
-  ids.bookedJob = (await shop.portal('POST', `/bookings/${withJob.id}/confirm`, { body: {} })).body.job_id;
+  ids.bookedJob = okBody(await shop.portal('POST', `/bookings/${withJob.id}/confirm`, { body: {} })).job_id!;
   await booking('2026-11-25T15:00:00Z', '2026-11-25T16:00:00Z', 'pending@example.com');
 });
 afterAll(() => server.stop());
@@ -70,7 +71,7 @@ const feed = (query = `?token=${feedToken}`) => shop.portal('GET', `/calendar.ic
 describe('portal calendar feed', () => {
   it('serves one VEVENT per live scheduled job and confirmed booking, named after the business', async () => {
     const response = await feed();
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     const { calendar, events } = parse(response.text);
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Sparkle Cleaning');
@@ -127,7 +128,7 @@ describe('portal calendar feed', () => {
 
     const replacement = (await createKey(server.ctx, shop.clientId, { kind: 'feed' })).key;
     const revoked = await feed();
-    expect(revoked.status).toBe(401);
+    expectStatus(revoked, 401);
     expect(revoked.body.error.code).toBe('unauthorized');
     expect((await feed(`?token=${replacement}`)).status).toBe(200);
     feedToken = replacement;
@@ -135,17 +136,17 @@ describe('portal calendar feed', () => {
 
   it('does not let the feed token stand in for the portal key elsewhere', async () => {
     const asBearer = await shop.portal('GET', '/jobs', { key: feedToken });
-    expect(asBearer.status).toBe(403);
+    expectStatus(asBearer, 403);
     expect(asBearer.body.error.code).toBe('forbidden');
     const asQuery = await shop.portal('GET', `/jobs?token=${feedToken}`, { key: null });
-    expect(asQuery.status).toBe(401);
+    expectStatus(asQuery, 401);
   });
 
   it("refuses another account's feed token", async () => {
     const other = await server.createAccount({ business: 'Other Co' });
     const otherToken = (await createKey(server.ctx, other.clientId, { kind: 'feed' })).key;
     const refused = await feed(`?token=${otherToken}`);
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
   });
 });
 
@@ -162,7 +163,7 @@ describe('calendar feed across zones and clock changes', () => {
       const created = await account.portal('POST', '/jobs/create', {
         body: { customer_email: 'walk@example.com', title: `${date} ${time}`, scheduled_start: start },
       });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
     }
     const text = (await account.portal('GET', `/calendar.ics?token=${token}`, { key: null })).text;
     return Object.fromEntries(

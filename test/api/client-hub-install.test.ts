@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
@@ -17,15 +18,19 @@ afterAll(async () => {
 });
 
 async function quoteWithLink(account: TestAccount) {
-  const customer = await account.portal('POST', '/customers', {
-    body: { name: 'Maya Chen', email: 'maya@example.com' },
-  });
-  const quote = await account.portal('POST', '/quotes/create', {
-    body: {
-      customer_id: customer.body.id,
-      items: [{ description: 'Deep clean', quantity: 2, unit_price: 80 }],
-    },
-  });
+  const customer = expectOk(
+    await account.portal('POST', '/customers', {
+      body: { name: 'Maya Chen', email: 'maya@example.com' },
+    }),
+  );
+  const quote = expectOk(
+    await account.portal('POST', '/quotes/create', {
+      body: {
+        customer_id: customer.body.id,
+        items: [{ description: 'Deep clean', quantity: 2, unit_price: 80 }],
+      },
+    }),
+  );
   await account.portal('POST', `/quotes/${quote.body.number}/mark-sent`);
   const link = await office.ctx.db
     .transaction()
@@ -55,7 +60,7 @@ describe('client hub served by an install', () => {
     const account = await office.createAccount({ business: 'Shine Windows' });
     const { token } = await quoteWithLink(account);
     const response = await page(`/c/${token}`);
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.text).toContain('This link no longer works');
   });
 
@@ -64,11 +69,11 @@ describe('client hub served by an install', () => {
     const config = await account.portal('PUT', '/config', {
       body: { client_hub_url: 'https://shop.example.com', serve_client_hub: true },
     });
-    expect(config.status).toBe(200);
+    expectStatus(config, 200);
     const { token, quoteId, number } = await quoteWithLink(account);
 
     const home = await page(`/c/${token}`);
-    expect(home.status).toBe(200);
+    expectStatus(home, 200);
     expect(home.text).toContain('Sparkle Cleaning');
     expect(home.text).toContain(`Quote ${number}`);
     expect(home.text).toContain('$160.00');
@@ -76,13 +81,13 @@ describe('client hub served by an install', () => {
     const quote = await page(`/c/${token}/quotes/${quoteId}`);
     const fields = { form_token: formTokenOf(quote.text), name: 'Maya Chen' };
     const approved = await post(`/c/${token}/quotes/${quoteId}/approve`, fields);
-    expect(approved.status).toBe(303);
+    expectStatus(approved, 303);
     // A second post of the same form (a reload) records nothing more.
     expect((await post(`/c/${token}/quotes/${quoteId}/approve`, fields)).status).toBe(303);
 
     const after = await page(`/c/${token}/quotes/${quoteId}`);
     expect(after.text).toContain('Approved');
-    const stored = await account.portal('GET', `/quotes/${number}`);
+    const stored = expectOk(await account.portal('GET', `/quotes/${number}`));
     expect(stored.body.status).toBe('accepted');
     expect(await account.events('quote.accepted')).toHaveLength(1);
     const actions = await office.ctx.db

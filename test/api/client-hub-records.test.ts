@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
@@ -12,7 +13,7 @@ let shop: TestAccount;
 let maya: { token: string; customerId: string };
 let omarInvoice: string;
 let invoice: { id: string; number: string };
-let visit: { id: string; number: string };
+let visit: { id: string };
 let pastVisit: string;
 
 async function page(path: string, init: RequestInit = {}) {
@@ -52,7 +53,7 @@ beforeAll(async () => {
     },
   });
   const customer = (name: string, email: string) =>
-    shop.portal('POST', '/customers', { body: { name, email } }).then((r) => r.body);
+    shop.portal('POST', '/customers', { body: { name, email } }).then(okBody);
   const mayaRow = await customer('Maya Chen', 'maya@example.com');
   const omar = await customer('Omar Haddad', 'omar@example.com');
   await shop.portal('POST', '/properties', {
@@ -65,12 +66,14 @@ beforeAll(async () => {
     },
   });
   const bill = async (customerId: string) => {
-    const created = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_id: customerId,
-        items: [{ description: 'Window cleaning', quantity: 1, unit_price: 120 }],
-      },
-    });
+    const created = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_id: customerId,
+          items: [{ description: 'Window cleaning', quantity: 1, unit_price: 120 }],
+        },
+      }),
+    );
     await shop.portal('POST', `/invoices/${created.body.number}/mark-sent`);
     return created.body;
   };
@@ -90,7 +93,7 @@ beforeAll(async () => {
           address: '12 Birch Ave',
         },
       })
-      .then((r) => r.body);
+      .then(okBody);
   const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
   visit = await job(`${soon}T09:00:00-05:00`, `${soon}T11:00:00-05:00`);
   pastVisit = (await job('2025-03-02T09:00:00-05:00', '2025-03-02T10:00:00-05:00')).id;
@@ -107,7 +110,7 @@ afterAll(async () => {
 describe('client hub records on an install', () => {
   it('shows invoices with balance, payments and how to pay, and the PDF', async () => {
     const list = await page(`/c/${maya.token}/invoices`);
-    expect(list.status).toBe(200);
+    expectStatus(list, 200);
     expect(list.text).toContain(`Invoice ${invoice.number}`);
     expect(list.text).toContain('Partly paid');
     const shown = await page(`/c/${maya.token}/invoices/${invoice.id}`);
@@ -115,7 +118,7 @@ describe('client hub records on an install', () => {
     expect(shown.text).toContain('$100.00');
     expect(shown.text).toContain('e-Transfer to pay@sparkle.example');
     const pdf = await fetch(`${office.url}/c/${maya.token}/invoices/${invoice.id}/pdf`);
-    expect(pdf.status).toBe(200);
+    expectStatus(pdf, 200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(
       Buffer.from(await pdf.arrayBuffer())
@@ -155,7 +158,7 @@ describe('client hub records on an install', () => {
     // Omar's invoice through Maya's valid link: the same not-found page, nothing recorded.
     expect((await page(`/c/${maya.token}/invoices/${omarInvoice}`)).status).toBe(404);
     const stolen = await post(`/c/${maya.token}/invoices/${omarInvoice}/payment-notice`, fields);
-    expect(stolen.status).toBe(404);
+    expectStatus(stolen, 404);
     expect(await actions('invoice.payment_notice')).toHaveLength(1);
   });
 
@@ -174,7 +177,7 @@ describe('client hub records on an install', () => {
       (await post(`/c/${maya.token}/visits/${visit.id}/reschedule`, fields, 'https://evil.example')).status,
     ).toBe(403);
     const empty = await post(`/c/${maya.token}/visits/${visit.id}/reschedule`, { ...fields, message: '' });
-    expect(empty.status).toBe(400);
+    expectStatus(empty, 400);
     expect(empty.text).toContain('message');
     expect(await actions('visit.reschedule')).toHaveLength(0);
     expect((await post(`/c/${maya.token}/visits/${visit.id}/reschedule`, fields)).status).toBe(303);
@@ -187,13 +190,15 @@ describe('client hub records on an install', () => {
   });
 
   it('refuses cleanly what can no longer be done', async () => {
-    const other = await shop.portal('POST', '/jobs/create', {
-      body: {
-        customer_id: maya.customerId,
-        title: 'Gutter clean',
-        scheduled_start: new Date(Date.now() + 5 * 86_400_000).toISOString(),
-      },
-    });
+    const other = expectOk(
+      await shop.portal('POST', '/jobs/create', {
+        body: {
+          customer_id: maya.customerId,
+          title: 'Gutter clean',
+          scheduled_start: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+        },
+      }),
+    );
     const shown = await page(`/c/${maya.token}/visits/${other.body.id}`);
     expect((await shop.portal('POST', `/jobs/${other.body.id}/start`)).status).toBe(200);
     const fields = { form_token: formToken(shown.text), message: 'Another day please' };

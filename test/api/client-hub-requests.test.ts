@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const config = await shop.portal('PUT', '/config', {
     body: { client_hub_url: 'https://shop.example.com/', serve_client_hub: true, ask_for_reviews: true },
   });
-  expect(config.status).toBe(200);
+  expectStatus(config, 200);
   const page = await shop.portal('PUT', '/booking-page', {
     body: {
       enabled: true,
@@ -31,8 +32,8 @@ beforeAll(async () => {
       hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, from: '08:00', to: '17:00' })),
     },
   });
-  expect(page.status).toBe(200);
-  gutters = page.body.services[0].id;
+  expectStatus(page, 200);
+  gutters = page.body.services[0]!.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -58,7 +59,7 @@ function post(path: string, fields: Record<string, string>, origin: string | nul
 const formTokenOf = (html: string) => /name="form_token" value="([^"]+)"/.exec(html)![1]!;
 
 async function customerWithLink(name: string, email: string) {
-  const customer = (await shop.portal('POST', '/customers', { body: { name, email } })).body;
+  const customer = okBody(await shop.portal('POST', '/customers', { body: { name, email } }));
   const link = await office.ctx.db
     .transaction()
     .execute((tx) => issueClientLink(tx, office.ctx, shop.clientId, customer.id));
@@ -68,11 +69,11 @@ async function customerWithLink(name: string, email: string) {
 describe('a review after a visit', () => {
   it('mails the link to the visit’s review form; 5 stars are taken once, a second answer is told so', async () => {
     const { customer } = await customerWithLink('Pat Green', 'pat@example.com');
-    const job = (
+    const job = okBody(
       await shop.portal('POST', '/jobs/create', {
         body: { customer_id: customer.id, title: 'Lawn care', scheduled_start: '2026-11-23T11:00:00Z' },
-      })
-    ).body;
+      }),
+    );
     expect((await shop.portal('POST', `/jobs/${job.job_number}/complete`)).status).toBe(200);
     const request = await office.ctx.db
       .selectFrom('review_requests')
@@ -90,7 +91,7 @@ describe('a review after a visit', () => {
     const path = `/c/${url[1]}/reviews/${request.id}`;
 
     const form = await page(path);
-    expect(form.status).toBe(200);
+    expectStatus(form, 200);
     expect(form.text).toContain('Lawn care');
     expect(form.text).not.toContain('<script');
     // Another customer's link does not open this visit.
@@ -102,17 +103,17 @@ describe('a review after a visit', () => {
     expect((await post(path, fields, 'https://evil.example')).status).toBe(403);
     expect((await post(path, { ...fields, form_token: 'forged' })).status).toBe(403);
     const sent = await post(path, fields);
-    expect(sent.status).toBe(303);
+    expectStatus(sent, 303);
     expect(sent.headers.get('location')).toBe(path);
     expect((await page(path)).text).toContain('Thank you for your review');
 
     const again = await post(path, { ...fields, rating: '1' });
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.text).toContain('You have reviewed this visit already');
 
     const received = await shop.events<{ rating: number; comment: string }>('review.received');
     expect(received.map((e) => e.data.object)).toMatchObject([{ rating: 5, comment: 'Spotless, thank you' }]);
-    const reviews = await shop.portal('GET', '/reviews');
+    const reviews = expectOk(await shop.portal('GET', '/reviews'));
     expect(reviews.body.data).toMatchObject([{ rating: 5, source: 'client_hub' }]);
   });
 });
@@ -123,10 +124,10 @@ describe('request work on the customer page', () => {
     const place = await shop.portal('POST', '/properties', {
       body: { customer_id: customer.id, label: 'Cottage', street: '12 Lake Rd', city: 'Muskoka' },
     });
-    expect(place.status).toBe(201);
+    expectStatus(place, 201);
     expect((await page(`/c/${token}`)).text).toContain(`href="/c/${token}/request"`);
     const form = await page(`/c/${token}/request`);
-    expect(form.status).toBe(200);
+    expectStatus(form, 200);
     expect(form.text).toContain('Gutter cleaning');
     expect(form.text).toContain('Cottage, 12 Lake Rd');
     expect(form.text).toContain('enctype="multipart/form-data"');
@@ -145,14 +146,14 @@ describe('request work on the customer page', () => {
     const send = (data: FormData) =>
       page(`/c/${token}/request`, { method: 'POST', headers: { origin: office.url }, body: data });
     const past = await send(body('2026-11-20'));
-    expect(past.status).toBe(400);
+    expectStatus(past, 400);
     expect(past.text).toContain('has passed');
     const sent = await send(body('2026-11-25'));
-    expect(sent.status).toBe(303);
+    expectStatus(sent, 303);
     expect(sent.headers.get('location')).toBe(`/c/${token}/request/sent`);
     expect((await page(`/c/${token}/request/sent`)).text).toContain('has your request');
 
-    const open = await shop.portal('GET', '/booking-requests?status=open');
+    const open = expectOk(await shop.portal('GET', '/booking-requests?status=open'));
     const mine = open.body.data.filter(
       (r: { booking: { customer: { id: string } } }) => r.booking.customer.id === customer.id,
     );
@@ -166,14 +167,14 @@ describe('request work on the customer page', () => {
       },
     ]);
     const created = await shop.events<{ id: string }>('booking.created');
-    expect(created.filter((e) => e.data.object.id === mine[0].id)).toHaveLength(1);
+    expect(created.filter((e) => e.data.object.id === mine[0]!.id)).toHaveLength(1);
   });
 });
 
 describe('the public booking page', () => {
   it('lists services and hours, creates the customer and the request, and answers alike for a known e-mail', async () => {
     const home = await page(`/book/${shop.clientId}`);
-    expect(home.status).toBe(200);
+    expectStatus(home, 200);
     expect(home.text).toContain('Gutter cleaning');
     expect(home.text).toContain('120 min');
     expect(home.text).toContain('$180.00');
@@ -191,7 +192,7 @@ describe('the public booking page', () => {
     });
     expect((await post(`/book/${shop.clientId}`, fields('robin@example.com'), null)).status).toBe(403);
     const late = await post(`/book/${shop.clientId}`, { ...fields('robin@example.com'), time1: '16:00' });
-    expect(late.status).toBe(400);
+    expectStatus(late, 400);
     expect(late.text).toContain('outside the hours offered');
 
     const fresh = await post(`/book/${shop.clientId}`, fields('robin@example.com'));
@@ -201,7 +202,7 @@ describe('the public booking page', () => {
     const sentPage = await page(fresh.headers.get('location')!);
     expect(sentPage.text).toContain('has your request');
 
-    const requests = (await shop.portal('GET', '/booking-requests?status=open')).body.data.filter(
+    const requests = okBody(await shop.portal('GET', '/booking-requests?status=open')).data.filter(
       (r: { origin: string }) => r.origin === 'booking_page',
     );
     expect(

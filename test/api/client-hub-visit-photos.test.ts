@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { JPEG_IMAGE } from '../helpers/images';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -26,9 +27,11 @@ async function page(path: string) {
 }
 
 async function completedVisit(customerId: string): Promise<string> {
-  const created = await shop.portal('POST', '/jobs/create', {
-    body: { customer_id: customerId, title: 'Gutter clean', scheduled_start: '2026-11-02T14:00:00Z' },
-  });
+  const created = expectOk(
+    await shop.portal('POST', '/jobs/create', {
+      body: { customer_id: customerId, title: 'Gutter clean', scheduled_start: '2026-11-02T14:00:00Z' },
+    }),
+  );
   expect((await shop.portal('POST', `/jobs/${created.body.id}/complete`)).status).toBe(200);
   return created.body.id;
 }
@@ -52,13 +55,13 @@ async function photo(jobId: string, id: string) {
 const setPhotos = (on: boolean) =>
   shop
     .portal('PUT', '/config', { body: { crew_photos_in_client_hub: on } })
-    .then((r) => expect(r.status).toBe(200));
+    .then((r) => expectStatus(r, 200));
 
 beforeAll(async () => {
   office = await startTestServer();
   shop = await office.createAccount({ business: 'Sparkle Cleaning' });
   const customer = (name: string, email: string) =>
-    shop.portal('POST', '/customers', { body: { name, email } }).then((r) => r.body.id as string);
+    shop.portal('POST', '/customers', { body: { name, email } }).then((r) => okBody(r).id);
   const mayaId = await customer('Maya Chen', 'maya@example.com');
   const omarId = await customer('Omar Haddad', 'omar@example.com');
   mayaVisit = await completedVisit(mayaId);
@@ -76,23 +79,23 @@ describe("the crew's photos on the customer's page", { timeout: 60_000 }, () => 
   it('needs the install to serve the client hub, which turning the photos on leaves as it was', async () => {
     await setPhotos(true);
     const refused = await page(`${maya}/visits/${mayaVisit}`);
-    expect(refused.status).toBe(404);
+    expectStatus(refused, 404);
     expect(refused.body.toString()).toContain('This link no longer works');
     expect((await shop.portal('PUT', '/config', { body: { serve_client_hub: true } })).status).toBe(200);
     await setPhotos(false);
-    expect((await shop.portal('GET', '/config')).body).toMatchObject({ serve_client_hub: true });
+    expect(okBody(await shop.portal('GET', '/config'))).toMatchObject({ serve_client_hub: true });
   });
 
   it('shows a completed visit’s photos while the setting is on, and serves them under the link', async () => {
     await setPhotos(true);
     const visit = await page(`${maya}/visits/${mayaVisit}`);
-    expect(visit.status).toBe(200);
+    expectStatus(visit, 200);
     const src = `${maya}/visits/${mayaVisit}/photos/${MAYA_PHOTO}`;
     expect(visit.body.toString()).toContain(`<img src="${src}"`);
     expect(visit.headers.get('content-security-policy')).toContain("img-src 'self' data:");
     expect(visit.headers.get('content-security-policy')).toContain("script-src 'self'");
     const image = await page(src);
-    expect(image.status).toBe(200);
+    expectStatus(image, 200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(image.headers.get('cache-control')).toMatch(/^private/);
     expect(image.body.equals(JPEG_IMAGE)).toBe(true);
@@ -101,7 +104,7 @@ describe("the crew's photos on the customer's page", { timeout: 60_000 }, () => 
   it('shows and serves nothing while the setting is off', async () => {
     await setPhotos(false);
     const visit = await page(`${maya}/visits/${mayaVisit}`);
-    expect(visit.status).toBe(200);
+    expectStatus(visit, 200);
     expect(visit.body.toString()).not.toContain('/photos/');
     expect((await page(`${maya}/visits/${mayaVisit}/photos/${MAYA_PHOTO}`)).status).toBe(404);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { applyCrewActions } from '../../server/domain/crew-actions';
 import { openMemberSession } from '../../server/domain/member-sessions';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
@@ -45,21 +46,25 @@ async function shop(business: string, serve = true): Promise<Shop> {
       ...(serve && { client_hub_url: server.url, serve_client_hub: true }),
     },
   });
-  const customer = await account.portal('POST', '/customers', {
-    body: { name: 'Maya Chen', email: `maya-${account.clientId}@example.com`, phone: '555-0100' },
-  });
+  const customer = expectOk(
+    await account.portal('POST', '/customers', {
+      body: { name: 'Maya Chen', email: `maya-${account.clientId}@example.com`, phone: '555-0100' },
+    }),
+  );
   const soon = new Date(Date.now() + 3_600_000).toISOString();
   const job = async (who: string, notes: string) => {
-    const created = await account.portal('POST', '/jobs/create', {
-      body: {
-        customer_id: customer.body.id,
-        title: `Windows for ${who}`,
-        scheduled_start: soon,
-        assignees: [who],
-        price: 120,
-        notes,
-      },
-    });
+    const created = expectOk(
+      await account.portal('POST', '/jobs/create', {
+        body: {
+          customer_id: customer.body.id,
+          title: `Windows for ${who}`,
+          scheduled_start: soon,
+          assignees: [who],
+          price: 120,
+          notes,
+        },
+      }),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body.id as string;
   };
@@ -110,7 +115,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
   it('answers only a signed-in member, about their own visits', async () => {
     const s = await shop('Sparkle Windows');
     const week = await call('/crew/api/week', s.samCookie);
-    expect(week.status).toBe(200);
+    expectStatus(week, 200);
     expect(week.body.visits.map((v: { id: string }) => v.id)).toEqual([s.samJob]);
     expect(week.body.visits[0]).toMatchObject({
       customer: { name: 'Maya Chen', phone: '555-0100' },
@@ -149,7 +154,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
           },
         ],
       ] as const) {
-        const answer = await call(path, cookie, body);
+        const answer = expectError(await call(path, cookie, body));
         expect(answer.status, `${path} with ${cookie}`).toBe(401);
         expect(answer.body.error.code).toBe('unauthorized');
       }
@@ -158,7 +163,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     // Another member's visit: refused, and kept as refused so the office sees it was tried.
     const tried = action('start', s.samJob);
     const refused = await call('/crew/api/actions', s.leeCookie, tried);
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect((await call('/crew/api/actions', s.leeCookie, tried)).status).toBe(403);
     const row = await server.ctx.db
       .selectFrom('crew_actions')
@@ -166,7 +171,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
       .where('id', '=', tried.id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'refused', member_id: s.lee });
-    const job = await s.account.portal('GET', `/jobs/${s.samJob}`);
+    const job = expectOk(await s.account.portal('GET', `/jobs/${s.samJob}`));
     expect(job.body.status).toBe('scheduled');
     // Sam's id is not Lee's to reuse, nor Lee's photo of Sam's visit.
     expect((await call('/crew/api/actions', s.samCookie, tried)).status).toBe(409);
@@ -217,19 +222,19 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     ];
     for (const sentAction of actions) {
       const first = await call('/crew/api/actions', s.samCookie, sentAction);
-      expect(first.status).toBe(202);
+      expectStatus(first, 202);
       expect(first.body).toMatchObject({ id: sentAction.id, status: 'applied' });
       // The answer lost on the way: the phone sends it again and hears the same.
       expect(await call('/crew/api/actions', s.samCookie, sentAction)).toEqual(first);
     }
-    const job = await s.account.portal('GET', `/jobs/${s.samJob}`);
+    const job = expectOk(await s.account.portal('GET', `/jobs/${s.samJob}`));
     expect(job.body).toMatchObject({
       status: 'completed',
       started_at: at(20).toISOString(),
       completed_at: at(50).toISOString(),
     });
     expect(await s.account.events('job.completed')).toHaveLength(1);
-    const hours = await s.account.portal('GET', `/time-entries?member_id=${s.sam}`);
+    const hours = expectOk(await s.account.portal('GET', `/time-entries?member_id=${s.sam}`));
     expect(hours.body.data).toMatchObject([
       { started_at: at(0).toISOString(), ended_at: at(55).toISOString(), minutes: 55, source: 'clock' },
     ]);
@@ -247,7 +252,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
 
     // Clocking out again has nothing to close: refused, answered as such every time.
     const again = action('clock_out', null, {}, at(56));
-    expect((await call('/crew/api/actions', s.samCookie, again)).body).toMatchObject({
+    expect(okBody(await call('/crew/api/actions', s.samCookie, again))).toMatchObject({
       status: 'refused',
       outcome: 'You were not clocked in.',
     });
@@ -262,7 +267,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
       data: jpeg(2 * 1024 * 1024 + 1).toString('base64'),
     };
     const tooLarge = await call('/crew/api/photos', s.samCookie, big);
-    expect(tooLarge.status).toBe(413);
+    expectStatus(tooLarge, 413);
     expect(tooLarge.body.error.code).toBe('photo_too_large');
     const png = {
       ...big,
@@ -300,7 +305,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
       .values([row('complete', 20), row('start', 5)])
       .execute();
     expect(await applyCrewActions(server.ctx, s.account.clientId)).toBe(2);
-    const job = await s.account.portal('GET', `/jobs/${s.samJob}`);
+    const job = expectOk(await s.account.portal('GET', `/jobs/${s.samJob}`));
     expect(job.body).toMatchObject({
       status: 'completed',
       started_at: new Date(t + 5 * 60_000).toISOString(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { jobberExport } from '../helpers/client-files';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -20,7 +21,7 @@ describe(`a ${ROWS.toLocaleString('en')}-row import`, { timeout: 600_000 }, () =
   it('uploads, dry-runs, imports and undoes it, each run followed to its end', async () => {
     const shop = await server.createAccount();
     const cookie = await shop.signIn();
-    const call = (method: string, path: string, body?: unknown) =>
+    const call = <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
       shop.portal(method, path, { key: null, headers: { cookie }, ...(body !== undefined && { body }) });
     const response = await fetch(`${server.url}/api/portal/${shop.clientId}/customer-imports`, {
       method: 'POST',
@@ -31,10 +32,10 @@ describe(`a ${ROWS.toLocaleString('en')}-row import`, { timeout: 600_000 }, () =
     expect(uploaded.preset).toBe('jobber');
     const follow = async (path: string, body?: unknown) => {
       const started = await call('POST', `/customer-imports/${uploaded.id}/${path}`, body);
-      expect(started.status).toBe(202);
+      expectStatus(started, 202);
       for (;;) {
-        const state = (await call('GET', `/customer-imports/${uploaded.id}`)).body;
-        if (state.run.state !== 'running') return { state };
+        const state = okBody(await call('GET', `/customer-imports/${uploaded.id}`));
+        if (state.run!.state !== 'running') return { state };
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };

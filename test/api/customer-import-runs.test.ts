@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { csvLine, jobberExport } from '../helpers/client-files';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -10,7 +11,12 @@ afterAll(() => server.stop());
 
 async function owner(shop: TestAccount, on: TestServer = server) {
   const cookie = await shop.signIn();
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const call = <M extends Method, P extends string>(
+    method: M,
+    path: P,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
     shop.portal(method, path, {
       key: null,
       headers: { cookie, ...headers },
@@ -22,12 +28,12 @@ async function owner(shop: TestAccount, on: TestServer = server) {
       headers: { cookie, 'content-type': 'text/csv' },
       body: csv,
     });
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     return (await response.json()) as { id: string; columns: unknown[] };
   };
   const finished = async (id: string) => {
     for (;;) {
-      const state = await call('GET', `/customer-imports/${id}`);
+      const state = expectOk(await call('GET', `/customer-imports/${id}`));
       if (state.body.run?.state !== 'running') return state.body;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -44,7 +50,7 @@ describe('customer import runs', () => {
     const started = await shop.call('POST', `/customer-imports/${first.id}/import`, {
       columns: first.columns,
     });
-    expect(started.status).toBe(202);
+    expectStatus(started, 202);
     expect(started.body).toMatchObject({
       status: 'uploaded',
       run: { phase: 'import', state: 'running', rows_done: 0, rows_total: 5_000, error: null },
@@ -52,7 +58,7 @@ describe('customer import runs', () => {
     const blocked = await shop.call('POST', `/customer-imports/${second.id}/dry-run`, {
       columns: second.columns,
     });
-    expect(blocked.status).toBe(409);
+    expectStatus(blocked, 409);
     expect(blocked.body.error).toMatchObject({ type: 'invalid_request_error', code: 'conflict' });
     expect(blocked.body.error.message).toMatch(/running/);
     const done = await shop.finished(first.id);
@@ -64,7 +70,7 @@ describe('customer import runs', () => {
     const again = await shop.call('POST', `/customer-imports/${second.id}/dry-run`, {
       columns: second.columns,
     });
-    expect(again.status).toBe(202);
+    expectStatus(again, 202);
     expect((await shop.finished(second.id)).dry_run).toMatchObject({ rows: 3, skipped: 3 });
   });
 
@@ -77,7 +83,7 @@ describe('customer import runs', () => {
       columns: file.columns,
       on_match: 'skip',
     });
-    expect(started.status).toBe(202);
+    expectStatus(started, 202);
     // Once the first batch (500 rows) is decided, a write adds the customer the file's first row
     // names: the import, having staged that row as new, must find out and skip it (or, had it
     // committed first, the write is the one refused): never both, never a failure.
@@ -85,9 +91,9 @@ describe('customer import runs', () => {
     let clash: number | null = null;
     const writes: number[] = [];
     for (let i = 0; ; i += 1) {
-      const { run } = (await shop.call('GET', `/customer-imports/${file.id}`)).body;
-      if (run.state !== 'running') break;
-      if (clash === null && run.rows_done > 500) {
+      const { run } = okBody(await shop.call('GET', `/customer-imports/${file.id}`));
+      if (run!.state !== 'running') break;
+      if (clash === null && run!.rows_done > 500) {
         clash = (await shop.call('POST', '/customers', { name: 'Client 1 Example', email: firstEmail }))
           .status;
       } else {
@@ -123,11 +129,11 @@ describe('customer import runs', () => {
     const body = { columns: file.columns };
     const key = { 'idempotency-key': `import-${file.id}` };
     const first = await shop.call('POST', `/customer-imports/${file.id}/import`, body, key);
-    expect(first.status).toBe(202);
+    expectStatus(first, 202);
     const done = await shop.finished(file.id);
     expect(done.result).toMatchObject({ added: 1 });
     const again = await shop.call('POST', `/customer-imports/${file.id}/import`, body, key);
-    expect(again.status).toBe(202);
+    expectStatus(again, 202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await shop.call('GET', `/customer-imports/${file.id}`)).toMatchObject({ body: done });
@@ -137,7 +143,7 @@ describe('customer import runs', () => {
       { ...body, on_match: 'update' },
       key,
     );
-    expect(otherBody.status).toBe(409);
+    expectStatus(otherBody, 409);
     expect(otherBody.body.error.code).toBe('idempotency_key_reused');
   });
 
@@ -167,7 +173,7 @@ describe('customer import runs', () => {
       const body = { columns: file.columns, on_match: onMatch };
       expect((await shop.call('POST', `/customer-imports/${file.id}/dry-run`, body)).status).toBe(202);
       const dry = (await shop.finished(file.id)).dry_run;
-      expect(dry.rejected).toBe(onMatch === 'update' ? 5 : 3);
+      expect(dry!.rejected).toBe(onMatch === 'update' ? 5 : 3);
       expect((await shop.call('POST', `/customer-imports/${file.id}/import`, body)).status).toBe(202);
       const imported = await shop.finished(file.id);
       expect(imported.result).toEqual({ ...dry, events_sent: 0 });

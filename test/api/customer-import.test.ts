@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CustomerImport } from '../../shared/schemas/customer-import';
+import { errorOf, expectOk, expectStatus, type Method } from '../helpers/api-responses';
 import { csvLine, jobberExport } from '../helpers/client-files';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -12,7 +14,7 @@ afterAll(() => server.stop());
 /** The signed-in owner's calls, as the UI makes them. */
 async function owner(shop: TestAccount) {
   const cookie = await shop.signIn();
-  const call = (method: string, path: string, body?: unknown) =>
+  const call = <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
     shop.portal(method, path, { key: null, headers: { cookie }, ...(body !== undefined && { body }) });
   const upload = async (csv: string | Buffer, name = 'clients.csv') => {
     const response = await fetch(
@@ -30,14 +32,18 @@ async function owner(shop: TestAccount) {
    * the answer is the import as the run left it. A refusal (4xx) comes back as it is.
    */
   const run = async (path: string, body?: unknown) => {
-    const started = await call('POST', path, body);
+    const started = await shop.portal<CustomerImport>('POST', path, {
+      key: null,
+      headers: { cookie },
+      ...(body !== undefined && { body }),
+    });
     if (started.status !== 202) return started;
     expect(started.body.run).toMatchObject({ state: 'running', rows_done: expect.any(Number) });
     return { status: 202, body: await finished(started.body.id) };
   };
   const finished = async (id: string) => {
     for (;;) {
-      const state = await call('GET', `/customer-imports/${id}`);
+      const state = expectOk(await call('GET', `/customer-imports/${id}`));
       if (state.body.run?.state !== 'running') return state.body;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -62,7 +68,7 @@ describe('customer import', () => {
     const { call, upload, cookie, run } = await owner(shop);
     const { csv, badRows } = jobberExport(200, 8);
     const uploaded = await upload(csv);
-    expect(uploaded.status).toBe(201);
+    expectStatus(uploaded, 201);
     expect(uploaded.body).toMatchObject({
       object: 'customer_import',
       preset: 'jobber',
@@ -72,7 +78,7 @@ describe('customer import', () => {
     const { columns, id } = uploaded.body;
 
     const preview = await call('POST', `/customer-imports/${id}/preview`, { columns });
-    expect(preview.status).toBe(200);
+    expectStatus(preview, 200);
     expect(preview.body.rows[0]).toMatchObject({
       row: 2,
       error: null,
@@ -93,7 +99,7 @@ describe('customer import', () => {
     });
 
     const dry = await run(`/customer-imports/${id}/dry-run`, { columns, on_match: 'skip' });
-    expect(dry.status).toBe(202);
+    expectStatus(dry, 202);
     expect(dry.body.run).toMatchObject({
       phase: 'dry_run',
       state: 'succeeded',
@@ -101,8 +107,8 @@ describe('customer import', () => {
       rows_total: 200,
     });
     expect(dry.body.dry_run).toMatchObject({ rows: 200, added: 192, updated: 0, skipped: 0, rejected: 8 });
-    expect(dry.body.dry_run.rejected_rows.map((r: { row: number }) => r.row)).toEqual(badRows);
-    expect(dry.body.dry_run.rejected_rows.map((r: { reason: string }) => r.reason)).toEqual(
+    expect(dry.body.dry_run!.rejected_rows.map((r: { row: number }) => r.row)).toEqual(badRows);
+    expect(dry.body.dry_run!.rejected_rows.map((r: { reason: string }) => r.reason)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/no name/),
         expect.stringMatching(/email/),
@@ -123,19 +129,19 @@ describe('customer import', () => {
     expect(lines[0]).toMatch(/^J-ID,Display Name,.*,row,reason$/);
 
     const imported = await run(`/customer-imports/${id}/import`, { columns, on_match: 'skip' });
-    expect(imported.status).toBe(202);
+    expectStatus(imported, 202);
     expect(imported.body).toMatchObject({ status: 'imported', undoable: true });
     expect(imported.body.result).toMatchObject({ added: 192, rejected: 8, events_sent: 0 });
     expect(await customerCount(shop)).toBe(192);
     expect(await shop.events('customer.created')).toHaveLength(0);
-    const ada = await shop.portal('GET', '/customers/client3@example.com');
+    const ada = expectOk(await shop.portal('GET', '/customers/client3@example.com'));
     expect(ada.body.tags).toEqual(['vip', 'weekly']);
-    const places = await shop.portal('GET', `/properties?customer_id=${ada.body.id}`);
+    const places = expectOk(await shop.portal('GET', `/properties?customer_id=${ada.body.id}`));
     expect(places.body.data).toMatchObject([{ street: '3 King St E', is_default: true, label: 'Home' }]);
 
     expect((await call('POST', `/customer-imports/${id}/import`, { columns })).status).toBe(409);
     const undone = await run(`/customer-imports/${id}/undo`);
-    expect(undone.status).toBe(202);
+    expectStatus(undone, 202);
     expect(undone.body).toMatchObject({ status: 'undone', undoable: false });
     expect(await customerCount(shop)).toBe(0);
     const leftovers = await server.ctx.db
@@ -173,7 +179,7 @@ describe('customer import', () => {
       send_events: true,
     });
     expect(imported.body.result).toMatchObject({ added: 1, updated: 2, skipped: 0, events_sent: 1 });
-    const ada = await shop.portal('GET', '/customers/ada@example.com');
+    const ada = expectOk(await shop.portal('GET', '/customers/ada@example.com'));
     expect(ada.body).toMatchObject({
       name: 'Ada King',
       tags: ['vip'],
@@ -183,7 +189,7 @@ describe('customer import', () => {
     expect(events.slice(eventsBefore).map((e) => e.data.object.email)).toEqual(['cy@example.com']);
 
     await run(`/customer-imports/${body.id}/undo`);
-    const back = await shop.portal('GET', '/customers/ada@example.com');
+    const back = expectOk(await shop.portal('GET', '/customers/ada@example.com'));
     expect(back.body).toMatchObject({ name: 'Ada Lovelace', tags: [], notes: [] });
     expect((await shop.portal('GET', '/customers/cy@example.com')).status).toBe(404);
   });
@@ -196,11 +202,11 @@ describe('customer import', () => {
     );
     await run(`/customer-imports/${body.id}/import`, { columns: body.columns });
     await shop.portal('POST', '/customers/ben@example.com/notes', { body: { text: 'Called back' } });
-    const after = await call('GET', `/customer-imports/${body.id}`);
+    const after = expectOk(await call('GET', `/customer-imports/${body.id}`));
     expect(after.body.undoable).toBe(false);
     const undo = await run(`/customer-imports/${body.id}/undo`);
-    expect(undo.status).toBe(409);
-    expect(undo.body.error.code).toBe('invalid_state');
+    expectStatus(undo, 409);
+    expect(errorOf(undo).code).toBe('invalid_state');
     expect(await customerCount(shop)).toBe(2);
   });
 
@@ -215,7 +221,7 @@ describe('customer import', () => {
     const first = await upload(latin);
     expect(first.body).toMatchObject({ encoding: 'windows-1252', delimiter: ';' });
     const columns = ['name', 'email', 'phone', 'notes'];
-    const preview = await call('POST', `/customer-imports/${first.body.id}/preview`, { columns });
+    const preview = expectOk(await call('POST', `/customer-imports/${first.body.id}/preview`, { columns }));
     expect(preview.body.rows.map((r: any) => r.customer)).toMatchObject([
       { name: 'Zoë Françoise', phone: '+1 416 555 0100', notes: ['Gate code 12;\r\nback door'] },
       { name: 'René Müller', email: 'rene@example.com', phone: '0041 44 555 0100' },
@@ -236,14 +242,14 @@ describe('customer import', () => {
     const { csv } = jobberExport(6000);
     expect(Buffer.byteLength(csv)).toBeGreaterThan(1024 * 1024);
     const big = await upload(csv);
-    expect(big.status).toBe(201);
+    expectStatus(big, 201);
     const short = await run(`/customer-imports/${big.body.id}/dry-run`, { columns: ['name'] });
-    expect(short.status).toBe(400);
-    expect(short.body.error).toMatchObject({ code: 'validation_failed', param: 'columns' });
+    expectStatus(short, 400);
+    expect(errorOf(short)).toMatchObject({ code: 'validation_failed', param: 'columns' });
     const nameless = big.body.columns.map(() => null);
     expect((await run(`/customer-imports/${big.body.id}/dry-run`, { columns: nameless })).status).toBe(400);
     const empty = await upload('');
-    expect(empty.status).toBe(400);
+    expectStatus(empty, 400);
   });
 
   it('is for the signed-in owner only: not a portal key, another account or no one', async () => {
@@ -252,27 +258,27 @@ describe('customer import', () => {
     const { upload } = await owner(shop);
     const { body } = await upload(csvLine(['Name', 'Email']) + csvLine(['Ann', 'ann@example.com']));
     const byKey = await shop.portal('GET', `/customer-imports/${body.id}`);
-    expect(byKey.status).toBe(403);
+    expectStatus(byKey, 403);
     const keyUpload = await fetch(`${server.url}/api/portal/${shop.clientId}/customer-imports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${shop.portalKey}`, 'content-type': 'text/csv' },
       body: 'Name\nAnn\n',
     });
-    expect(keyUpload.status).toBe(403);
+    expectStatus(keyUpload, 403);
     const otherCookie = await other.signIn();
     const cross = await shop.portal('GET', `/customer-imports/${body.id}`, {
       key: null,
       headers: { cookie: otherCookie },
     });
-    expect(cross.status).toBe(403);
+    expectStatus(cross, 403);
     const ownAccount = await other.portal('GET', `/customer-imports/${body.id}`, {
       key: null,
       headers: { cookie: otherCookie },
     });
-    expect(ownAccount.status).toBe(404);
+    expectStatus(ownAccount, 404);
     const anonymous = await shop.portal('POST', `/customer-imports/${body.id}/undo`, { key: null });
-    expect(anonymous.status).toBe(401);
+    expectStatus(anonymous, 401);
     const jsonUpload = await shop.portal('POST', '/customer-imports', { body: { csv: 'Name' } });
-    expect(jsonUpload.status).toBe(403);
+    expectStatus(jsonUpload, 403);
   });
 });

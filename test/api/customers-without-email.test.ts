@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
+import {
+  type ListPage,
+  type StoredEvent,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from '../helpers/server';
 
 let server: TestServer;
 let shop: TestAccount;
@@ -17,84 +24,91 @@ describe('customers without e-mail', () => {
     const hank = await shop.portal('POST', '/customers', {
       body: { name: 'Hank Miller', phone: '604 555 0199', address: '12 Main St, Vancouver' },
     });
-    expect(hank.status).toBe(201);
+    expectStatus(hank, 201);
     expect(hank.body).toMatchObject({ name: 'Hank Miller', email: null, phone: '604 555 0199' });
     const walkIn = await shop.v1('POST', '/clients', {
       body: { name: 'Walk-in', address: 'Market stall 4' },
     });
-    expect(walkIn.status).toBe(201);
+    expectStatus(walkIn, 201);
     expect(walkIn.body.email).toBeNull();
     // Two customers without e-mail are two customers.
     const again = await shop.portal('POST', '/customers', {
       body: { name: 'Hank Miller', phone: '604 555 0100' },
     });
-    expect(again.status).toBe(201);
+    expectStatus(again, 201);
     expect(again.body.id).not.toBe(hank.body.id);
 
-    const byId = await shop.portal('GET', `/customers/${hank.body.id}`);
+    const byId = expectOk(await shop.portal('GET', `/customers/${hank.body.id}`));
     expect(byId.body).toMatchObject({ id: hank.body.id, email: null, history: { invoices: [] } });
-    expect((await shop.v1('GET', `/clients/${walkIn.body.id}`)).body.name).toBe('Walk-in');
+    expect(okBody(await shop.v1('GET', `/clients/${walkIn.body.id}`)).name).toBe('Walk-in');
     const noted = await shop.portal('POST', `/customers/${hank.body.id}/notes`, {
       body: { text: 'Gate code 1234' },
     });
-    expect(noted.status).toBe(201);
-    const events = (await shop.v1('GET', '/events?type=customer.created')).body.data;
-    expect(events.find((e: any) => e.data.object.id === hank.body.id).data.object.email).toBeNull();
+    expectStatus(noted, 201);
+    const events = okBody(
+      await shop.v1<ListPage<StoredEvent<{ id: string; email: string | null }>>>(
+        'GET',
+        '/events?type=customer.created',
+      ),
+    ).data;
+    expect(events.find((e) => e.data.object.id === hank.body.id)!.data.object.email).toBeNull();
   });
 
   it('refuses a customer with no way to reach them, and an update that would leave none', async () => {
     for (const body of [{ name: 'Nobody' }, { name: 'Blank', email: null, phone: '', address: '  ' }]) {
-      const refused = await shop.portal('POST', '/customers', { body });
+      const refused = expectError(await shop.portal('POST', '/customers', { body }));
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error.code).toBe('validation_failed');
       expect(refused.body.error.message).toContain('at least one way to reach them');
     }
     const onV1 = await shop.v1('POST', '/clients', { body: { name: 'Nobody' } });
-    expect(onV1.status).toBe(400);
+    expectStatus(onV1, 400);
     expect(onV1.body.error.message).toContain('e-mail, a phone or an address');
 
-    const ada = await shop.portal('POST', '/customers', {
-      body: { name: 'Ada', email: 'ada-reach@example.com', phone: '416 555 0100' },
-    });
+    const ada = expectOk(
+      await shop.portal('POST', '/customers', {
+        body: { name: 'Ada', email: 'ada-reach@example.com', phone: '416 555 0100' },
+      }),
+    );
     const dropped = await shop.portal('PATCH', `/customers/${ada.body.id}`, { body: { email: null } });
-    expect(dropped.status).toBe(200);
+    expectStatus(dropped, 200);
     expect(dropped.body.email).toBeNull();
     const none = await shop.portal('PATCH', `/customers/${ada.body.id}`, { body: { phone: null } });
-    expect(none.status).toBe(400);
+    expectStatus(none, 400);
     expect(none.body.error.message).toContain('at least one way to reach them');
-    expect((await shop.portal('GET', `/customers/${ada.body.id}`)).body.phone).toBe('416 555 0100');
+    expect(okBody(await shop.portal('GET', `/customers/${ada.body.id}`)).phone).toBe('416 555 0100');
   });
 
   it('names the customer by id on every create, and says plainly why nothing can be e-mailed', async () => {
-    const hank = (
-      await shop.portal('POST', '/customers', { body: { name: 'Hank Send', phone: '604 555 0111' } })
-    ).body;
+    const hank = okBody(
+      await shop.portal('POST', '/customers', { body: { name: 'Hank Send', phone: '604 555 0111' } }),
+    );
     const invoice = await shop.portal('POST', '/invoices/create', { body: { customer_id: hank.id, items } });
-    expect(invoice.status).toBe(201);
+    expectStatus(invoice, 201);
     expect(invoice.body.customer).toEqual({ id: hank.id, name: 'Hank Send', email: null });
     const sent = await shop.portal('POST', `/invoices/${invoice.body.number}/send`);
-    expect(sent.status).toBe(409);
+    expectStatus(sent, 409);
     expect(sent.body.error.code).toBe('no_email');
     expect(sent.body.error.message).toContain('Hank Send has no e-mail address');
     expect(sent.body.error.message).toContain('PDF');
     const pdf = await shop.portal('GET', `/invoices/${invoice.body.number}/pdf`);
-    expect(pdf.status).toBe(200);
+    expectStatus(pdf, 200);
     expect(pdf.text.startsWith('%PDF')).toBe(true);
 
     const quote = await shop.portal('POST', '/quotes/create', { body: { customer_id: hank.id, items } });
-    expect(quote.status).toBe(201);
+    expectStatus(quote, 201);
     const quoteSent = await shop.portal('POST', `/quotes/${quote.body.number}/send`);
-    expect(quoteSent.status).toBe(409);
+    expectStatus(quoteSent, 409);
     expect(quoteSent.body.error.code).toBe('no_email');
     const winback = await shop.portal('POST', `/customers/${hank.id}/winback`, { body: {} });
-    expect(winback.status).toBe(409);
+    expectStatus(winback, 409);
     expect(winback.body.error.message).toContain('cannot be e-mailed');
-    expect((await shop.portal('GET', '/messages')).body.data).toHaveLength(0);
+    expect(okBody(await shop.portal('GET', '/messages')).data).toHaveLength(0);
 
     const job = await shop.portal('POST', '/jobs/create', {
       body: { customer_id: hank.id, title: 'Windows' },
     });
-    expect(job.status).toBe(201);
+    expectStatus(job, 201);
     expect(job.body.customer.id).toBe(hank.id);
     const booking = await shop.portal('POST', '/bookings', {
       body: {
@@ -104,20 +118,20 @@ describe('customers without e-mail', () => {
         end: '2030-01-07T18:00:00Z',
       },
     });
-    expect(booking.status).toBe(201);
+    expectStatus(booking, 201);
     const v1Job = await shop.v1('POST', '/jobs', { body: { client_id: hank.id, title: 'Gutters' } });
-    expect(v1Job.status).toBe(201);
+    expectStatus(v1Job, 201);
     expect(v1Job.body.customer).toEqual({ id: hank.id, name: 'Hank Send', email: null });
     const v1Invoice = await shop.v1('POST', '/invoices', { body: { client_id: hank.id, items } });
-    expect(v1Invoice.status).toBe(201);
+    expectStatus(v1Invoice, 201);
 
     const unknown = await shop.portal('POST', '/jobs/create', {
       body: { customer_id: 'cus_nope', title: 'X' },
     });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error.param).toBe('customer_id');
     const neither = await shop.portal('POST', '/jobs/create', { body: { title: 'X' } });
-    expect(neither.status).toBe(400);
+    expectStatus(neither, 400);
     expect(neither.body.error.message).toContain('send customer_id or customer_email');
   });
 });
@@ -125,34 +139,33 @@ describe('customers without e-mail', () => {
 describe('possible duplicates', () => {
   it('points out the same name and phone, and an e-mail one letter off', async () => {
     const own = await server.createAccount({ business: 'Duplicates' });
-    const hank = (
-      await own.portal('POST', '/customers', { body: { name: 'Hank Miller', phone: '+1 (604) 555-0199' } })
-    ).body;
-    const ada = (await own.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } }))
-      .body;
+    const hank = okBody(
+      await own.portal('POST', '/customers', { body: { name: 'Hank Miller', phone: '+1 (604) 555-0199' } }),
+    );
+    const ada = okBody(
+      await own.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } }),
+    );
     await own.portal('POST', '/customers', { body: { name: 'Hank Miller', phone: '604 555 0000' } });
 
     const samePhone = await own.portal(
       'GET',
       `/customers/possible-duplicates?name=${encodeURIComponent(' hank miller')}&phone=6045550199`,
     );
-    expect(samePhone.status).toBe(200);
+    expectStatus(samePhone, 200);
     expect(samePhone.body.data.map((d: any) => [d.customer.id, d.reason])).toEqual([
       [hank.id, 'same_name_and_phone'],
     ]);
     for (const email of ['ada@exmple.com', 'adaa@example.com', 'ads@example.com', 'ada@example.con']) {
-      const similar = await own.portal(
-        'GET',
-        `/customers/possible-duplicates?email=${encodeURIComponent(email)}`,
+      const similar = expectOk(
+        await own.portal('GET', `/customers/possible-duplicates?email=${encodeURIComponent(email)}`),
       );
       expect(
         similar.body.data.map((d: any) => [d.customer.id, d.reason]),
         email,
       ).toEqual([[ada.id, 'similar_email']]);
     }
-    const unrelated = await own.portal(
-      'GET',
-      '/customers/possible-duplicates?name=Grace&phone=111&email=grace@example.com',
+    const unrelated = expectOk(
+      await own.portal('GET', '/customers/possible-duplicates?name=Grace&phone=111&email=grace@example.com'),
     );
     expect(unrelated.body.data).toEqual([]);
     expect((await own.v1('GET', `/customers/possible-duplicates`)).status).toBe(404);
@@ -162,33 +175,36 @@ describe('possible duplicates', () => {
 describe('merging two customers', () => {
   it('moves every record onto one, which takes the e-mail it lacked', async () => {
     const own = await server.createAccount({ business: 'Merging' });
-    const hank = (
+    const hank = okBody(
       await own.portal('POST', '/customers', {
         body: { name: 'Hank Miller', phone: '604 555 0199', tags: ['strata'] },
-      })
-    ).body;
-    const dup = (
+      }),
+    );
+    const dup = okBody(
       await own.portal('POST', '/customers', {
         body: { name: 'H. Miller', email: 'hank@example.com', tags: ['vip', 'strata'] },
-      })
-    ).body;
+      }),
+    );
     await own.portal('POST', `/customers/${dup.id}/notes`, { body: { text: 'Prefers mornings' } });
-    const invoice = (await own.portal('POST', '/invoices/create', { body: { customer_id: dup.id, items } }))
-      .body;
+    const invoice = okBody(
+      await own.portal('POST', '/invoices/create', { body: { customer_id: dup.id, items } }),
+    );
     await own.portal('POST', `/invoices/${invoice.number}/mark-sent`);
     expect(
       (await own.portal('POST', `/invoices/${invoice.number}/payment`, { body: { amount: 50 } })).status,
     ).toBe(200);
-    const job = (
-      await own.portal('POST', '/jobs/create', { body: { customer_id: dup.id, title: 'Windows' } })
-    ).body;
-    const quote = (await own.portal('POST', '/quotes/create', { body: { customer_id: dup.id, items } })).body;
+    const job = okBody(
+      await own.portal('POST', '/jobs/create', { body: { customer_id: dup.id, title: 'Windows' } }),
+    );
+    const quote = okBody(
+      await own.portal('POST', '/quotes/create', { body: { customer_id: dup.id, items } }),
+    );
     await own.portal('POST', '/reviews', { body: { rating: 5, customer_id: dup.id } });
 
     const merged = await own.portal('POST', `/customers/${hank.id}/merge`, {
       body: { from: 'HANK@example.com' },
     });
-    expect(merged.status).toBe(200);
+    expectStatus(merged, 200);
     expect(merged.body).toMatchObject({
       id: hank.id,
       name: 'Hank Miller',
@@ -199,34 +215,34 @@ describe('merging two customers', () => {
     });
     expect(merged.body.notes.map((n: any) => n.text)).toEqual(['Prefers mornings']);
     expect((await own.portal('GET', `/customers/${dup.id}`)).status).toBe(404);
-    const history = (await own.portal('GET', `/customers/${hank.id}`)).body.history;
+    const history = okBody(await own.portal('GET', `/customers/${hank.id}`)).history;
     expect(history.invoices.map((i: any) => i.id)).toEqual([invoice.id]);
     expect(history.jobs.map((j: any) => j.id)).toEqual([job.id]);
     expect(history.quotes.map((q: any) => q.id)).toEqual([quote.id]);
     expect(history.reviews).toHaveLength(1);
-    expect((await own.portal('GET', '/customers/hank@example.com')).body.id).toBe(hank.id);
+    expect(okBody(await own.portal('GET', '/customers/hank@example.com')).id).toBe(hank.id);
 
     const itself = await own.portal('POST', `/customers/${hank.id}/merge`, { body: { from: hank.id } });
-    expect(itself.status).toBe(400);
+    expectStatus(itself, 400);
     const gone = await own.portal('POST', `/customers/${hank.id}/merge`, { body: { from: dup.id } });
-    expect(gone.status).toBe(400);
+    expectStatus(gone, 400);
     expect(gone.body.error.param).toBe('from');
   });
 
   it('is for the portal key or the UI of the account: a v1 key, another account or a plan without writes cannot merge', async () => {
     const own = await server.createAccount({ business: 'Guarded' });
-    const a = (await own.portal('POST', '/customers', { body: { name: 'A', phone: '1' } })).body;
-    const b = (await own.portal('POST', '/customers', { body: { name: 'B', phone: '2' } })).body;
+    const a = okBody(await own.portal('POST', '/customers', { body: { name: 'A', phone: '1' } }));
+    const b = okBody(await own.portal('POST', '/customers', { body: { name: 'B', phone: '2' } }));
     const other = await server.createAccount({ business: 'Other' });
     for (const key of [own.v1Key, other.portalKey]) {
       const refused = await own.portal('POST', `/customers/${a.id}/merge`, { body: { from: b.id }, key });
-      expect(refused.status).toBe(403);
+      expectStatus(refused, 403);
       const listed = await own.portal('GET', '/customers/possible-duplicates?name=A&phone=1', { key });
-      expect(listed.status).toBe(403);
+      expectStatus(listed, 403);
     }
     const basic = await server.createAccount({ business: 'Basic', plan: 'basic' });
     const planGate = await basic.portal('POST', `/customers/${a.id}/merge`, { body: { from: b.id } });
-    expect(planGate.status).toBe(403);
+    expectStatus(planGate, 403);
     expect((await own.portal('GET', `/customers/${b.id}`)).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -16,7 +17,7 @@ describe('portal customers', () => {
     const created = await shop.portal('POST', '/customers', {
       body: { name: 'Ada Lovelace', email: 'Ada@Example.com', tags: ['VIP'] },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       object: 'customer',
       email: 'Ada@Example.com',
@@ -26,10 +27,10 @@ describe('portal customers', () => {
     await shop.portal('POST', '/customers', { body: { name: 'Grace Hopper', email: 'grace@example.com' } });
 
     const found = await shop.portal('GET', `/customers/${encodeURIComponent('ada@example.com')}`);
-    expect(found.status).toBe(200);
+    expectStatus(found, 200);
     expect(found.body.id).toBe(created.body.id);
 
-    const list = await shop.portal('GET', '/customers');
+    const list = expectOk(await shop.portal('GET', '/customers'));
     expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Grace Hopper', 'Ada Lovelace']);
     expect(list.body.pagination).toEqual({ has_more: false, next_cursor: null });
   });
@@ -39,21 +40,21 @@ describe('portal customers', () => {
     const created = await own.portal('POST', '/customers', {
       body: { name: 'Lucas Martin', email: 'lucas@example.com', phone: '+1 (604) 555-0142' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     for (const q of ['6045550142', '555-0142', '604 555']) {
-      const found = await own.portal('GET', `/customers?q=${encodeURIComponent(q)}`);
+      const found = expectOk(await own.portal('GET', `/customers?q=${encodeURIComponent(q)}`));
       expect(
         found.body.data.map((c: { id: string }) => c.id),
         q,
       ).toEqual([created.body.id]);
     }
-    const byId = await own.portal('GET', `/customers/${created.body.id}`);
+    const byId = expectOk(await own.portal('GET', `/customers/${created.body.id}`));
     expect(byId.body).toMatchObject({ email: 'lucas@example.com', history: { invoices: [] } });
     const moved = await own.portal('PATCH', `/customers/${created.body.id}`, {
       body: { email: 'l.martin@example.com' },
     });
-    expect(moved.status).toBe(200);
-    expect((await own.portal('GET', `/customers/${created.body.id}`)).body.email).toBe(
+    expectStatus(moved, 200);
+    expect(okBody(await own.portal('GET', `/customers/${created.body.id}`)).email).toBe(
       'l.martin@example.com',
     );
   });
@@ -62,7 +63,7 @@ describe('portal customers', () => {
     const again = await shop.portal('POST', '/customers', {
       body: { name: 'Ada', email: 'ADA@example.com' },
     });
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body.error).toMatchObject({
       type: 'invalid_request_error',
       code: 'conflict',
@@ -72,7 +73,7 @@ describe('portal customers', () => {
 
   it('reports validation failures with the failing param', async () => {
     const bad = await shop.portal('POST', '/customers', { body: { name: 'X', email: 'not-an-email' } });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error.code).toBe('validation_failed');
     expect(bad.body.error.param).toBe('email');
     expect(bad.body.error.request_id).toMatch(/^req_/);
@@ -83,54 +84,58 @@ describe('portal customers', () => {
       rawBody: '{"name": ',
       headers: { 'content-type': 'application/json' },
     });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error.code).toBe('validation_failed');
   });
 
   it('adds tags and notes, and filters by tag and search', async () => {
-    const tagged = await shop.portal('POST', '/customers/grace%40example.com/tags', {
-      body: { tags: ['Weekly', 'vip'] },
-    });
+    const tagged = expectOk(
+      await shop.portal('POST', '/customers/grace%40example.com/tags', {
+        body: { tags: ['Weekly', 'vip'] },
+      }),
+    );
     expect(tagged.body.tags).toEqual(['vip', 'weekly']);
     const noted = await shop.portal('POST', '/customers/grace%40example.com/notes', {
       body: { text: 'Gate code 1234' },
     });
-    expect(noted.status).toBe(201);
-    expect(noted.body.notes[0].text).toBe('Gate code 1234');
+    expectStatus(noted, 201);
+    expect(noted.body.notes[0]!.text).toBe('Gate code 1234');
 
-    const weekly = await shop.portal('GET', '/customers?tag=weekly');
-    expect(weekly.body.data.map((c: { email: string }) => c.email)).toEqual(['grace@example.com']);
-    const search = await shop.portal('GET', '/customers?q=LOVE');
-    expect(search.body.data.map((c: { email: string }) => c.email)).toEqual(['Ada@Example.com']);
+    const weekly = expectOk(await shop.portal('GET', '/customers?tag=weekly'));
+    expect(weekly.body.data.map((c) => c.email)).toEqual(['grace@example.com']);
+    const search = expectOk(await shop.portal('GET', '/customers?q=LOVE'));
+    expect(search.body.data.map((c) => c.email)).toEqual(['Ada@Example.com']);
   });
 
   it('pages with a cursor and refuses a bad limit or cursor', async () => {
     for (let i = 0; i < 5; i++) {
       await shop.portal('POST', '/customers', { body: { name: `Page ${i}`, email: `page${i}@example.com` } });
     }
-    const first = await shop.portal('GET', '/customers?limit=3');
+    const first = expectOk(await shop.portal('GET', '/customers?limit=3'));
     expect(first.body.data).toHaveLength(3);
     expect(first.body.pagination.has_more).toBe(true);
-    const second = await shop.portal('GET', `/customers?limit=3&cursor=${first.body.pagination.next_cursor}`);
+    const second = expectOk(
+      await shop.portal('GET', `/customers?limit=3&cursor=${first.body.pagination.next_cursor}`),
+    );
     const ids = [...first.body.data, ...second.body.data].map((c: { id: string }) => c.id);
     expect(new Set(ids).size).toBe(6);
 
     expect((await shop.portal('GET', '/customers?limit=0')).status).toBe(400);
     expect((await shop.portal('GET', '/customers?limit=101')).status).toBe(400);
     const badCursor = await shop.portal('GET', '/customers?cursor=nonsense');
-    expect(badCursor.status).toBe(400);
+    expectStatus(badCursor, 400);
     expect(badCursor.body.error.param).toBe('cursor');
   });
 
   it('answers 404 for an unknown customer', async () => {
     const missing = await shop.portal('GET', '/customers/nobody%40example.com');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect(missing.body.error.code).toBe('not_found');
   });
 
   it('queues a win-back for any customer the owner picks, with the template filled in', async () => {
     const sent = await shop.portal('POST', '/customers/grace%40example.com/winback');
-    expect(sent.status).toBe(201);
+    expectStatus(sent, 201);
     expect(sent.body.customer.email).toBe('grace@example.com');
     expect(sent.body.message).toMatchObject({ kind: 'winback', status: 'queued', to: 'grace@example.com' });
     expect(sent.body.message.body).toContain('Hi Grace Hopper');
@@ -144,39 +149,43 @@ describe('computed customer figures', () => {
     const local = await startTestServer({ clock });
     try {
       const owner = await local.createAccount();
-      const job = await owner.portal('POST', '/jobs/create', {
-        body: { customer_email: 'lin@example.com', customer_name: 'Lin', title: 'Gutter clean' },
-      });
+      const job = expectOk(
+        await owner.portal('POST', '/jobs/create', {
+          body: { customer_email: 'lin@example.com', customer_name: 'Lin', title: 'Gutter clean' },
+        }),
+      );
       await owner.portal('POST', `/jobs/${job.body.job_number}/complete`);
-      const invoice = await owner.portal('POST', '/invoices/create', {
-        body: {
-          customer_email: 'lin@example.com',
-          items: [{ description: 'Gutter clean', quantity: 1, unit_price: 120 }],
-          taxes: [],
-        },
-      });
+      const invoice = expectOk(
+        await owner.portal('POST', '/invoices/create', {
+          body: {
+            customer_email: 'lin@example.com',
+            items: [{ description: 'Gutter clean', quantity: 1, unit_price: 120 }],
+            taxes: [],
+          },
+        }),
+      );
       await owner.portal('POST', `/invoices/${invoice.body.number}/payment`, { body: { amount: 45.5 } });
 
-      const fresh = await owner.portal('GET', '/customers/lin%40example.com');
+      const fresh = expectOk(await owner.portal('GET', '/customers/lin%40example.com'));
       expect(fresh.body).toMatchObject({
         lifetime_value: 45.5,
         last_job_at: '2026-03-02T15:00:00Z',
         lapsed: false,
       });
-      expect((await owner.portal('GET', '/customers?lapsed=true')).body.data).toHaveLength(0);
+      expect(okBody(await owner.portal('GET', '/customers?lapsed=true')).data).toHaveLength(0);
 
       clock.advance(91 * 24 * 60 * 60 * 1000);
-      const later = await owner.portal('GET', '/customers/lin%40example.com');
+      const later = expectOk(await owner.portal('GET', '/customers/lin%40example.com'));
       expect(later.body.lapsed).toBe(true);
-      const lapsed = await owner.portal('GET', '/customers?lapsed=true');
-      expect(lapsed.body.data.map((c: { email: string }) => c.email)).toEqual(['lin@example.com']);
-      const active = await owner.portal('GET', '/customers?lapsed=false');
-      expect(active.body.data.map((c: { email: string }) => c.email)).not.toContain('lin@example.com');
+      const lapsed = expectOk(await owner.portal('GET', '/customers?lapsed=true'));
+      expect(lapsed.body.data.map((c) => c.email)).toEqual(['lin@example.com']);
+      const active = expectOk(await owner.portal('GET', '/customers?lapsed=false'));
+      expect(active.body.data.map((c) => c.email)).not.toContain('lin@example.com');
 
       const winback = await owner.portal('POST', '/customers/lin%40example.com/winback', {
         body: { offer: '15 % off your next visit' },
       });
-      expect(winback.status).toBe(201);
+      expectStatus(winback, 201);
       expect(winback.body.message).toMatchObject({
         kind: 'winback',
         to: 'lin@example.com',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /** The dashboard's "Coming up this week" lists work still to do, in the business's days. */
@@ -19,7 +20,7 @@ async function job(title: string, start: string) {
       scheduled_end: new Date(Date.parse(start) + 2 * 3_600_000).toISOString().replace('.000Z', 'Z'),
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body.job_number as string;
 }
 
@@ -41,7 +42,7 @@ describe('GET /dashboard, coming up', () => {
     expect((await shop.portal('POST', `/jobs/${early}/complete`)).status).toBe(200);
     expect((await shop.portal('POST', `/jobs/${started}/start`)).status).toBe(200);
 
-    const dashboard = (await shop.portal('GET', '/dashboard')).body;
+    const dashboard = okBody(await shop.portal('GET', '/dashboard'));
     expect(dashboard.today).toBe('2026-11-23');
     const numbers = (list: Array<{ job_number: string }>) => list.map((j) => j.job_number);
     expect(numbers(dashboard.jobs_today)).toEqual([tonight]);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseKeyError, openSqliteFile, parseDatabaseKey } from '../../server/db/cipher';
 import { startServer } from '../../server/index';
 import { openDatabase } from '../../server/sync/open';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY = parseDatabaseKey('correct horse battery staple');
@@ -52,7 +53,7 @@ async function addSecretCustomer(s: TestServer) {
   const created = await shop.portal('POST', '/customers', {
     body: { name: SECRET.name, email: SECRET.email, address: SECRET.address },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return shop;
 }
 
@@ -65,7 +66,7 @@ describe('encryption at rest', () => {
     // Read while the server runs, so the WAL still holds the latest writes.
     expect(filesUnder(dataDir).some((file) => file.endsWith('-wal'))).toBe(true);
     expect(leaks(dataDir)).toEqual([]);
-    expect((await shop.portal('GET', '/customers')).body.data[0].name).toBe(SECRET.name);
+    expect(okBody(await shop.portal('GET', '/customers')).data[0]!.name).toBe(SECRET.name);
     await server.stop();
     server = undefined;
     expect(leaks(dataDir)).toEqual([]);
@@ -108,10 +109,10 @@ describe('encryption at rest', () => {
 
     server = await startTestServer({ dataDir, key: KEY });
     expect(leaks(dataDir)).toEqual([]);
-    const customers = await server.request('GET', `/api/portal/${shop.clientId}/customers`, {
-      key: shop.portalKey,
-    });
-    expect(customers.body.data.map((c: { name: string }) => c.name)).toEqual([SECRET.name]);
+    const customers = expectOk(
+      await server.request('GET', `/api/portal/${shop.clientId}/customers`, { key: shop.portalKey }),
+    );
+    expect(customers.body.data.map((c) => c.name)).toEqual([SECRET.name]);
     const [backup] = server.backups.list();
     expect(backup).toMatchObject({ encrypted: true, result: 'verified' });
     expect((await server.backups.verify(backup!.id)).result).toBe('verified');

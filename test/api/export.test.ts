@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { manualClock } from '../../server/lib/clock';
 import { csvField } from '../../server/lib/csv';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -197,7 +198,7 @@ function parseCsv(text: string): Array<Record<string, string>> {
 describe('GET /export', () => {
   it('streams the whole account as one JSON document, as an attachment', async () => {
     const { response, body } = await download('/export');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(response.headers.get('content-disposition')).toBe(
       'attachment; filename="shopdesk-export-2026-11-15.json"',
@@ -259,7 +260,7 @@ describe('GET /export', () => {
 
   it('zips one RFC 4180 CSV file per resource with money in major units', async () => {
     const { response, body } = await download('/export?format=csv');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toBe('application/zip');
     expect(response.headers.get('content-disposition')).toBe(
       'attachment; filename="shopdesk-export-2026-11-15.zip"',
@@ -324,12 +325,12 @@ describe('GET /export', () => {
 
   it('refuses an unknown format with 400 on param format', async () => {
     const res = await shop.portal('GET', '/export?format=xml');
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.error).toMatchObject({ code: 'validation_failed', param: 'format' });
   });
 
   it('needs the key of the account', async () => {
     const res = await shop.portal('GET', '/export', { key: other.portalKey });
-    expect(res.status).toBe(403);
+    expectStatus(res, 403);
   });
 });

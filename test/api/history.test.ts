@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateCustomer } from '../../server/domain/customers';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -13,9 +14,11 @@ beforeAll(async () => {
   server = await startTestServer({ clock });
   shop = await server.createAccount();
   other = await server.createAccount({ business: 'Other Co' });
-  const created = await shop.portal('POST', '/customers', {
-    body: { name: 'Ada', email: 'ada@example.com', phone: '555 0000' },
-  });
+  const created = expectOk(
+    await shop.portal('POST', '/customers', {
+      body: { name: 'Ada', email: 'ada@example.com', phone: '555 0000' },
+    }),
+  );
   customerId = created.body.id;
   clock.advance(60_000);
   await shop.portal('PATCH', '/customers/ada@example.com', { body: { phone: '555 0001', name: 'Ada L.' } });
@@ -25,7 +28,7 @@ afterAll(() => server.stop());
 describe('portal history', () => {
   it("lists a record's changes, newest first, one entry per field, made here", async () => {
     const history = await shop.portal('GET', `/history?record=customers/${customerId}`);
-    expect(history.status).toBe(200);
+    expectStatus(history, 200);
     expect(history.body.data.map((e: { field: string }) => e.field).sort()).toEqual(['name', 'phone']);
     expect(history.body.data.find((e: { field: string }) => e.field === 'phone')).toMatchObject({
       object: 'history_entry',
@@ -41,49 +44,51 @@ describe('portal history', () => {
   });
 
   it("records an invoice's status moving", async () => {
-    const invoice = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_email: 'ada@example.com',
-        items: [{ description: 'Clean', quantity: 1, unit_price: 100 }],
-      },
-    });
+    const invoice = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'ada@example.com',
+          items: [{ description: 'Clean', quantity: 1, unit_price: 100 }],
+        },
+      }),
+    );
     const sent = await shop.portal('POST', `/invoices/${invoice.body.id}/mark-sent`);
-    expect(sent.status).toBe(200);
-    const history = await shop.portal('GET', `/history?record=invoices/${invoice.body.id}`);
+    expectStatus(sent, 200);
+    const history = expectOk(await shop.portal('GET', `/history?record=invoices/${invoice.body.id}`));
     expect(history.body.data[0]).toMatchObject({ field: 'status', old_value: 'draft', new_value: 'sent' });
   });
 
   it('puts back only a value a sync replaced', async () => {
-    const history = await shop.portal('GET', `/history?record=customers/${customerId}`);
-    const restore = await shop.portal('POST', `/history/${history.body.data[0].id}/restore`);
-    expect(restore.status).toBe(409);
+    const history = expectOk(await shop.portal('GET', `/history?record=customers/${customerId}`));
+    const restore = await shop.portal('POST', `/history/${history.body.data[0]!.id}/restore`);
+    expectStatus(restore, 409);
     expect(restore.body.error.code).toBe('invalid_state');
     const missing = await shop.portal('POST', '/history/chg_999999/restore');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
   });
 
   it('refuses a malformed or unknown record', async () => {
     const malformed = await shop.portal('GET', '/history?record=payments/pay_1');
-    expect(malformed.status).toBe(400);
+    expectStatus(malformed, 400);
     expect(malformed.body.error.param).toBe('record');
     const unknown = await shop.portal('GET', '/history?record=customers/cus_nobody');
-    expect(unknown.status).toBe(404);
+    expectStatus(unknown, 404);
   });
 
   it("is this account's alone: another account's key and a v1 key are refused", async () => {
-    const history = await shop.portal('GET', `/history?record=customers/${customerId}`);
+    const history = expectOk(await shop.portal('GET', `/history?record=customers/${customerId}`));
     const path = `/api/portal/${shop.clientId}`;
     for (const key of [other.portalKey, shop.v1Key]) {
       const read = await server.request('GET', `${path}/history?record=customers/${customerId}`, { key });
-      expect(read.status).toBe(403);
-      const write = await server.request('POST', `${path}/history/${history.body.data[0].id}/restore`, {
+      expectStatus(read, 403);
+      const write = await server.request('POST', `${path}/history/${history.body.data[0]!.id}/restore`, {
         key,
       });
-      expect(write.status).toBe(403);
+      expectStatus(write, 403);
     }
     // Another account's own URL does not reach this account's records either.
     const elsewhere = await other.portal('GET', `/history?record=customers/${customerId}`);
-    expect(elsewhere.status).toBe(404);
+    expectStatus(elsewhere, 404);
   });
   it('keeps the newest 200 entries of a record and 90 days, pruned by the retention job', async () => {
     for (let i = 0; i < 205; i++) {
@@ -102,7 +107,7 @@ describe('portal history', () => {
     expect(await count()).toBe(207);
     expect((await server.retention.runNow()).record_changes).toBe(7);
     expect(await count()).toBe(200);
-    const newest = await shop.portal('GET', `/history?record=customers/${customerId}`);
+    const newest = expectOk(await shop.portal('GET', `/history?record=customers/${customerId}`));
     expect(newest.body.data[0]).toMatchObject({ new_value: '555 1204' });
 
     clock.advance(91 * 24 * 60 * 60 * 1000);

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -42,7 +43,7 @@ describe('DNS rebinding: the Host header', () => {
       host: `attacker.example:${server.port}`,
       authorization: `Bearer ${shop.portalKey}`,
     });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expectErrorShape(response.json, 400, 'host_not_allowed');
   });
 });
@@ -65,24 +66,26 @@ describe('CSRF', () => {
 
   it('refuses cookie-authenticated writes from another origin, even another port of 127.0.0.1', async () => {
     const cookie = await shop.signIn();
-    const invoice = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_email: 'ada@example.com',
-        items: [{ description: 'Clean', quantity: 1, unit_price: 10 }],
-      },
-    });
+    const invoice = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'ada@example.com',
+          items: [{ description: 'Clean', quantity: 1, unit_price: 10 }],
+        },
+      }),
+    );
     const path = `/api/portal/${shop.clientId}/invoices/${invoice.body.number}/void`;
     const sameSite = await rawRequest(server.url, 'POST', path, {
       cookie,
       origin: 'http://127.0.0.1:1',
       'sec-fetch-site': 'same-site',
     });
-    expect(sameSite.status).toBe(403);
+    expectStatus(sameSite, 403);
     expectErrorShape(sameSite.json, 403, 'cross_origin_request');
     const oldBrowser = await rawRequest(server.url, 'POST', path, { cookie, origin: 'http://127.0.0.1:1' });
-    expect(oldBrowser.status).toBe(403);
+    expectStatus(oldBrowser, 403);
     const opaque = await rawRequest(server.url, 'POST', path, { cookie, origin: 'null' });
-    expect(opaque.status).toBe(403);
+    expectStatus(opaque, 403);
     const regenerate = await rawRequest(
       server.url,
       'POST',
@@ -92,7 +95,7 @@ describe('CSRF', () => {
         'sec-fetch-site': 'cross-site',
       },
     );
-    expect(regenerate.status).toBe(403);
+    expectStatus(regenerate, 403);
     expect((await shop.portal('GET', '/config')).status).toBe(200);
 
     const own = await rawRequest(server.url, 'POST', path, {
@@ -100,7 +103,7 @@ describe('CSRF', () => {
       origin: server.url,
       'sec-fetch-site': 'same-origin',
     });
-    expect(own.status).toBe(200);
+    expectStatus(own, 200);
     expect(own.json.status).toBe('void');
   });
 
@@ -116,7 +119,7 @@ describe('CSRF', () => {
       },
       JSON.stringify({ name: 'Grace', email: 'grace@example.com' }),
     );
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
   });
 
   it('does not let a cross-site navigation to a sign-in link replace the session', async () => {
@@ -125,7 +128,7 @@ describe('CSRF', () => {
     const crossSite = await rawRequest(server.url, 'GET', `/sign-in?token=${token}`, {
       'sec-fetch-site': 'same-site',
     });
-    expect(crossSite.status).toBe(200);
+    expectStatus(crossSite, 200);
     expect(crossSite.headers['set-cookie']).toBeUndefined();
     expect(crossSite.text).toContain('Continue signing in');
     expect(crossSite.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -133,27 +136,27 @@ describe('CSRF', () => {
     const confirmed = await rawRequest(server.url, 'GET', `/sign-in?token=${token}`, {
       'sec-fetch-site': 'same-origin',
     });
-    expect(confirmed.status).toBe(303);
+    expectStatus(confirmed, 303);
     expect(String(confirmed.headers['set-cookie'])).toMatch(/^sd_session_[0-9a-f]{12}=/);
 
     const typed = await createSignInToken(server.ctx, shop.clientId);
     const fromAddressBar = await rawRequest(server.url, 'GET', `/sign-in?token=${typed}`, {
       'sec-fetch-site': 'none',
     });
-    expect(fromAddressBar.status).toBe(303);
+    expectStatus(fromAddressBar, 303);
   });
 });
 
 describe('framework errors in the contract shape', () => {
   it('answers a malformed percent-escape with 400 and a request id', async () => {
     const response = await shop.v1('GET', '/jobs/%E0%A4%A');
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expectErrorShape(response.body, 400, 'validation_failed');
   });
 
   it('answers an over-long path parameter with 404 in the shape', async () => {
     const response = await shop.v1('GET', `/jobs/${'x'.repeat(5000)}`);
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expectErrorShape(response.body, 404, 'not_found');
   });
 
@@ -162,13 +165,13 @@ describe('framework errors in the contract shape', () => {
       rawBody: gzipSync('{"customer_email":"a@example.com"}').toString('latin1'),
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
     });
-    expect(response.status).toBe(415);
+    expectStatus(response, 415);
     expectErrorShape(response.body, 415, 'unsupported_media_type');
     const garbage = await shop.portal('POST', '/invoices/create', {
       rawBody: '\u0000\u0001binary{',
       headers: { 'content-type': 'application/json' },
     });
-    expect(garbage.status).toBe(400);
+    expectStatus(garbage, 400);
     expect(garbage.body.error.message).not.toContain('binary');
   });
 });
@@ -197,7 +200,7 @@ describe('logging', () => {
   it('logs every request and every server error with its stack', async () => {
     await sql`drop table reviews`.execute(server.ctx.db);
     const failed = await shop.v1('GET', '/reviews');
-    expect(failed.status).toBe(500);
+    expectStatus(failed, 500);
     expectErrorShape(failed.body, 500, 'internal_error');
     const lines = logLines.map((line) => JSON.parse(line));
     const error = lines.find((l) => l.reqId === failed.body.error.request_id && l.level === 50);

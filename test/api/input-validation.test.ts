@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { type ErrorBody, expectError, expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T15:00:00Z');
@@ -24,12 +25,12 @@ describe('control characters in text', () => {
       ['POST', '/jobs/create', { customer_email: 'ada@example.com', customer_name: 'Ada', title: 'A\rB' }],
     ];
     for (const [method, path, body] of cases) {
-      const response = await shop.portal(method, path, { body });
+      const response = expectError(await shop.portal<ErrorBody>(method, path, { body }));
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.code).toBe('validation_failed');
     }
     const v1 = await shop.v1('POST', '/clients', { body: { name: 'Tab\there', email: 'tab@example.com' } });
-    expect(v1.status).toBe(400);
+    expectStatus(v1, 400);
     expect(v1.body.error.param).toBe('name');
   });
 
@@ -37,19 +38,19 @@ describe('control characters in text', () => {
     const emoji = await shop.portal('POST', '/customers', {
       body: { name: 'Grace 😀 Łukasz', email: 'grace@example.com' },
     });
-    expect(emoji.status).toBe(201);
+    expectStatus(emoji, 201);
     const note = await shop.portal('POST', '/customers/grace%40example.com/notes', {
       body: { text: 'Line one\r\nline two\twith a tab' },
     });
-    expect(note.status).toBe(201);
+    expectStatus(note, 201);
     const bell = await shop.portal('POST', '/customers/grace%40example.com/notes', {
       body: { text: 'ding\u0007' },
     });
-    expect(bell.status).toBe(400);
+    expectStatus(bell, 400);
     const surrogate = await shop.portal('POST', '/customers/grace%40example.com/notes', {
       body: { text: 'half \uDC00' },
     });
-    expect(surrogate.status).toBe(400);
+    expectStatus(surrogate, 400);
   });
 });
 
@@ -61,14 +62,14 @@ describe('locale, currency and time zone', () => {
       { currency: 'XYZ' },
       { timezone: 'Mars/Olympus' },
     ]) {
-      const response = await shop.portal('PUT', '/config', { body });
+      const response = expectError(await shop.portal('PUT', '/config', { body }));
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.param).toBe(Object.keys(body)[0]);
     }
     const ok = await shop.portal('PUT', '/config', {
       body: { locale: 'fr-CA', currency: 'EUR', timezone: 'UTC' },
     });
-    expect(ok.status).toBe(200);
+    expectStatus(ok, 200);
     expect((await shop.portal('GET', '/calendar.ics')).status).toBe(200);
     await shop.portal('PUT', '/config', {
       body: { locale: 'en-CA', currency: 'CAD', timezone: 'America/Toronto' },
@@ -84,7 +85,7 @@ describe('locale, currency and time zone', () => {
       .where('id', '=', shop.clientId)
       .execute();
     const config = await shop.portal('GET', '/config');
-    expect(config.status).toBe(200);
+    expectStatus(config, 200);
     expect(config.body.locale).toBe('en-CA');
     expect((await shop.portal('GET', '/calendar.ics')).status).toBe(200);
   });
@@ -93,46 +94,52 @@ describe('locale, currency and time zone', () => {
 describe('dates', () => {
   it('bounds dates to a sane range', async () => {
     for (const issue_date of ['9999-12-31', '0001-01-01', '1899-12-31', '2200-01-01']) {
-      const response = await shop.portal('POST', '/invoices/create', {
-        body: { customer_email: 'ada@example.com', items: [item], issue_date, due_days: 30 },
-      });
+      const response = expectError(
+        await shop.portal('POST', '/invoices/create', {
+          body: { customer_email: 'ada@example.com', items: [item], issue_date, due_days: 30 },
+        }),
+      );
       expect(response.status, issue_date).toBe(400);
       expect(response.body.error.param).toBe('issue_date');
     }
     const job = await shop.v1('POST', '/jobs', {
       body: { customer_email: 'ada@example.com', title: 'Far', scheduled_start: '9999-01-01T10:00:00Z' },
     });
-    expect(job.status).toBe(400);
+    expectStatus(job, 400);
   });
 
   it('refuses a payment dated before the invoice was issued', async () => {
-    const invoice = await shop.portal('POST', '/invoices/create', {
-      body: { customer_email: 'ada@example.com', items: [item], issue_date: '2026-11-20' },
-    });
+    const invoice = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: { customer_email: 'ada@example.com', items: [item], issue_date: '2026-11-20' },
+      }),
+    );
     const number = invoice.body.number;
     const early = await shop.portal('POST', `/invoices/${number}/payment`, {
       body: { amount: 10, paid_at: '2026-11-19T12:00:00Z' },
     });
-    expect(early.status).toBe(400);
+    expectStatus(early, 400);
     expect(early.body.error.param).toBe('paid_at');
     const early2 = await shop.portal('POST', `/invoices/${number}/paid`, {
       body: { paid_at: '2026-11-20T04:00:00Z' },
     });
-    expect(early2.status).toBe(400);
+    expectStatus(early2, 400);
     const sameDay = await shop.portal('POST', `/invoices/${number}/payment`, {
       body: { amount: 10, paid_at: '2026-11-20T06:00:00Z' },
     });
-    expect(sameDay.status).toBe(200);
+    expectStatus(sameDay, 200);
   });
 });
 
 describe('smaller rules', () => {
   it('refuses to mark a 0.00 invoice paid', async () => {
-    const free = await shop.portal('POST', '/invoices/create', {
-      body: { customer_email: 'ada@example.com', items: [{ ...item, unit_price: 0 }] },
-    });
+    const free = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: { customer_email: 'ada@example.com', items: [{ ...item, unit_price: 0 }] },
+      }),
+    );
     const paid = await shop.portal('POST', `/invoices/${free.body.number}/paid`);
-    expect(paid.status).toBe(409);
+    expectStatus(paid, 409);
     expect(paid.body.error.code).toBe('invalid_state');
   });
 
@@ -145,9 +152,9 @@ describe('smaller rules', () => {
     const over = await shop.portal('POST', '/customers/tagged%40example.com/tags', {
       body: { tags: tags(30) },
     });
-    expect(over.status).toBe(400);
+    expectStatus(over, 400);
     expect(over.body.error.param).toBe('tags');
-    const customer = await shop.portal('GET', '/customers/tagged%40example.com');
+    const customer = expectOk(await shop.portal('GET', '/customers/tagged%40example.com'));
     expect(customer.body.tags).toHaveLength(30);
   });
 
@@ -156,7 +163,7 @@ describe('smaller rules', () => {
     const created = await server.request('POST', `/api/portal/${shop.clientId}/integrations/feed-token`, {
       headers: { cookie },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.scopes).toEqual(['read']);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T15:00:00Z');
@@ -22,7 +23,7 @@ const invoiceBody = {
 
 async function create(body: Record<string, unknown> = invoiceBody) {
   const created = await shop.portal('POST', '/invoices/create', { body });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body;
 }
 
@@ -98,22 +99,22 @@ describe('POST /invoices/create', () => {
       [{ ...invoiceBody, due_days: 1.5 }, 'due_days'],
     ];
     for (const [body, param] of cases) {
-      const bad = await shop.portal('POST', '/invoices/create', { body });
+      const bad = expectError(await shop.portal('POST', '/invoices/create', { body }));
       expect(bad.status, param).toBe(400);
       expect(bad.body.error).toMatchObject({ code: 'validation_failed', param });
     }
     const unknown = await shop.portal('POST', '/invoices/create', {
       body: { ...invoiceBody, currency: 'USD' },
     });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error.message).toContain('currency');
   });
 
   it('replays an Idempotency-Key and refuses it with another body', async () => {
     const headers = { 'Idempotency-Key': 'create-once' };
-    const first = await shop.portal('POST', '/invoices/create', { body: invoiceBody, headers });
+    const first = expectOk(await shop.portal('POST', '/invoices/create', { body: invoiceBody, headers }));
     const replay = await shop.portal('POST', '/invoices/create', { body: invoiceBody, headers });
-    expect(replay.status).toBe(201);
+    expectStatus(replay, 201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(first.body);
     const count = await server.ctx.db
@@ -126,17 +127,17 @@ describe('POST /invoices/create', () => {
       body: { ...invoiceBody, due_days: 3 },
       headers,
     });
-    expect(other.status).toBe(409);
+    expectStatus(other, 409);
     expect(other.body.error.code).toBe('idempotency_key_reused');
   });
 
   it('needs the platform plan to write but not to read', async () => {
     const basic = await server.createAccount({ plan: 'basic' });
     const refused = await basic.portal('POST', '/invoices/create', { body: invoiceBody });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
     const list = await basic.portal('GET', '/invoices');
-    expect(list.status).toBe(200);
+    expectStatus(list, 200);
     expect(list.body.data).toEqual([]);
   });
 });
@@ -144,10 +145,10 @@ describe('POST /invoices/create', () => {
 describe('reading invoices', () => {
   it('gets an invoice by number or id and answers 404 for an unknown one', async () => {
     const invoice = await create();
-    expect((await shop.portal('GET', `/invoices/${invoice.number}`)).body).toEqual(invoice);
-    expect((await shop.portal('GET', `/invoices/${invoice.id}`)).body.number).toBe(invoice.number);
+    expect(okBody(await shop.portal('GET', `/invoices/${invoice.number}`))).toEqual(invoice);
+    expect(okBody(await shop.portal('GET', `/invoices/${invoice.id}`)).number).toBe(invoice.number);
     const missing = await shop.portal('GET', '/invoices/INV-9999');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect(missing.body.error.code).toBe('not_found');
     expect((await shop.portal('POST', '/invoices/INV-9999/send')).status).toBe(404);
   });
@@ -159,21 +160,23 @@ describe('reading invoices', () => {
       customer_email: 'grace@example.com',
     });
     const all = await shop.portal('GET', '/invoices?limit=2');
-    expect(all.status).toBe(200);
-    expect(all.body.data[0].id).toBe(grace.id);
+    expectStatus(all, 200);
+    expect(all.body.data[0]!.id).toBe(grace.id);
     expect(all.body.pagination.has_more).toBe(true);
-    const next = await shop.portal('GET', `/invoices?limit=2&cursor=${all.body.pagination.next_cursor}`);
-    expect(next.body.data[0].id < all.body.data[1].id).toBe(true);
+    const next = expectOk(
+      await shop.portal('GET', `/invoices?limit=2&cursor=${all.body.pagination.next_cursor}`),
+    );
+    expect(next.body.data[0]!.id < all.body.data[1]!.id).toBe(true);
 
-    const byEmail = await shop.portal('GET', '/invoices?customer_email=GRACE%40example.com');
+    const byEmail = expectOk(await shop.portal('GET', '/invoices?customer_email=GRACE%40example.com'));
     expect(byEmail.body.data.map((i: { id: string }) => i.id)).toEqual([grace.id]);
-    const bySearch = await shop.portal('GET', '/invoices?q=hopper');
+    const bySearch = expectOk(await shop.portal('GET', '/invoices?q=hopper'));
     expect(bySearch.body.data.map((i: { id: string }) => i.id)).toEqual([grace.id]);
-    const byNumber = await shop.portal('GET', `/invoices?q=${grace.number}`);
+    const byNumber = expectOk(await shop.portal('GET', `/invoices?q=${grace.number}`));
     expect(byNumber.body.data.map((i: { id: string }) => i.id)).toEqual([grace.id]);
 
     const badStatus = await shop.portal('GET', '/invoices?status=late');
-    expect(badStatus.status).toBe(400);
+    expectStatus(badStatus, 400);
     expect(badStatus.body.error.param).toBe('status');
     expect((await shop.portal('GET', '/invoices?limit=500')).status).toBe(400);
   });
@@ -185,11 +188,15 @@ describe('reading invoices', () => {
       issue_date: '2026-10-01',
     });
     await shop.portal('POST', `/invoices/${late.number}/mark-sent`);
-    const overdue = await shop.portal('GET', '/invoices?status=overdue&customer_email=late%40example.com');
+    const overdue = expectOk(
+      await shop.portal('GET', '/invoices?status=overdue&customer_email=late%40example.com'),
+    );
     expect(overdue.body.data.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
       [late.id, 'overdue'],
     ]);
-    const sent = await shop.portal('GET', '/invoices?status=sent&customer_email=late%40example.com');
+    const sent = expectOk(
+      await shop.portal('GET', '/invoices?status=sent&customer_email=late%40example.com'),
+    );
     expect(sent.body.data).toEqual([]);
   });
 });
@@ -198,31 +205,31 @@ describe('sending and payments', () => {
   it('queues the e-mail without marking the invoice sent, and lets the owner cancel it', async () => {
     const invoice = await create();
     const queued = await shop.portal('POST', `/invoices/${invoice.number}/send`);
-    expect(queued.status).toBe(200);
+    expectStatus(queued, 200);
     expect(queued.body).toMatchObject({ status: 'draft', sent_at: null });
-    const twice = await shop.portal('POST', `/invoices/${invoice.number}/send`);
+    const twice = expectError(await shop.portal('POST', `/invoices/${invoice.number}/send`));
     expect([twice.status, twice.body.error.message]).toEqual([
       409,
       `Invoice ${invoice.number} already waits in the outbox; open it in Messages to send it now or cancel it.`,
     ]);
-    const listed = await shop.portal('GET', `/messages?document_id=${invoice.id}`);
+    const listed = expectOk(await shop.portal('GET', `/messages?document_id=${invoice.id}`));
     expect(listed.body.data.map((m: any) => [m.kind, m.to, m.status, m.waiting_reason])).toEqual([
       ['invoice', 'ada@example.com', 'queued', 'smtp_not_configured'],
     ]);
-    const id = listed.body.data[0].id;
-    const now = await shop.portal('POST', `/messages/${id}/send`);
+    const id = listed.body.data[0]!.id;
+    const now = expectError(await shop.portal('POST', `/messages/${id}/send`));
     expect([now.status, now.body.error.message]).toEqual([
       409,
       'Not sent — set up e-mail first: Settings › Business › E-mail.',
     ]);
-    const cancelled = await shop.portal('POST', `/messages/${id}/cancel`);
+    const cancelled = expectOk(await shop.portal('POST', `/messages/${id}/cancel`));
     expect(cancelled.body).toMatchObject({ status: 'cancelled', last_error: 'Cancelled by you' });
     expect(
-      (await shop.portal('GET', `/messages?status=cancelled&document_id=${invoice.id}`)).body.data,
+      okBody(await shop.portal('GET', `/messages?status=cancelled&document_id=${invoice.id}`)).data,
     ).toHaveLength(1);
     expect((await shop.portal('POST', `/invoices/${invoice.number}/send`)).status).toBe(200);
 
-    const handed = await shop.portal('POST', `/invoices/${invoice.number}/mark-sent`);
+    const handed = expectOk(await shop.portal('POST', `/invoices/${invoice.number}/mark-sent`));
     expect(handed.body).toMatchObject({ status: 'sent', sent_at: '2026-11-22T15:00:00Z' });
   });
 
@@ -231,7 +238,7 @@ describe('sending and payments', () => {
     const partial = await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
       body: { amount: 100, method: 'e-transfer', paid_at: '2026-11-21T12:00:00Z' },
     });
-    expect(partial.status).toBe(200);
+    expectStatus(partial, 200);
     expect(partial.body).toMatchObject({ status: 'partially_paid', amount_paid: 100, balance: 268.2 });
     expect(partial.body.payments[0]).toMatchObject({
       amount: 100,
@@ -243,12 +250,16 @@ describe('sending and payments', () => {
     const over = await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
       body: { amount: 268.21 },
     });
-    expect(over.status).toBe(400);
+    expectStatus(over, 400);
     expect(over.body.error).toMatchObject({ code: 'validation_failed', param: 'amount' });
-    const zero = await shop.portal('POST', `/invoices/${invoice.number}/payment`, { body: { amount: 0 } });
+    const zero = expectError(
+      await shop.portal('POST', `/invoices/${invoice.number}/payment`, { body: { amount: 0 } }),
+    );
     expect(zero.body.error.param).toBe('amount');
 
-    const paid = await shop.portal('POST', `/invoices/${invoice.number}/paid`, { body: { method: 'cash' } });
+    const paid = expectOk(
+      await shop.portal('POST', `/invoices/${invoice.number}/paid`, { body: { method: 'cash' } }),
+    );
     expect(paid.body).toMatchObject({ status: 'paid', amount_paid: 368.2, balance: 0 });
 
     const recorded = await shop.events('invoice.payment_recorded');
@@ -257,10 +268,10 @@ describe('sending and payments', () => {
     expect(paidEvents.at(-1)!.data.object).toEqual(paid.body);
 
     const again = await shop.portal('POST', `/invoices/${invoice.number}/paid`);
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body.error.code).toBe('invalid_state');
     const more = await shop.portal('POST', `/invoices/${invoice.number}/payment`, { body: { amount: 1 } });
-    expect(more.status).toBe(409);
+    expectStatus(more, 409);
     expect((await shop.portal('POST', `/invoices/${invoice.number}/send`)).status).toBe(409);
   });
 
@@ -276,7 +287,7 @@ describe('sending and payments', () => {
       });
       expect(paid.status, paid.text).toBe(200);
     }
-    const read = await shop.portal('GET', `/invoices/${invoice.number}`);
+    const read = expectOk(await shop.portal('GET', `/invoices/${invoice.number}`));
     expect(read.body.payments.map((p: { amount: number }) => p.amount)).toEqual([10, 20, 30]);
   });
 
@@ -284,14 +295,14 @@ describe('sending and payments', () => {
     const withPayment = await create();
     await shop.portal('POST', `/invoices/${withPayment.number}/payment`, { body: { amount: 5 } });
     const refused = await shop.portal('POST', `/invoices/${withPayment.number}/void`);
-    expect(refused.status).toBe(409);
+    expectStatus(refused, 409);
     expect(refused.body.error.code).toBe('invalid_state');
 
     const clean = await create();
-    const voided = await shop.portal('POST', `/invoices/${clean.number}/void`);
+    const voided = expectOk(await shop.portal('POST', `/invoices/${clean.number}/void`));
     expect(voided.body).toMatchObject({ status: 'void', voided_at: '2026-11-22T15:00:00Z' });
     const pay = await shop.portal('POST', `/invoices/${clean.number}/payment`, { body: { amount: 1 } });
-    expect(pay.status).toBe(409);
+    expectStatus(pay, 409);
     expect(pay.body.error.message).toContain('void');
   });
 });
@@ -302,20 +313,22 @@ describe('draft edits', () => {
     const patched = await shop.portal('PATCH', `/invoices/${invoice.number}`, {
       body: { items: [{ description: 'Move-out clean', quantity: 1, unit_price: 300 }] },
     });
-    expect(patched.status).toBe(200);
+    expectStatus(patched, 200);
     expect(patched.body).toMatchObject({ subtotal: 300, tax_total: 36, total: 336 });
-    const nameOnly = await shop.portal('PATCH', `/invoices/${invoice.number}`, {
-      body: { customer_name: 'Someone' },
-    });
+    const nameOnly = expectError(
+      await shop.portal('PATCH', `/invoices/${invoice.number}`, {
+        body: { customer_name: 'Someone' },
+      }),
+    );
     expect(nameOnly.body.error.param).toBe('customer_name');
 
     await shop.portal('POST', `/invoices/${invoice.number}/mark-sent`);
     const late = await shop.portal('PATCH', `/invoices/${invoice.number}`, { body: { notes: 'x' } });
-    expect(late.status).toBe(409);
+    expectStatus(late, 409);
     expect((await shop.portal('DELETE', `/invoices/${invoice.number}`)).status).toBe(409);
 
     const draft = await create();
-    const deleted = await shop.portal('DELETE', `/invoices/${draft.number}`);
+    const deleted = expectOk(await shop.portal('DELETE', `/invoices/${draft.number}`));
     expect(deleted.body).toEqual({ id: draft.id, object: 'invoice', deleted: true });
     expect((await shop.portal('GET', `/invoices/${draft.number}`)).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { JPEG_IMAGE } from '../helpers/images';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -39,7 +40,7 @@ async function job(account: TestAccount, assignee: string): Promise<string> {
       assignees: [assignee],
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body.id;
 }
 
@@ -77,7 +78,7 @@ afterAll(() => server.stop());
 describe("a job's photos on the portal", { timeout: 60_000 }, () => {
   it('lists them oldest first, with who took them, and serves their bytes privately', async () => {
     const listed = await shop.portal('GET', `/jobs/${samJob}/photos`);
-    expect(listed.status).toBe(200);
+    expectStatus(listed, 200);
     const sam = await memberId(shop, 'Sam');
     expect(listed.body.data).toEqual([
       {
@@ -90,13 +91,13 @@ describe("a job's photos on the portal", { timeout: 60_000 }, () => {
       },
       expect.objectContaining({ id: 'jph_01jz0000000000000000000002', taken_at: '2026-11-20T10:05:00Z' }),
     ]);
-    const byNumber = await shop.portal('GET', '/jobs/J-0001/photos');
+    const byNumber = expectOk(await shop.portal('GET', '/jobs/J-0001/photos'));
     expect(byNumber.body.data).toHaveLength(2);
 
     const bytes = await image(shop, `/jobs/${samJob}/photos/jph_01jz0000000000000000000001`, {
       authorization: `Bearer ${shop.portalKey}`,
     });
-    expect(bytes.status).toBe(200);
+    expectStatus(bytes, 200);
     expect(bytes.headers.get('content-type')).toBe('image/jpeg');
     expect(bytes.headers.get('cache-control')).toMatch(/^private/);
     expect(Buffer.from(await bytes.arrayBuffer()).equals(JPEG_IMAGE)).toBe(true);
@@ -106,14 +107,14 @@ describe("a job's photos on the portal", { timeout: 60_000 }, () => {
     const elsewhere = await image(shop, `/jobs/${samJob}/photos/jph_01jz0000000000000000000003`, {
       authorization: `Bearer ${shop.portalKey}`,
     });
-    expect(elsewhere.status).toBe(404);
+    expectStatus(elsewhere, 404);
     const theirJob = await job(other, 'Kim');
     expect((await other.portal('GET', `/jobs/${samJob}/photos`)).status).toBe(404);
     expect((await shop.portal('GET', `/jobs/${theirJob}/photos`)).status).toBe(404);
     const theirs = await image(other, `/jobs/${samJob}/photos/jph_01jz0000000000000000000001`, {
       authorization: `Bearer ${other.portalKey}`,
     });
-    expect(theirs.status).toBe(404);
+    expectStatus(theirs, 404);
   });
 
   it('is refused to a v1 key, to no credentials and to another business’s key', async () => {
@@ -129,17 +130,17 @@ describe("a job's photos on the portal", { timeout: 60_000 }, () => {
   it("shows a crew member their own visit's photos and no one else's; the office sees all", async () => {
     const samCookie = await signedIn(shop, 'Sam', 'crew');
     const own = await image(shop, `/jobs/${samJob}/photos`, { cookie: samCookie });
-    expect(own.status).toBe(200);
+    expectStatus(own, 200);
     expect(((await own.json()) as { data: unknown[] }).data).toHaveLength(2);
     const lees = await image(shop, `/jobs/${leeJob}/photos`, { cookie: samCookie });
-    expect(lees.status).toBe(404);
+    expectStatus(lees, 404);
     const leesBytes = await image(shop, `/jobs/${leeJob}/photos/jph_01jz0000000000000000000003`, {
       cookie: samCookie,
     });
-    expect(leesBytes.status).toBe(404);
+    expectStatus(leesBytes, 404);
 
     const officeCookie = await signedIn(shop, 'Lee', 'office');
     const office = await image(shop, `/jobs/${samJob}/photos`, { cookie: officeCookie });
-    expect(office.status).toBe(200);
+    expectStatus(office, 200);
   });
 });

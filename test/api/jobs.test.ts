@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -25,7 +26,7 @@ describe('portal jobs', () => {
       address: '1 Main St',
       price: 180.5,
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       object: 'job',
       job_number: 'J-0001',
@@ -50,13 +51,13 @@ describe('portal jobs', () => {
       name: 'Ada Lovelace',
     });
 
-    const team = await shop.portal('GET', '/team');
+    const team = expectOk(await shop.portal('GET', '/team'));
     expect(team.body.data.map((m: { name: string }) => m.name)).toEqual(['Alex', 'Sam']);
   });
 
   it('creates an unscheduled job and reuses the customer and members case-insensitively', async () => {
     const created = await create({ customer_email: 'ada@example.com', title: 'Windows', assignees: ['sam'] });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       job_number: 'J-0002',
       status: 'unscheduled',
@@ -73,16 +74,20 @@ describe('portal jobs', () => {
     const customer = await own.portal('POST', '/customers', {
       body: { name: 'Grace Hopper', email: 'grace@example.com', address: '7 Harbour Rd' },
     });
-    expect(customer.status).toBe(201);
-    const defaulted = await create({ customer_email: 'grace@example.com', title: 'Windows' });
+    expectStatus(customer, 201);
+    const defaulted = expectOk(await create({ customer_email: 'grace@example.com', title: 'Windows' }));
     expect(defaulted.body.address).toBe('7 Harbour Rd');
-    const elsewhere = await create({
-      customer_email: 'grace@example.com',
-      title: 'Office',
-      address: '1 Bay St',
-    });
+    const elsewhere = expectOk(
+      await create({
+        customer_email: 'grace@example.com',
+        title: 'Office',
+        address: '1 Bay St',
+      }),
+    );
     expect(elsewhere.body.address).toBe('1 Bay St');
-    const none = await create({ customer_email: 'grace@example.com', title: 'Phone advice', address: null });
+    const none = expectOk(
+      await create({ customer_email: 'grace@example.com', title: 'Phone advice', address: null }),
+    );
     expect(none.body.address).toBeNull();
   });
 
@@ -93,7 +98,7 @@ describe('portal jobs', () => {
       scheduled_start: '2026-11-20T12:00:00Z',
       scheduled_end: '2026-11-20T11:00:00Z',
     });
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error).toMatchObject({ code: 'validation_failed', param: 'scheduled_end' });
 
     const endOnly = await create({
@@ -101,24 +106,24 @@ describe('portal jobs', () => {
       title: 'X',
       scheduled_end: '2026-11-20T11:00:00Z',
     });
-    expect(endOnly.status).toBe(400);
+    expectStatus(endOnly, 400);
     expect(endOnly.body.error.param).toBe('scheduled_end');
 
     const badEmail = await create({ customer_email: 'nope', title: 'X' });
-    expect(badEmail.status).toBe(400);
+    expectStatus(badEmail, 400);
     expect(badEmail.body.error.param).toBe('customer_email');
 
-    const negative = await create({ customer_email: 'ada@example.com', title: 'X', price: -1 });
+    const negative = expectError(await create({ customer_email: 'ada@example.com', title: 'X', price: -1 }));
     expect(negative.body.error.param).toBe('price');
   });
 
   it('gets a job by number or id and answers 404 for an unknown one', async () => {
     const byNumber = await shop.portal('GET', '/jobs/J-0001');
-    expect(byNumber.status).toBe(200);
-    const byId = await shop.portal('GET', `/jobs/${byNumber.body.id}`);
+    expectStatus(byNumber, 200);
+    const byId = expectOk(await shop.portal('GET', `/jobs/${byNumber.body.id}`));
     expect(byId.body.job_number).toBe('J-0001');
     const missing = await shop.portal('GET', '/jobs/J-9999');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect(missing.body.error.code).toBe('not_found');
   });
 
@@ -129,7 +134,7 @@ describe('portal jobs', () => {
       scheduled_start: '2026-11-25T15:00:00Z',
       assignees: ['Alex'],
     });
-    const all = await shop.portal('GET', '/jobs');
+    const all = expectOk(await shop.portal('GET', '/jobs'));
     expect(all.body.data.map((j: { job_number: string }) => j.job_number)).toEqual([
       'J-0003',
       'J-0002',
@@ -137,7 +142,9 @@ describe('portal jobs', () => {
     ]);
 
     const numbers = async (query: string) =>
-      (await shop.portal('GET', `/jobs?${query}`)).body.data.map((j: { job_number: string }) => j.job_number);
+      okBody(await shop.portal('GET', `/jobs?${query}`)).data.map(
+        (j: { job_number: string }) => j.job_number,
+      );
     expect(await numbers('status=unscheduled')).toEqual(['J-0002']);
     expect(await numbers('assignee=SAM')).toEqual(['J-0002', 'J-0001']);
     expect(await numbers('customer_email=GRACE@example.com')).toEqual(['J-0003']);
@@ -145,13 +152,15 @@ describe('portal jobs', () => {
     expect(await numbers('from=2026-11-20&to=2026-11-20')).toEqual(['J-0001']);
     expect(await numbers('from=2026-11-21T00:00:00Z')).toEqual(['J-0003']);
 
-    const page = await shop.portal('GET', '/jobs?limit=2');
+    const page = expectOk(await shop.portal('GET', '/jobs?limit=2'));
     expect(page.body.pagination.has_more).toBe(true);
-    const rest = await shop.portal('GET', `/jobs?limit=2&cursor=${page.body.pagination.next_cursor}`);
+    const rest = expectOk(
+      await shop.portal('GET', `/jobs?limit=2&cursor=${page.body.pagination.next_cursor}`),
+    );
     expect(rest.body.data.map((j: { job_number: string }) => j.job_number)).toEqual(['J-0001']);
 
     const bad = await shop.portal('GET', '/jobs?status=done');
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error.param).toBe('status');
   });
 
@@ -164,7 +173,7 @@ describe('portal jobs', () => {
         title: 'Windows and gutters',
       },
     });
-    expect(scheduled.status).toBe(200);
+    expectStatus(scheduled, 200);
     expect(scheduled.body).toMatchObject({
       status: 'scheduled',
       assignees: ['Jordan'],
@@ -175,10 +184,12 @@ describe('portal jobs', () => {
     const backwards = await shop.portal('PATCH', '/jobs/J-0002', {
       body: { scheduled_end: '2026-11-21T13:00:00Z' },
     });
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error.param).toBe('scheduled_end');
 
-    const unscheduled = await shop.portal('PATCH', '/jobs/J-0002', { body: { scheduled_start: null } });
+    const unscheduled = expectOk(
+      await shop.portal('PATCH', '/jobs/J-0002', { body: { scheduled_start: null } }),
+    );
     expect(unscheduled.body).toMatchObject({
       status: 'unscheduled',
       scheduled_start: null,
@@ -186,17 +197,17 @@ describe('portal jobs', () => {
     });
 
     const unknownField = await shop.portal('PATCH', '/jobs/J-0002', { body: { status: 'completed' } });
-    expect(unknownField.status).toBe(400);
+    expectStatus(unknownField, 400);
   });
 
   it('starts and completes a job, writing job.completed, and refuses to do either twice', async () => {
     const started = await shop.portal('POST', '/jobs/J-0001/start');
-    expect(started.status).toBe(200);
+    expectStatus(started, 200);
     expect(started.body).toMatchObject({ status: 'in_progress', started_at: '2026-11-18T15:00:00Z' });
     expect((await shop.portal('POST', '/jobs/J-0001/start')).status).toBe(409);
 
     const completed = await shop.portal('POST', '/jobs/J-0001/complete');
-    expect(completed.status).toBe(200);
+    expectStatus(completed, 200);
     expect(completed.body).toMatchObject({ status: 'completed', completed_at: '2026-11-18T15:00:00Z' });
 
     const events = await shop.events('job.completed');
@@ -204,20 +215,20 @@ describe('portal jobs', () => {
     expect(events[0]!.data.object).toEqual(completed.body);
 
     const again = await shop.portal('POST', '/jobs/J-0001/complete');
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body.error.code).toBe('invalid_state');
     expect(await shop.events('job.completed')).toHaveLength(1);
 
     const patch = await shop.portal('PATCH', '/jobs/J-0001', { body: { title: 'Too late' } });
-    expect(patch.status).toBe(409);
+    expectStatus(patch, 409);
     expect((await shop.portal('POST', '/jobs/J-0001/cancel')).status).toBe(409);
   });
 
   it('cancels an open job and refuses to complete it afterwards', async () => {
-    const cancelled = await shop.portal('POST', '/jobs/J-0003/cancel');
+    const cancelled = expectOk(await shop.portal('POST', '/jobs/J-0003/cancel'));
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancelled_at: '2026-11-18T15:00:00Z' });
     const complete = await shop.portal('POST', '/jobs/J-0003/complete');
-    expect(complete.status).toBe(409);
+    expectStatus(complete, 409);
     expect(complete.body.error.code).toBe('invalid_state');
     expect((await shop.portal('POST', '/jobs/J-9999/cancel')).status).toBe(404);
   });
@@ -228,7 +239,7 @@ describe('portal jobs', () => {
     const refused = await basic.portal('POST', '/jobs/create', {
       body: { customer_email: 'a@example.com', title: 'X' },
     });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
     expect((await basic.portal('GET', '/jobs/J-0001')).status).toBe(404);
   });

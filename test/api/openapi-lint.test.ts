@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -15,7 +16,7 @@ let doc: any;
 beforeAll(async () => {
   server = await startTestServer();
   shop = await server.createAccount();
-  doc = (await server.request('GET', '/openapi.json')).body;
+  doc = okBody(await server.request('GET', '/openapi.json'));
 });
 afterAll(() => server.stop());
 
@@ -174,7 +175,7 @@ describe('the OpenAPI document', () => {
     }
     for (const resource of ['jobs', 'invoices']) {
       const body = doc.paths[`/api/v1/${resource}`].post.requestBody.content['application/json'];
-      const created = await shop.v1('POST', `/${resource}`, { body: body.examples.example.value });
+      const created = expectOk(await shop.v1('POST', `/${resource}`, { body: body.examples.example.value }));
       expect(created.status, resource).toBe(201);
       const response = doc.paths[`/api/v1/${resource}`].post.responses['201'].content['application/json'];
       expect(validator(response.schema)(created.body), resource).toBe(true);

@@ -5,6 +5,7 @@ import { manualClock } from '../../server/lib/clock';
 import { fromCents } from '../../shared/money';
 import type { AnalyticsBucket, BenchmarkFigure } from '../../shared/schemas/overview';
 import { addDays, dateInZone } from '../../shared/time-zone';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { seedRandom } from './overview-random-rows';
 
@@ -92,7 +93,7 @@ async function expectAnalyticsMatchRaw(account: TestAccount, timeZone: string, f
   const rows = await raw(server.ctx.db, account.clientId, timeZone);
   for (const interval of ['month', 'week']) {
     const res = await account.portal('GET', `/analytics?interval=${interval}&from=${from}&to=${to}`);
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body.series).toEqual(expectedSeries(rows, res.body.series));
   }
   return rows;
@@ -104,7 +105,7 @@ describe('analytics through the write routes (America/St_Johns)', () => {
   const zone = 'America/St_Johns';
   let shop: TestAccount;
   const month = async (start: string) => {
-    const res = await shop.portal('GET', '/analytics?interval=month&from=2026-10-01&to=2026-11-30');
+    const res = expectOk(await shop.portal('GET', '/analytics?interval=month&from=2026-10-01&to=2026-11-30'));
     return res.body.series.find((b: AnalyticsBucket) => b.start === start) as AnalyticsBucket;
   };
   const check = () => expectAnalyticsMatchRaw(shop, zone, '2026-10-01', '2026-11-30');
@@ -122,7 +123,7 @@ describe('analytics through the write routes (America/St_Johns)', () => {
         taxes: [],
       },
     });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.issue_date).toBe('2026-11-01');
     expect(await month('2026-11-01')).toMatchObject({ invoiced: 100, invoices: 1, new_customers: 1 });
     await check();
@@ -132,29 +133,31 @@ describe('analytics through the write routes (America/St_Johns)', () => {
     const res = await shop.portal('PATCH', '/invoices/INV-0001', {
       body: { items: [{ description: 'Deep clean', quantity: 2, unit_price: 125 }] },
     });
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(await month('2026-11-01')).toMatchObject({ invoiced: 250, invoices: 1 });
     await check();
   });
 
   it('counts payments in the local month they were made', async () => {
-    const october = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_email: 'ada@example.com',
-        items: [{ description: 'Windows', quantity: 1, unit_price: 50 }],
-        taxes: [],
-        issue_date: '2026-10-30',
-      },
-    });
+    const october = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'ada@example.com',
+          items: [{ description: 'Windows', quantity: 1, unit_price: 50 }],
+          taxes: [],
+          issue_date: '2026-10-30',
+        },
+      }),
+    );
     expect((await shop.portal('POST', `/invoices/${october.body.number}/mark-sent`)).status).toBe(200);
     // 31 October 23:30 in St John's (daylight time, -2:30), though 1 November in UTC.
     const early = await shop.portal('POST', `/invoices/${october.body.number}/paid`, {
       body: { method: 'card', paid_at: '2026-11-01T02:00:00Z' },
     });
-    expect(early.status).toBe(200);
+    expectStatus(early, 200);
     expect((await shop.portal('POST', '/invoices/INV-0001/mark-sent')).status).toBe(200);
     const full = await shop.portal('POST', '/invoices/INV-0001/paid', { body: { method: 'cash' } });
-    expect(full.status).toBe(200);
+    expectStatus(full, 200);
     expect(full.body.status).toBe('paid');
     expect(await month('2026-10-01')).toMatchObject({ revenue: 50, invoiced: 50 });
     expect(await month('2026-11-01')).toMatchObject({ revenue: 250, invoiced: 250 });
@@ -168,10 +171,10 @@ describe('analytics through the write routes (America/St_Johns)', () => {
         items: [{ description: 'Windows', quantity: 1, unit_price: 80 }],
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(await month('2026-11-01')).toMatchObject({ invoiced: 330, invoices: 2 });
     const voided = await shop.portal('POST', `/invoices/${created.body.number}/void`);
-    expect(voided.status).toBe(200);
+    expectStatus(voided, 200);
     expect(await month('2026-11-01')).toMatchObject({ invoiced: 250, invoices: 1 });
     await check();
   });
@@ -182,9 +185,11 @@ describe('analytics through the write routes (America/St_Johns)', () => {
     const job = await shop.portal('POST', '/jobs/create', {
       body: { customer_email: 'ada@example.com', title: 'Oven clean' },
     });
-    expect(job.status).toBe(201);
+    expectStatus(job, 201);
     expect((await shop.portal('POST', `/jobs/${job.body.job_number}/complete`)).status).toBe(200);
-    const weeks = await shop.portal('GET', '/analytics?interval=week&from=2026-10-26&to=2026-11-08');
+    const weeks = expectOk(
+      await shop.portal('GET', '/analytics?interval=week&from=2026-10-26&to=2026-11-08'),
+    );
     expect(
       weeks.body.series.map((b: AnalyticsBucket) => [b.start, b.jobs_completed, b.new_customers]),
     ).toEqual([
@@ -200,13 +205,13 @@ describe('analytics through the write routes (America/St_Johns)', () => {
         body: { customer_email: email, items: [{ description: 'Carpets', quantity: 1, unit_price: 300 }] },
       });
     const won = await create('ada@example.com');
-    expect(won.status).toBe(201);
+    expectStatus(won, 201);
     for (const step of ['mark-sent', 'accept', 'convert']) {
       const res = await shop.portal('POST', `/quotes/${won.body.number}/${step}`);
       expect(res.status, step).toBeLessThan(300);
     }
     expect(await month('2026-11-01')).toMatchObject({ quotes_accepted: 1, quotes_decided: 1 });
-    const lost = await create('bob@example.com');
+    const lost = expectOk(await create('bob@example.com'));
     await shop.portal('POST', `/quotes/${lost.body.number}/mark-sent`);
     expect((await shop.portal('POST', `/quotes/${lost.body.number}/decline`)).status).toBe(200);
     expect(await month('2026-11-01')).toMatchObject({
@@ -219,7 +224,7 @@ describe('analytics through the write routes (America/St_Johns)', () => {
 
   it('forgets a deleted customer', async () => {
     const created = await shop.v1('POST', '/clients', { body: { email: 'cy@example.com', name: 'Cy' } });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(await month('2026-11-01')).toMatchObject({ new_customers: 3 });
     expect((await shop.v1('DELETE', `/clients/${created.body.id}`)).status).toBe(200);
     expect(await month('2026-11-01')).toMatchObject({ new_customers: 2 });
@@ -246,13 +251,13 @@ describe.each([
     expect(rows.payments.length).toBeGreaterThan(50);
     // Clipped buckets that start and end mid-week and mid-month.
     await expectAnalyticsMatchRaw(shop, zone, '2026-03-04', '2026-06-17');
-    const byDefault = await shop.portal('GET', '/analytics');
+    const byDefault = expectOk(await shop.portal('GET', '/analytics'));
     expect(byDefault.body.series).toEqual(expectedSeries(rows, byDefault.body.series));
   });
 
   it('gives the dashboard the same months as the raw rows', async () => {
     const rows = await raw(server.ctx.db, shop.clientId, zone);
-    const d = (await shop.portal('GET', '/dashboard')).body;
+    const d = okBody(await shop.portal('GET', '/dashboard'));
     const inMonth = (month: string) => (local: string) => local.startsWith(month);
     expect(d.revenue_by_month).toEqual(
       ['2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11'].map((month) => ({
@@ -271,7 +276,7 @@ describe.each([
   it('gives the benchmark the same days to pay, average invoice and acceptance rate as the raw rows', async () => {
     const rows = await raw(server.ctx.db, shop.clientId, zone);
     const res = await shop.portal('GET', '/benchmark?from=2026-10-01&to=2026-10-30');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     const periods = Array.from({ length: 7 }, (_, i) => ({
       start: addDays('2026-10-01', (i - 6) * 30),
       end: addDays('2026-10-01', (i - 5) * 30 - 1),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { seedOverview } from './overview-seed';
 
@@ -22,7 +23,7 @@ afterAll(() => server.stop());
 describe('GET /dashboard', () => {
   it('adds up the money, work and reviews of today and this month in the account time zone', async () => {
     const res = await shop.portal('GET', '/dashboard');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     const d = res.body;
     expect(d.today).toBe('2026-11-15');
     expect(d.timezone).toBe('America/Toronto');
@@ -34,12 +35,12 @@ describe('GET /dashboard', () => {
     expect(d.average_rating).toBe(4);
     expect(d.review_count).toBe(3);
     expect(d.recent_reviews.map((r: { rating: number }) => r.rating)).toEqual([5, 3, 4]);
-    expect(d.recent_reviews[1].customer).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
-    expect(d.recent_reviews[0].customer).toBeNull();
+    expect(d.recent_reviews[1]!.customer).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
+    expect(d.recent_reviews[0]!.customer).toBeNull();
   });
 
   it("lists today's jobs with customer and assignees, and the next 7 days' jobs", async () => {
-    const d = (await shop.portal('GET', '/dashboard')).body;
+    const d = okBody(await shop.portal('GET', '/dashboard'));
     expect(d.jobs_today).toHaveLength(1);
     expect(d.jobs_today[0]).toMatchObject({
       job_number: 'J-0001',
@@ -52,7 +53,7 @@ describe('GET /dashboard', () => {
   });
 
   it('gives six months of revenue, oldest first', async () => {
-    const d = (await shop.portal('GET', '/dashboard')).body;
+    const d = okBody(await shop.portal('GET', '/dashboard'));
     expect(d.revenue_by_month).toEqual([
       { month: '2026-06', revenue: 0 },
       { month: '2026-07', revenue: 0 },
@@ -67,7 +68,7 @@ describe('GET /dashboard', () => {
 describe('GET /report', () => {
   it('defaults to this month', async () => {
     const res = await shop.portal('GET', '/report');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({
       from: '2026-11-01',
       to: '2026-11-30',
@@ -90,7 +91,7 @@ describe('GET /report', () => {
   });
 
   it('reports a chosen period, counting a payment made late on 31 October local time in October', async () => {
-    const res = await shop.portal('GET', '/report?from=2026-10-01&to=2026-10-31');
+    const res = expectOk(await shop.portal('GET', '/report?from=2026-10-01&to=2026-10-31'));
     expect(res.body).toMatchObject({
       payments: { total: 80, count: 1 },
       invoiced: { total: 180, count: 2 },
@@ -104,15 +105,15 @@ describe('GET /report', () => {
 
   it('refuses to before from, a span over 366 days and a malformed date', async () => {
     const backwards = await shop.portal('GET', '/report?from=2026-11-02&to=2026-11-01');
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
     const long = await shop.portal('GET', '/report?from=2025-01-01&to=2026-01-02');
-    expect(long.status).toBe(400);
+    expectStatus(long, 400);
     expect(long.body.error.param).toBe('to');
     const exactYear = await shop.portal('GET', '/report?from=2025-01-01&to=2026-01-01');
-    expect(exactYear.status).toBe(200);
+    expectStatus(exactYear, 200);
     const malformed = await shop.portal('GET', '/report?from=2026-13-01');
-    expect(malformed.status).toBe(400);
+    expectStatus(malformed, 400);
     expect(malformed.body.error.param).toBe('from');
   });
 });
@@ -120,7 +121,7 @@ describe('GET /report', () => {
 describe('GET /analytics', () => {
   it('buckets by local month with the quote acceptance rate', async () => {
     const res = await shop.portal('GET', '/analytics?interval=month&from=2026-10-01&to=2026-11-30');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body.series).toEqual([
       {
         start: '2026-10-01',
@@ -150,7 +151,7 @@ describe('GET /analytics', () => {
   });
 
   it('defaults to 12 months through today, empty months included with zeros', async () => {
-    const res = await shop.portal('GET', '/analytics');
+    const res = expectOk(await shop.portal('GET', '/analytics'));
     expect(res.body).toMatchObject({ interval: 'month', from: '2025-12-01', to: '2026-11-15' });
     expect(res.body.series).toHaveLength(12);
     expect(res.body.series[0]).toMatchObject({
@@ -164,7 +165,7 @@ describe('GET /analytics', () => {
   });
 
   it('buckets by weeks starting on Monday, clipped to the period', async () => {
-    const res = await shop.portal('GET', '/analytics?interval=week&from=2026-10-28&to=2026-11-10');
+    const res = expectOk(await shop.portal('GET', '/analytics?interval=week&from=2026-10-28&to=2026-11-10'));
     expect(
       res.body.series.map((b: { start: string; end: string; revenue: number }) => [
         b.start,
@@ -180,9 +181,9 @@ describe('GET /analytics', () => {
 
   it('refuses an unknown interval and a backwards period', async () => {
     const interval = await shop.portal('GET', '/analytics?interval=day');
-    expect(interval.status).toBe(400);
+    expectStatus(interval, 400);
     expect(interval.body.error.param).toBe('interval');
-    const backwards = await shop.portal('GET', '/analytics?from=2026-11-02&to=2026-11-01');
+    const backwards = expectError(await shop.portal('GET', '/analytics?from=2026-11-02&to=2026-11-01'));
     expect(backwards.body.error.param).toBe('to');
   });
 });
@@ -190,11 +191,9 @@ describe('GET /analytics', () => {
 describe('GET /benchmark', () => {
   it('compares each figure with the average of the six periods before', async () => {
     const res = await shop.portal('GET', '/benchmark?from=2026-11-01&to=2026-11-14');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ baseline_from: '2026-08-09', baseline_to: '2026-10-31' });
-    const figures = Object.fromEntries(
-      res.body.figures.map((f: { key: string }) => [f.key, f] as const),
-    ) as Record<string, { value: number; baseline: number; change: unknown; direction: string }>;
+    const figures = Object.fromEntries(res.body.figures.map((f) => [f.key, f] as const));
     expect(figures.average_invoice).toMatchObject({
       value: 145,
       baseline: 90,
@@ -222,7 +221,7 @@ describe('GET /benchmark', () => {
   it('says baseline null where the business has no history', async () => {
     const fresh = await server.createAccount({ business: 'New Shop' });
     const res = await fresh.portal('GET', '/benchmark');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ from: '2026-10-17', to: '2026-11-15' });
     for (const figure of res.body.figures) {
       expect(figure).toMatchObject({ value: null, baseline: null, change: null, direction: null });
@@ -231,7 +230,7 @@ describe('GET /benchmark', () => {
 
   it('refuses a period over 366 days', async () => {
     const res = await shop.portal('GET', '/benchmark?from=2024-01-01&to=2026-01-01');
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
     expect(res.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
   });
 });
@@ -239,7 +238,7 @@ describe('GET /benchmark', () => {
 describe('GET /customers/{email} history', () => {
   it('returns the customer with invoices (overdue computed), quotes, jobs, reviews, messages and totals', async () => {
     const res = await shop.portal('GET', '/customers/ada%40example.com');
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ object: 'customer', email: 'ada@example.com' });
     const history = res.body.history;
     expect(history.invoices.map((i: { number: string; status: string }) => [i.number, i.status])).toEqual([
@@ -271,7 +270,7 @@ describe('GET /customers/{email} history', () => {
 
   it('answers 404 for an unknown customer', async () => {
     const res = await shop.portal('GET', '/customers/nobody%40example.com');
-    expect(res.status).toBe(404);
+    expectStatus(res, 404);
     expect(res.body.error.code).toBe('not_found');
   });
 });

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { JPEG_IMAGE, pngImage } from '../helpers/images';
 import { embeddedImages, pdfPages } from '../helpers/pdf-text';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -41,12 +42,12 @@ afterAll(() => server.stop());
 
 describe('GET /invoices/{number}/pdf', () => {
   it('serves a real invoice with its lines, taxes, payments and balance', async () => {
-    const invoice = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const invoice = okBody(await shop.portal('POST', '/invoices/create', { body: invoiceBody }));
     await shop.portal('POST', `/invoices/${invoice.number}/payment`, {
       body: { amount: 100, method: 'Interac', paid_at: '2026-11-22T14:00:00Z' },
     });
     const { response, bytes } = await fetchPdf(shop, `/invoices/${invoice.number}/pdf`);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toBe('inline; filename="INV-0001.pdf"');
     expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe('%PDF-');
@@ -88,8 +89,8 @@ describe('GET /invoices/{number}/pdf', () => {
         ],
       },
     });
-    expect(saved.status).toBe(200);
-    const invoice = (await registered.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    expectStatus(saved, 200);
+    const invoice = okBody(await registered.portal('POST', '/invoices/create', { body: invoiceBody }));
     const [page] = await pdfPages((await fetchPdf(registered, `/invoices/${invoice.number}/pdf`)).bytes);
     expect(page).toContain('GST reg. no. 123456789 RT0001');
     expect(page).toContain('QST reg. no. 1234567890 TQ0001');
@@ -103,19 +104,19 @@ describe('GET /invoices/{number}/pdf', () => {
         ],
       },
     });
-    expect(repeated.status).toBe(400);
+    expectStatus(repeated, 400);
     expect(repeated.body.error).toMatchObject({ code: 'validation_failed', param: 'tax_registrations' });
   });
 
   it('stamps paid and void invoices', async () => {
-    const paid = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const paid = okBody(await shop.portal('POST', '/invoices/create', { body: invoiceBody }));
     await shop.portal('POST', `/invoices/${paid.number}/paid`);
     const [paidPage] = await pdfPages((await fetchPdf(shop, `/invoices/${paid.number}/pdf`)).bytes);
     expect(paidPage).toContain('PAID');
     expect(paidPage).toContain('Balance due $0.00');
     expect(paidPage).toContain('Paid in full');
 
-    const voided = (await shop.portal('POST', '/invoices/create', { body: invoiceBody })).body;
+    const voided = okBody(await shop.portal('POST', '/invoices/create', { body: invoiceBody }));
     await shop.portal('POST', `/invoices/${voided.number}/void`);
     const [voidPage] = await pdfPages((await fetchPdf(shop, `/invoices/${voided.number}/pdf`)).bytes);
     expect(voidPage).toContain('VOID');
@@ -130,11 +131,11 @@ describe('GET /invoices/{number}/pdf', () => {
       quantity: 1,
       unit_price: 1234.5,
     }));
-    const invoice = (
+    const invoice = okBody(
       await quebec.portal('POST', '/invoices/create', {
         body: { customer_email: 'client@example.com', items, taxes: [] },
-      })
-    ).body;
+      }),
+    );
     const pages = await pdfPages((await fetchPdf(quebec, `/invoices/${invoice.number}/pdf`)).bytes);
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.at(-1)).toContain(`Page ${pages.length} of ${pages.length}`);
@@ -145,14 +146,16 @@ describe('GET /invoices/{number}/pdf', () => {
   });
 
   it('prints names and lines in Vietnamese, Polish and Greek as written, not approximated', async () => {
-    const created = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_name: 'Nguyễn Thị Hương',
-        customer_email: 'huong@example.com',
-        items: [{ description: 'Vệ sinh — Σοφία’s flat, Łódź', quantity: 1, unit_price: 80 }],
-        taxes: [],
-      },
-    });
+    const created = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_name: 'Nguyễn Thị Hương',
+          customer_email: 'huong@example.com',
+          items: [{ description: 'Vệ sinh — Σοφία’s flat, Łódź', quantity: 1, unit_price: 80 }],
+          taxes: [],
+        },
+      }),
+    );
     const { bytes } = await fetchPdf(shop, `/invoices/${created.body.number}/pdf`);
     const [page] = await pdfPages(bytes);
     expect(page).toContain('Nguyễn Thị Hương');
@@ -160,18 +163,20 @@ describe('GET /invoices/{number}/pdf', () => {
   });
 
   it('prints Chinese, Japanese and Korean names and lines, and stays small', async () => {
-    const created = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_name: '王小明',
-        customer_email: 'wang@example.com',
-        items: [
-          { description: 'Deep clean for 山田 花子 (ひらがな, カタカナ)', quantity: 1, unit_price: 80 },
-          { description: '김민준 office, 陳大文 flat', quantity: 2, unit_price: 45 },
-        ],
-        notes: '谢谢 · 감사합니다 · ありがとう',
-        taxes: [],
-      },
-    });
+    const created = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_name: '王小明',
+          customer_email: 'wang@example.com',
+          items: [
+            { description: 'Deep clean for 山田 花子 (ひらがな, カタカナ)', quantity: 1, unit_price: 80 },
+            { description: '김민준 office, 陳大文 flat', quantity: 2, unit_price: 45 },
+          ],
+          notes: '谢谢 · 감사합니다 · ありがとう',
+          taxes: [],
+        },
+      }),
+    );
     const { bytes } = await fetchPdf(shop, `/invoices/${created.body.number}/pdf`);
     // pdf.js takes the bytes over (detaches them): keep a copy for the size and the artifact.
     const file = Buffer.from(bytes.slice(0));
@@ -198,7 +203,7 @@ describe('GET /invoices/{number}/pdf', () => {
 
   it('answers 404 for an unknown invoice', async () => {
     const missing = await shop.portal('GET', '/invoices/INV-4040/pdf');
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect(missing.body.error.code).toBe('not_found');
   });
 });
@@ -206,7 +211,7 @@ describe('GET /invoices/{number}/pdf', () => {
 describe('GET /quotes/{number}/pdf', () => {
   it('serves the quote with its validity and totals', async () => {
     const { due_days: _d, ...rest } = invoiceBody;
-    const quote = (await shop.portal('POST', '/quotes/create', { body: { ...rest, valid_days: 20 } })).body;
+    const quote = okBody(await shop.portal('POST', '/quotes/create', { body: { ...rest, valid_days: 20 } }));
     const { response, bytes } = await fetchPdf(shop, `/quotes/${quote.number}/pdf`);
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="${quote.number}.pdf"`);
     const [page] = await pdfPages(bytes);
@@ -231,7 +236,7 @@ describe('GET /quotes/{number}/pdf', () => {
     });
     const { due_days: _d, ...rest } = invoiceBody;
     const create = async () => {
-      const quote = (await hub.portal('POST', '/quotes/create', { body: rest })).body;
+      const quote = okBody(await hub.portal('POST', '/quotes/create', { body: rest }));
       await hub.portal('POST', `/quotes/${quote.number}/mark-sent`);
       return quote;
     };
@@ -248,14 +253,14 @@ describe('GET /quotes/{number}/pdf', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
       body: new URLSearchParams({ form_token: token, name: 'Łukasz Nowak' }).toString(),
     });
-    expect(posted.status).toBe(303);
-    expect((await hub.portal('GET', `/quotes/${approved.number}`)).body.status).toBe('accepted');
+    expectStatus(posted, 303);
+    expect(okBody(await hub.portal('GET', `/quotes/${approved.number}`)).status).toBe('accepted');
     const [page] = await pdfPages((await fetchPdf(hub, `/quotes/${approved.number}/pdf`)).bytes);
     expect(page).toContain('ACCEPTED');
     // 15:00 UTC is 11:00 in Halifax, the business's zone (locale en-CA).
     expect(page).toMatch(/Approved by Łukasz Nowak on Nov 22, 2026, 11:00 a\.m\. \(from 127\.0\.0\.1\)\./);
     // The owner's quote page shows the same record.
-    const record = await hub.portal('GET', `/quotes/${approved.number}/approval`);
+    const record = expectOk(await hub.portal('GET', `/quotes/${approved.number}/approval`));
     expect(record.body).toEqual({
       approval: { name: 'Łukasz Nowak', at: '2026-11-22T15:00:00.000Z', ip: '127.0.0.1' },
     });
@@ -269,19 +274,19 @@ describe('GET /quotes/{number}/pdf', () => {
     const [ownerPage] = await pdfPages((await fetchPdf(hub, `/quotes/${byOwner.number}/pdf`)).bytes);
     expect(ownerPage).toContain('ACCEPTED');
     expect(ownerPage).not.toContain('Approved by');
-    expect((await hub.portal('GET', `/quotes/${byOwner.number}/approval`)).body).toEqual({ approval: null });
+    expect(okBody(await hub.portal('GET', `/quotes/${byOwner.number}/approval`))).toEqual({ approval: null });
   });
 });
 
 describe('the business logo on PDFs', () => {
   it('embeds the logo in invoices and quotes, and leaves it out once removed', async () => {
     const shopWithLogo = await server.createAccount({ business: 'Logo Landscaping' });
-    const invoice = (await shopWithLogo.portal('POST', '/invoices/create', { body: invoiceBody })).body;
-    const quote = (
+    const invoice = okBody(await shopWithLogo.portal('POST', '/invoices/create', { body: invoiceBody }));
+    const quote = okBody(
       await shopWithLogo.portal('POST', '/quotes/create', {
         body: { customer_id: invoice.customer.id, items: invoiceBody.items },
-      })
-    ).body;
+      }),
+    );
     const pdfs = async () => [
       (await fetchPdf(shopWithLogo, `/invoices/${invoice.number}/pdf`)).bytes,
       (await fetchPdf(shopWithLogo, `/quotes/${quote.number}/pdf`)).bytes,
@@ -291,7 +296,7 @@ describe('the business logo on PDFs', () => {
     const png = await shopWithLogo.portal('PUT', '/logo', {
       body: { data: pngImage(64, 32).toString('base64') },
     });
-    expect(png.status).toBe(200);
+    expectStatus(png, 200);
     for (const bytes of await pdfs()) {
       expect(embeddedImages(bytes)).toEqual(['64x32']);
       const [page] = await pdfPages(bytes);

@@ -5,6 +5,7 @@ import { DATABASE_FILE } from '../../server/db/storage-errors';
 import { createKey, revokeKey, rotateKey } from '../../server/domain/api-keys';
 import { sessionCookieName } from '../../server/http/session';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T09:00:30Z');
@@ -22,7 +23,7 @@ afterAll(() => server.stop());
 describe('portal authentication and scoping', () => {
   it('refuses a request without a key', async () => {
     const response = await shop.portal('GET', '/customers', { key: null });
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
     expect(response.body.error).toMatchObject({ type: 'authentication_error', code: 'unauthorized' });
   });
 
@@ -31,18 +32,18 @@ describe('portal authentication and scoping', () => {
     const malformed = await server.request('GET', `/api/portal/${shop.clientId}/customers`, {
       headers: { authorization: 'Basic abc' },
     });
-    expect(malformed.status).toBe(401);
+    expectStatus(malformed, 401);
   });
 
   it("refuses a key used under another account's client_id", async () => {
     const response = await other.portal('GET', '/customers', { key: shop.portalKey });
-    expect(response.status).toBe(403);
+    expectStatus(response, 403);
     expect(response.body.error.code).toBe('forbidden');
   });
 
   it('refuses a v1 key on a portal path', async () => {
     const response = await shop.portal('GET', '/customers', { key: shop.v1Key });
-    expect(response.status).toBe(403);
+    expectStatus(response, 403);
     expect(response.body.error.code).toBe('forbidden');
   });
 
@@ -71,7 +72,7 @@ describe('portal authentication and scoping', () => {
 
   it('takes a secret refused once as soon as a key with it exists', async () => {
     const refused = await other.portal('GET', '/config', { key: 'sd_portal_not_yet' });
-    expect(refused.status).toBe(401);
+    expectStatus(refused, 401);
     const fresh = await createKey(server.ctx, other.clientId, { kind: 'portal' });
     expect((await other.portal('GET', '/config', { key: 'sd_portal_not_yet' })).status).toBe(401);
     expect((await other.portal('GET', '/config', { key: fresh.key })).status).toBe(200);
@@ -89,7 +90,7 @@ describe('portal authentication and scoping', () => {
 
   it('answers unknown routes with 404 in the error shape', async () => {
     const response = await shop.portal('GET', '/nothing-here');
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.body.error.code).toBe('not_found');
   });
 });
@@ -99,9 +100,9 @@ describe('plans', () => {
     const basic = await server.createAccount({ business: 'Basic Co', plan: 'basic' });
     expect((await basic.portal('GET', '/customers')).status).toBe(200);
     const write = await basic.portal('POST', '/customers', { body: { name: 'A', email: 'a@example.com' } });
-    expect(write.status).toBe(403);
+    expectStatus(write, 403);
     expect(write.body.error).toMatchObject({ type: 'permission_error', code: 'plan_required' });
-    const put = await basic.portal('PUT', '/config', { body: { business_name: 'New name' } });
+    const put = expectError(await basic.portal('PUT', '/config', { body: { business_name: 'New name' } }));
     expect(put.body.error.code).toBe('plan_required');
   });
 });
@@ -112,7 +113,7 @@ describe('request bodies', () => {
       rawBody: 'name=A',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(response.status).toBe(415);
+    expectStatus(response, 415);
     expect(response.body.error.code).toBe('unsupported_media_type');
   });
 
@@ -120,7 +121,7 @@ describe('request bodies', () => {
     const response = await shop.portal('POST', '/customers/x%40example.com/notes', {
       body: { text: 'x'.repeat(1_100_000) },
     });
-    expect(response.status).toBe(413);
+    expectStatus(response, 413);
     expect(response.body.error.code).toBe('payload_too_large');
   });
 });
@@ -130,13 +131,13 @@ describe('idempotency', () => {
     const body = { name: 'Idem Potent', email: 'idem@example.com' };
     const headers = { 'idempotency-key': 'create-idem-1' };
     const first = await shop.portal('POST', '/customers', { body, headers });
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     const again = await shop.portal('POST', '/customers', { body, headers });
-    expect(again.status).toBe(201);
+    expectStatus(again, 201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     const changed = await shop.portal('POST', '/customers', { body: { ...body, name: 'Other' }, headers });
-    expect(changed.status).toBe(409);
+    expectStatus(changed, 409);
     expect(changed.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
   });
 
@@ -145,7 +146,9 @@ describe('idempotency', () => {
     const body = { text: 'Prefers mornings' };
     await shop.portal('POST', '/customers/idem%40example.com/notes', { body, headers });
     clock.advance(24 * 60 * 60 * 1000 + 1000);
-    const later = await shop.portal('POST', '/customers/idem%40example.com/notes', { body, headers });
+    const later = expectOk(
+      await shop.portal('POST', '/customers/idem%40example.com/notes', { body, headers }),
+    );
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.notes).toHaveLength(2);
   });
@@ -160,16 +163,16 @@ describe('rate limit', () => {
     expect(last.headers.get('x-ratelimit-remaining')).toBe('99');
     expect(last.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-11-24T10:01:00Z') / 1000));
     for (let i = 0; i < 99; i++) last = await limited.portal('GET', '/config');
-    expect(last.status).toBe(200);
+    expectStatus(last, 200);
     expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
     clock.advance(15_000);
     const refused = await limited.portal('GET', '/config');
-    expect(refused.status).toBe(429);
+    expectStatus(refused, 429);
     expect(refused.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
     expect(refused.headers.get('retry-after')).toBe('45');
     clock.advance(45_000);
     const next = await limited.portal('GET', '/config');
-    expect(next.status).toBe(200);
+    expectStatus(next, 200);
     expect(next.headers.get('x-ratelimit-remaining')).toBe('99');
   });
 
@@ -188,7 +191,7 @@ describe('config', () => {
         smtp: { host: '127.0.0.1', port: 2525, password: 'hunter2' },
       },
     });
-    expect(put.status).toBe(200);
+    expectStatus(put, 200);
     expect(put.body).toMatchObject({
       business_name: 'Sparkle & Shine',
       currency: 'CAD',
@@ -198,9 +201,9 @@ describe('config', () => {
     expect(JSON.stringify(put.body)).not.toContain('hunter2');
 
     const unknown = await shop.portal('PUT', '/config', { body: { colour: 'blue' } });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error.param).toBe('colour');
-    const badZone = await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } });
+    const badZone = expectError(await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } }));
     expect(badZone.body.error.param).toBe('timezone');
   });
 });
@@ -209,16 +212,16 @@ describe('UI session', () => {
   it('signs in once with the link and then calls the portal with the cookie', async () => {
     const cookie = await shop.signIn();
     expect(cookie.split('=')[0]).toBe(sessionCookieName(server.dataDir));
-    const session = await server.request('GET', '/api/session', { headers: { cookie } });
+    const session = expectOk(await server.request('GET', '/api/session', { headers: { cookie } }));
     expect(session.body).toMatchObject({ client_id: shop.clientId, plan: 'platform' });
     const customers = await server.request('GET', `/api/portal/${shop.clientId}/customers`, {
       headers: { cookie },
     });
-    expect(customers.status).toBe(200);
+    expectStatus(customers, 200);
     const elsewhere = await server.request('GET', `/api/portal/${other.clientId}/customers`, {
       headers: { cookie },
     });
-    expect(elsewhere.status).toBe(403);
+    expectStatus(elsewhere, 403);
   });
 
   it('lets the signed-in owner create a v1 key, but not a caller holding only the portal key', async () => {
@@ -227,11 +230,13 @@ describe('UI session', () => {
       headers: { cookie },
       body: { scopes: ['read'], name: 'Accounting sync' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.key).toMatch(/^sd_live_[0-9A-Za-z]{32}$/);
-    const listed = await server.request('GET', `/api/portal/${shop.clientId}/integrations`, {
-      headers: { cookie },
-    });
+    const listed = expectOk(
+      await server.request('GET', `/api/portal/${shop.clientId}/integrations`, {
+        headers: { cookie },
+      }),
+    );
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
     expect((await shop.portal('POST', '/keys', { body: {} })).status).toBe(403);
   });
@@ -241,7 +246,7 @@ describe('UI session', () => {
     const token = await createSignInToken(server.ctx, shop.clientId);
     expect((await server.request('GET', `/sign-in?token=${token}`)).status).toBe(303);
     const reused = await server.request('GET', `/sign-in?token=${token}`);
-    expect(reused.status).toBe(401);
+    expectStatus(reused, 401);
     // A person opened it: a page that says what to do, not the API's JSON.
     expect(reused.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(reused.text).toContain('This sign-in link was already used or has expired.');
@@ -252,11 +257,11 @@ describe('UI session', () => {
 
 describe('service routes', () => {
   it('answers /health without a key and serves the OpenAPI document', async () => {
-    expect((await server.request('GET', '/health')).body).toEqual({ status: 'ok' });
-    const openapi = await server.request('GET', '/openapi.json');
+    expect(okBody(await server.request('GET', '/health'))).toEqual({ status: 'ok' });
+    const openapi = await server.request<OpenApiDocument>('GET', '/openapi.json');
     expect(openapi.body.openapi).toMatch(/^3\./);
-    expect(openapi.body.paths['/api/portal/{client_id}/customers'].get).toBeDefined();
+    expect(openapi.body.paths['/api/portal/{client_id}/customers']?.get).toBeDefined();
     const docs = await server.request('GET', '/docs/');
-    expect(docs.status).toBe(200);
+    expectStatus(docs, 200);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,11 +13,11 @@ afterAll(() => server.stop());
 
 describe('properties (places)', () => {
   it("books a strata council's three buildings, with gate codes, on both interfaces", async () => {
-    const council = (
+    const council = okBody(
       await shop.portal('POST', '/customers', {
         body: { name: 'Harbour Strata Council', phone: '604 555 0123' },
-      })
-    ).body;
+      }),
+    );
     const a = await shop.portal('POST', '/properties', {
       body: {
         customer_id: council.id,
@@ -29,7 +30,7 @@ describe('properties (places)', () => {
         access_notes: 'Gate code 4411',
       },
     });
-    expect(a.status).toBe(201);
+    expectStatus(a, 201);
     expect(a.body).toMatchObject({
       object: 'property',
       is_default: true,
@@ -39,59 +40,61 @@ describe('properties (places)', () => {
     const b = await shop.v1('POST', '/properties', {
       body: { customer_id: council.id, label: 'Building B', street: '102 Harbour St', unit: 'Lobby' },
     });
-    expect(b.status).toBe(201);
+    expectStatus(b, 201);
     expect(b.body.is_default).toBe(false);
-    const c = await shop.portal('POST', '/properties', {
-      body: { customer_id: council.id, label: 'Building C', street: '104 Harbour St', is_default: true },
-    });
+    const c = expectOk(
+      await shop.portal('POST', '/properties', {
+        body: { customer_id: council.id, label: 'Building C', street: '104 Harbour St', is_default: true },
+      }),
+    );
     expect(c.body.is_default).toBe(true);
 
-    const listed = await shop.v1('GET', `/properties?customer_id=${council.id}`);
+    const listed = expectOk(await shop.v1('GET', `/properties?customer_id=${council.id}`));
     expect(listed.body.data.map((p: any) => [p.label, p.is_default])).toEqual([
       ['Building C', true],
       ['Building B', false],
       ['Building A', false],
     ]);
-    const other = (await shop.portal('POST', '/customers', { body: { name: 'Other', phone: '1' } })).body;
-    expect((await shop.portal('GET', `/properties?customer_id=${other.id}`)).body.data).toEqual([]);
+    const other = okBody(await shop.portal('POST', '/customers', { body: { name: 'Other', phone: '1' } }));
+    expect(okBody(await shop.portal('GET', `/properties?customer_id=${other.id}`)).data).toEqual([]);
 
     const edited = await shop.portal('PATCH', `/properties/${b.body.id}`, {
       body: { access_notes: 'Key safe 9090; dog in unit 3', unit: null },
     });
-    expect(edited.status).toBe(200);
+    expectStatus(edited, 200);
     expect(edited.body).toMatchObject({ access_notes: 'Key safe 9090; dog in unit 3', unit: null });
-    expect((await shop.v1('GET', `/properties/${b.body.id}`)).body.access_notes).toBe(
+    expect(okBody(await shop.v1('GET', `/properties/${b.body.id}`)).access_notes).toBe(
       'Key safe 9090; dog in unit 3',
     );
 
     // Archiving the default hands it to the newest other active place.
-    const archived = await shop.v1('POST', `/properties/${c.body.id}/archive`);
+    const archived = expectOk(await shop.v1('POST', `/properties/${c.body.id}/archive`));
     expect(archived.body).toMatchObject({ status: 'archived', is_default: false });
-    expect((await shop.portal('GET', `/properties/${b.body.id}`)).body.is_default).toBe(true);
+    expect(okBody(await shop.portal('GET', `/properties/${b.body.id}`)).is_default).toBe(true);
     const refused = await shop.portal('PATCH', `/properties/${c.body.id}`, { body: { label: 'C again' } });
-    expect(refused.status).toBe(409);
-    const active = await shop.portal('GET', `/properties?customer_id=${council.id}&status=active`);
+    expectStatus(refused, 409);
+    const active = expectOk(await shop.portal('GET', `/properties?customer_id=${council.id}&status=active`));
     expect(active.body.data.map((p: any) => p.label)).toEqual(['Building B', 'Building A']);
 
-    const events = (await shop.v1('GET', '/events?type=property.archived')).body.data;
+    const events = okBody(await shop.v1('GET', '/events?type=property.archived')).data;
     expect(events.map((e: any) => e.data.object.id)).toEqual([c.body.id]);
-    expect((await shop.v1('GET', '/events?type=property.created')).body.data).toHaveLength(3);
-    expect((await shop.v1('GET', '/events?type=property.updated')).body.data).toHaveLength(1);
+    expect(okBody(await shop.v1('GET', '/events?type=property.created')).data).toHaveLength(3);
+    expect(okBody(await shop.v1('GET', '/events?type=property.updated')).data).toHaveLength(1);
   });
 
   it('refuses bad input in the contract shape, and keeps each account to its own places', async () => {
-    const customer = (await shop.portal('POST', '/customers', { body: { name: 'Ada', phone: '2' } })).body;
+    const customer = okBody(await shop.portal('POST', '/customers', { body: { name: 'Ada', phone: '2' } }));
     const noStreet = await shop.portal('POST', '/properties', { body: { customer_id: customer.id } });
-    expect(noStreet.status).toBe(400);
+    expectStatus(noStreet, 400);
     expect(noStreet.body.error.param).toBe('street');
     const unknown = await shop.v1('POST', '/properties', { body: { customer_id: 'cus_nope', street: 'x' } });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error.param).toBe('customer_id');
-    const place = (
-      await shop.portal('POST', '/properties', { body: { customer_id: customer.id, street: '1 Main' } })
-    ).body;
+    const place = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: customer.id, street: '1 Main' } }),
+    );
     const undefault = await shop.portal('PATCH', `/properties/${place.id}`, { body: { is_default: false } });
-    expect(undefault.status).toBe(400);
+    expectStatus(undefault, 400);
 
     const other = await server.createAccount({ business: 'Other' });
     expect((await other.v1('GET', `/properties/${place.id}`)).status).toBe(404);
@@ -105,18 +108,18 @@ describe('properties (places)', () => {
   });
 
   it('moves with its customer when two customers are merged', async () => {
-    const first = (await shop.portal('POST', '/customers', { body: { name: 'Bea', phone: '3' } })).body;
-    const second = (await shop.portal('POST', '/customers', { body: { name: 'Bea B', phone: '4' } })).body;
-    const kept = (
-      await shop.portal('POST', '/properties', { body: { customer_id: first.id, street: '1 First St' } })
-    ).body;
-    const moved = (
-      await shop.portal('POST', '/properties', { body: { customer_id: second.id, street: '2 Second St' } })
-    ).body;
+    const first = okBody(await shop.portal('POST', '/customers', { body: { name: 'Bea', phone: '3' } }));
+    const second = okBody(await shop.portal('POST', '/customers', { body: { name: 'Bea B', phone: '4' } }));
+    const kept = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: first.id, street: '1 First St' } }),
+    );
+    const moved = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: second.id, street: '2 Second St' } }),
+    );
     expect(
       (await shop.portal('POST', `/customers/${first.id}/merge`, { body: { from: second.id } })).status,
     ).toBe(200);
-    const places = (await shop.portal('GET', `/properties?customer_id=${first.id}`)).body.data;
+    const places = okBody(await shop.portal('GET', `/properties?customer_id=${first.id}`)).data;
     expect(places.map((p: any) => [p.id, p.is_default])).toEqual([
       [moved.id, false],
       [kept.id, true],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T15:00:00Z');
@@ -19,14 +20,14 @@ const quoteBody = {
 
 async function create(body: Record<string, unknown> = quoteBody) {
   const created = await shop.portal('POST', '/quotes/create', { body });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body;
 }
 
 async function sent(body: Record<string, unknown> = quoteBody) {
   const quote = await create(body);
   const response = await shop.portal('POST', `/quotes/${quote.number}/mark-sent`);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body;
 }
 
@@ -59,17 +60,19 @@ describe('POST /quotes/create', () => {
     const { valid_days: _v, ...bare } = quoteBody;
     expect((await create(bare)).valid_until).toBe('2026-12-22');
     const wrong = await shop.portal('POST', '/quotes/create', { body: { ...bare, due_days: 10 } });
-    expect(wrong.status).toBe(400);
-    const bad = await shop.portal('POST', '/quotes/create', {
-      body: { ...quoteBody, items: [{ description: '', quantity: 1, unit_price: 1 }] },
-    });
+    expectStatus(wrong, 400);
+    const bad = expectError(
+      await shop.portal('POST', '/quotes/create', {
+        body: { ...quoteBody, items: [{ description: '', quantity: 1, unit_price: 1 }] },
+      }),
+    );
     expect(bad.body.error).toMatchObject({ code: 'validation_failed', param: 'items[0].description' });
   });
 
   it('needs the platform plan', async () => {
     const basic = await server.createAccount({ plan: 'basic' });
     const refused = await basic.portal('POST', '/quotes/create', { body: quoteBody });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
   });
 });
@@ -77,7 +80,7 @@ describe('POST /quotes/create', () => {
 describe('quote answers', () => {
   it('sends, accepts and converts a quote into a job', async () => {
     const draft = await create();
-    const queued = await shop.portal('POST', `/quotes/${draft.number}/send`);
+    const queued = expectOk(await shop.portal('POST', `/quotes/${draft.number}/send`));
     expect(queued.body).toMatchObject({ status: 'draft', sent_at: null });
     const mail = await server.ctx.db
       .selectFrom('mail_messages')
@@ -85,15 +88,15 @@ describe('quote answers', () => {
       .where('document_id', '=', draft.id)
       .execute();
     expect(mail).toEqual([{ kind: 'quote', to_address: 'grace@example.com' }]);
-    const quote = (await shop.portal('POST', `/quotes/${draft.number}/mark-sent`)).body;
+    const quote = okBody(await shop.portal('POST', `/quotes/${draft.number}/mark-sent`));
     expect(quote.status).toBe('sent');
 
-    const accepted = await shop.portal('POST', `/quotes/${quote.number}/accept`);
+    const accepted = expectOk(await shop.portal('POST', `/quotes/${quote.number}/accept`));
     expect(accepted.body).toMatchObject({ status: 'accepted', accepted_at: '2026-11-22T15:00:00Z' });
     expect((await shop.events('quote.accepted')).at(-1)?.data.object).toEqual(accepted.body);
 
     const converted = await shop.portal('POST', `/quotes/${quote.number}/convert`);
-    expect(converted.status).toBe(200);
+    expectStatus(converted, 200);
     expect(converted.body.status).toBe('converted');
     const job = await server.ctx.db
       .selectFrom('jobs')
@@ -103,17 +106,17 @@ describe('quote answers', () => {
     expect(job).toMatchObject({ title: 'Spring garden clean-up', price_cents: 48025, quote_id: quote.id });
 
     const twice = await shop.portal('POST', `/quotes/${quote.number}/convert`);
-    expect(twice.status).toBe(409);
+    expectStatus(twice, 409);
     expect(twice.body.error.code).toBe('invalid_state');
   });
 
   it('declines a quote and refuses to accept it after', async () => {
     const quote = await sent();
-    const declined = await shop.portal('POST', `/quotes/${quote.number}/decline`);
+    const declined = expectOk(await shop.portal('POST', `/quotes/${quote.number}/decline`));
     expect(declined.body.status).toBe('declined');
     expect((await shop.events('quote.declined')).at(-1)?.data.object).toEqual(declined.body);
     const accept = await shop.portal('POST', `/quotes/${quote.number}/accept`);
-    expect(accept.status).toBe(409);
+    expectStatus(accept, 409);
     expect(accept.body.error).toMatchObject({ code: 'invalid_state', type: 'invalid_request_error' });
     expect(accept.body.error.message).toContain('declined');
   });
@@ -124,7 +127,7 @@ describe('quote answers', () => {
     const before = (await shop.events('quote.accepted')).map((e) => e.data.object).length;
 
     const accepted = await shop.portal('POST', `/quotes/${draft.number}/accept`);
-    expect(accepted.status).toBe(200);
+    expectStatus(accepted, 200);
     expect(accepted.body).toMatchObject({
       status: 'accepted',
       sent_at: null,
@@ -149,14 +152,14 @@ describe('quote answers', () => {
     expect((await shop.portal('POST', `/quotes/${draft.number}/accept`)).status).toBe(409);
     expect((await shop.portal('POST', `/quotes/${draft.number}/decline`)).status).toBe(409);
     expect(await shop.events('quote.accepted')).toHaveLength(before + 1);
-    expect((await shop.portal('POST', `/quotes/${draft.number}/convert`)).body.status).toBe('converted');
+    expect(okBody(await shop.portal('POST', `/quotes/${draft.number}/convert`)).status).toBe('converted');
   });
 
   it('records a no on a draft through v1, once', async () => {
     const draft = await create({ ...quoteBody, customer_email: 'phone-no@example.com' });
     const before = (await shop.events('quote.declined')).map((e) => e.data.object).length;
     const declined = await shop.v1('POST', `/quotes/${draft.id}/decline`);
-    expect(declined.status).toBe(200);
+    expectStatus(declined, 200);
     expect(declined.body).toMatchObject({ status: 'declined', sent_at: null });
     expect(await shop.events('quote.declined')).toHaveLength(before + 1);
     expect((await shop.v1('POST', `/quotes/${draft.id}/accept`)).status).toBe(409);
@@ -176,7 +179,7 @@ describe('quote answers', () => {
       valid_days: 7,
     });
     const accept = await shop.portal('POST', `/quotes/${draft.number}/accept`);
-    expect(accept.status).toBe(409);
+    expectStatus(accept, 409);
     expect(accept.body.error.message).toContain('change its valid-until date first');
   });
 
@@ -189,12 +192,12 @@ describe('quote answers', () => {
     });
     clock.set('2026-11-25T15:00:00Z');
     try {
-      const got = await shop.portal('GET', `/quotes/${quote.number}`);
+      const got = expectOk(await shop.portal('GET', `/quotes/${quote.number}`));
       expect(got.body.status).toBe('expired');
-      const listed = await shop.portal('GET', '/quotes?status=expired');
+      const listed = expectOk(await shop.portal('GET', '/quotes?status=expired'));
       expect(listed.body.data.map((q: { id: string }) => q.id)).toEqual([quote.id]);
       const accept = await shop.portal('POST', `/quotes/${quote.number}/accept`);
-      expect(accept.status).toBe(409);
+      expectStatus(accept, 409);
       expect(accept.body.error.message).toContain('expired');
     } finally {
       clock.set('2026-11-22T15:00:00Z');
@@ -205,19 +208,21 @@ describe('quote answers', () => {
 describe('listing and drafts', () => {
   it('filters by status and customer, and pages', async () => {
     const drafts = await shop.portal('GET', '/quotes?status=draft&limit=1');
-    expect(drafts.status).toBe(200);
+    expectStatus(drafts, 200);
     expect(drafts.body.data.every((q: { status: string }) => q.status === 'draft')).toBe(true);
     expect(drafts.body.pagination.has_more).toBe(true);
-    const byEmail = await shop.portal('GET', '/quotes?customer_email=old%40example.com');
+    const byEmail = expectOk(await shop.portal('GET', '/quotes?customer_email=old%40example.com'));
     expect(byEmail.body.data).toHaveLength(1);
-    expect((await shop.portal('GET', '/quotes?status=lost')).body.error.param).toBe('status');
+    expect(expectError(await shop.portal('GET', '/quotes?status=lost')).body.error.param).toBe('status');
   });
 
   it('patches and deletes a draft only', async () => {
     const quote = await create();
-    const patched = await shop.portal('PATCH', `/quotes/${quote.number}`, {
-      body: { valid_until: '2027-01-15', notes: 'Includes disposal' },
-    });
+    const patched = expectOk(
+      await shop.portal('PATCH', `/quotes/${quote.number}`, {
+        body: { valid_until: '2027-01-15', notes: 'Includes disposal' },
+      }),
+    );
     expect(patched.body).toMatchObject({ valid_until: '2027-01-15', notes: 'Includes disposal' });
     await shop.portal('POST', `/quotes/${quote.number}/mark-sent`);
     expect((await shop.portal('PATCH', `/quotes/${quote.number}`, { body: { notes: 'x' } })).status).toBe(
@@ -225,7 +230,7 @@ describe('listing and drafts', () => {
     );
     expect((await shop.portal('DELETE', `/quotes/${quote.number}`)).status).toBe(409);
     const draft = await create();
-    expect((await shop.portal('DELETE', `/quotes/${draft.number}`)).body).toEqual({
+    expect(okBody(await shop.portal('DELETE', `/quotes/${draft.number}`))).toEqual({
       id: draft.id,
       object: 'quote',
       deleted: true,

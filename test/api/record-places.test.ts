@@ -3,7 +3,14 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
+import {
+  type ListPage,
+  type StoredEvent,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from '../helpers/server';
 
 /**
  * Places on records (issue 20): quotes, jobs, service plans and their visits, bookings and
@@ -22,17 +29,17 @@ beforeAll(async () => {
   server = await startTestServer({ clock });
   shop = await server.createAccount({ business: 'Sparkle Cleaning' });
   // A customer added with an address has it as their default place from the start.
-  council = (
+  council = okBody(
     await shop.portal('POST', '/customers', {
       body: { name: 'Harbour Strata Council', phone: '604 555 0123', address: 'PO Box 12, Vancouver' },
-    })
-  ).body;
+    }),
+  );
   const add = async (label: string, street: string, access_notes: string) =>
-    (
+    okBody(
       await shop.portal('POST', '/properties', {
         body: { customer_id: council.id, label, street, city: 'Vancouver', region: 'BC', access_notes },
-      })
-    ).body;
+      }),
+    );
   place.a = await add('Building A', '100 Harbour St', 'Gate code 4411');
   place.b = await add('Building B', '102 Harbour St', 'Key safe 9090');
   place.c = await add('Building C', '104 Harbour St', 'Dog in unit 3');
@@ -44,27 +51,27 @@ afterAll(() => server.stop());
 
 describe('records name their place', () => {
   it("gives the customer's first place from the address they were added with", async () => {
-    const places = (await shop.portal('GET', `/properties?customer_id=${council.id}`)).body.data;
+    const places = okBody(await shop.portal('GET', `/properties?customer_id=${council.id}`)).data;
     expect(places.map((p: any) => p.street)).toEqual([
       '104 Harbour St',
       '102 Harbour St',
       '100 Harbour St',
       'PO Box 12, Vancouver',
     ]);
-    const walkIn = (await shop.portal('POST', '/customers', { body: { name: 'Walk-in', phone: '5' } })).body;
-    expect((await shop.portal('GET', `/properties?customer_id=${walkIn.id}`)).body.data).toEqual([]);
+    const walkIn = okBody(await shop.portal('POST', '/customers', { body: { name: 'Walk-in', phone: '5' } }));
+    expect(okBody(await shop.portal('GET', `/properties?customer_id=${walkIn.id}`)).data).toEqual([]);
   });
 
   it("takes the customer's default place when none is named, on every kind of record", async () => {
     const by = { customer_id: council.id };
     const quote = await shop.portal('POST', '/quotes/create', { body: { ...by, items: line } });
     const invoice = await shop.portal('POST', '/invoices/create', { body: { ...by, items: line } });
-    const job = await shop.portal('POST', '/jobs/create', { body: { ...by, title: 'Windows' } });
+    const job = expectOk(await shop.portal('POST', '/jobs/create', { body: { ...by, title: 'Windows' } }));
     const booking = await shop.portal('POST', '/bookings', {
       body: { ...by, service: 'Carpets', start: '2026-11-26T17:00:00Z', end: '2026-11-26T19:00:00Z' },
     });
     for (const created of [quote, invoice, job, booking]) {
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect(created.body.property_id).toBe(place.a.id);
     }
     expect(job.body.address).toBe('100 Harbour St, Vancouver, BC');
@@ -72,33 +79,39 @@ describe('records name their place', () => {
     const v1Quote = await shop.v1('POST', '/quotes', {
       body: { client_id: council.id, property_id: place.b.id, items: line },
     });
-    expect(v1Quote.status).toBe(201);
+    expectStatus(v1Quote, 201);
     expect(v1Quote.body.property_id).toBe(place.b.id);
-    expect((await shop.v1('GET', `/quotes/${v1Quote.body.id}`)).body.property_id).toBe(place.b.id);
-    const v1Job = await shop.v1('POST', '/jobs', {
-      body: { client_id: council.id, property_id: place.c.id, title: 'Lobby' },
-    });
+    expect(okBody(await shop.v1('GET', `/quotes/${v1Quote.body.id}`)).property_id).toBe(place.b.id);
+    const v1Job = expectOk(
+      await shop.v1('POST', '/jobs', {
+        body: { client_id: council.id, property_id: place.c.id, title: 'Lobby' },
+      }),
+    );
     expect(v1Job.body).toMatchObject({ property_id: place.c.id, address: '104 Harbour St, Vancouver, BC' });
     // An address typed for one job is that job's alone: it names no place.
-    const oneOff = await shop.portal('POST', '/jobs/create', {
-      body: { ...by, title: 'Storage unit', address: '9 Dock Rd' },
-    });
+    const oneOff = expectOk(
+      await shop.portal('POST', '/jobs/create', {
+        body: { ...by, title: 'Storage unit', address: '9 Dock Rd' },
+      }),
+    );
     expect(oneOff.body).toMatchObject({ property_id: null, address: '9 Dock Rd' });
     // null says "no place" on purpose.
-    const none = await shop.portal('POST', '/invoices/create', {
-      body: { ...by, property_id: null, items: line },
-    });
+    const none = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: { ...by, property_id: null, items: line },
+      }),
+    );
     expect(none.body.property_id).toBeNull();
   });
 
   it("refuses a place that is another customer's, archived or unknown, in the contract's shape", async () => {
-    const other = (await shop.portal('POST', '/customers', { body: { name: 'Other', phone: '6' } })).body;
-    const theirs = (
-      await shop.portal('POST', '/properties', { body: { customer_id: other.id, street: '1 Elm' } })
-    ).body;
-    const old = (
-      await shop.portal('POST', '/properties', { body: { customer_id: council.id, street: '1 Old Rd' } })
-    ).body;
+    const other = okBody(await shop.portal('POST', '/customers', { body: { name: 'Other', phone: '6' } }));
+    const theirs = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: other.id, street: '1 Elm' } }),
+    );
+    const old = okBody(
+      await shop.portal('POST', '/properties', { body: { customer_id: council.id, street: '1 Old Rd' } }),
+    );
     await shop.portal('POST', `/properties/${old.id}/archive`);
     const tries = [
       [theirs.id, /another customer's/],
@@ -125,36 +138,38 @@ describe('records name their place', () => {
           },
         }),
       ]) {
-        expect(response.status).toBe(400);
+        expectStatus(response, 400);
         expect(response.body.error).toMatchObject({ type: 'invalid_request_error', param: 'property_id' });
         expect(response.body.error.message).toMatch(message);
       }
     }
     // Nothing half-written: no plan, job or invoice was made by the refused requests.
-    expect((await shop.portal('GET', '/service-plans')).body.data).toEqual([]);
+    expect(okBody(await shop.portal('GET', '/service-plans')).data).toEqual([]);
   });
 
   it('moves a draft to another place, and to the new customer’s default with its customer', async () => {
-    const quote = (
-      await shop.portal('POST', '/quotes/create', { body: { customer_id: council.id, items: line } })
-    ).body;
+    const quote = okBody(
+      await shop.portal('POST', '/quotes/create', { body: { customer_id: council.id, items: line } }),
+    );
     const moved = await shop.portal('PATCH', `/quotes/${quote.number}`, {
       body: { property_id: place.c.id },
     });
-    expect(moved.status).toBe(200);
+    expectStatus(moved, 200);
     expect(moved.body.property_id).toBe(place.c.id);
-    const ada = (
+    const ada = okBody(
       await shop.portal('POST', '/customers', {
         body: { name: 'Ada', email: 'ada@example.com', address: '1 Elm St' },
-      })
-    ).body;
-    const toAda = await shop.portal('PATCH', `/quotes/${quote.number}`, { body: { customer_id: ada.id } });
-    const adaPlace = (await shop.portal('GET', `/properties?customer_id=${ada.id}`)).body.data[0];
-    expect(toAda.body.property_id).toBe(adaPlace.id);
+      }),
+    );
+    const toAda = expectOk(
+      await shop.portal('PATCH', `/quotes/${quote.number}`, { body: { customer_id: ada.id } }),
+    );
+    const adaPlace = okBody(await shop.portal('GET', `/properties?customer_id=${ada.id}`)).data[0];
+    expect(toAda.body.property_id).toBe(adaPlace!.id);
     const wrong = await shop.portal('PATCH', `/quotes/${quote.number}`, {
       body: { property_id: place.a.id },
     });
-    expect(wrong.status).toBe(400);
+    expectStatus(wrong, 400);
     expect(wrong.body.error.param).toBe('property_id');
   });
 
@@ -173,20 +188,25 @@ describe('records name their place', () => {
         assignees: ['Maria'],
       },
     });
-    expect(plan.status).toBe(201);
+    expectStatus(plan, 201);
     expect(plan.body).toMatchObject({ property_id: place.b.id, address: '102 Harbour St, Vancouver, BC' });
-    const created = (await shop.v1('GET', '/events?type=service_plan.created')).body.data;
-    expect(created[0].data.object.property_id).toBe(place.b.id);
-    const visits = (await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`)).body.data;
+    const created = okBody(
+      await shop.v1<ListPage<StoredEvent<{ property_id: string | null }>>>(
+        'GET',
+        '/events?type=service_plan.created',
+      ),
+    ).data;
+    expect(created[0]!.data.object.property_id).toBe(place.b.id);
+    const visits = okBody(await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`)).data;
     expect(visits.length).toBeGreaterThanOrEqual(4);
     for (const visit of visits) {
       expect(visit).toMatchObject({ property_id: place.b.id, address: '102 Harbour St, Vancouver, BC' });
     }
 
     // Every visit of the week is in the team schedule and the feed with its address and access notes.
-    const schedule = (await shop.portal('GET', '/team/schedule?from=2026-11-23&to=2026-11-29')).body;
+    const schedule = okBody(await shop.portal('GET', '/team/schedule?from=2026-11-23&to=2026-11-29'));
     const maria = schedule.members.find((m: any) => m.member.name === 'Maria');
-    const week = maria.days.flatMap((d: any) => d.jobs);
+    const week = maria!.days.flatMap((d: any) => d.jobs);
     expect(week).toHaveLength(2);
     for (const job of week) {
       expect(job).toMatchObject({
@@ -212,46 +232,53 @@ describe('records name their place', () => {
 
     // The place is edited: open visits and the plan follow; the plan's next visits too.
     await shop.portal('PATCH', `/properties/${place.b.id}`, { body: { street: '200 Harbour St' } });
-    const after = (await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`)).body.data;
+    const after = okBody(await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`)).data;
     for (const visit of after) expect(visit.address).toBe('200 Harbour St, Vancouver, BC');
-    expect((await shop.portal('GET', `/service-plans/${plan.body.id}`)).body.address).toBe(
+    expect(okBody(await shop.portal('GET', `/service-plans/${plan.body.id}`)).address).toBe(
       '200 Harbour St, Vancouver, BC',
     );
     // Moving the plan to another building moves its untouched visits with it.
-    const movedPlan = await shop.portal('PATCH', `/service-plans/${plan.body.id}`, {
-      body: { property_id: place.c.id },
-    });
+    const movedPlan = expectOk(
+      await shop.portal('PATCH', `/service-plans/${plan.body.id}`, {
+        body: { property_id: place.c.id },
+      }),
+    );
     expect(movedPlan.body).toMatchObject({
       property_id: place.c.id,
       address: '104 Harbour St, Vancouver, BC',
     });
-    const movedVisits = (await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`)).body
-      .data;
+    const movedVisits = okBody(
+      await shop.portal('GET', `/service-plans/${plan.body.id}/visits?when=all`),
+    ).data;
     for (const visit of movedVisits) expect(visit.property_id).toBe(place.c.id);
   });
 
   it('books at a place, and the job confirmed from the booking goes there', async () => {
-    const booking = await shop.v1('POST', '/bookings', {
-      body: {
-        client_id: council.id,
-        property_id: place.c.id,
-        service: 'Move-out clean',
-        start: '2026-11-27T17:00:00Z',
-        end: '2026-11-27T20:00:00Z',
-      },
-    });
+    const booking = expectOk(
+      await shop.v1('POST', '/bookings', {
+        body: {
+          client_id: council.id,
+          property_id: place.c.id,
+          service: 'Move-out clean',
+          start: '2026-11-27T17:00:00Z',
+          end: '2026-11-27T20:00:00Z',
+        },
+      }),
+    );
     expect(booking.body.property_id).toBe(place.c.id);
-    const confirmed = await shop.portal('POST', `/bookings/${booking.body.id}/confirm`, { body: {} });
-    const job = await shop.v1('GET', `/jobs/${confirmed.body.job_id}`);
+    const confirmed = expectOk(
+      await shop.portal('POST', `/bookings/${booking.body.id}/confirm`, { body: {} }),
+    );
+    const job = expectOk(await shop.v1('GET', `/jobs/${confirmed.body.job_id}`));
     expect(job.body).toMatchObject({ property_id: place.c.id, address: '104 Harbour St, Vancouver, BC' });
   });
 
   it('prints the service address beside the billing address, never the access notes', async () => {
-    const invoice = (
+    const invoice = okBody(
       await shop.portal('POST', '/invoices/create', {
         body: { customer_id: council.id, property_id: place.c.id, items: line },
-      })
-    ).body;
+      }),
+    );
     const response = await fetch(`${server.url}/api/portal/${shop.clientId}/invoices/${invoice.number}/pdf`, {
       headers: { authorization: `Bearer ${shop.portalKey}` },
     });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -10,9 +11,11 @@ beforeAll(async () => {
   // Wednesday 18 November 2026; the account's zone is America/Toronto.
   server = await startTestServer({ clock: manualClock('2026-11-18T15:00:00Z') });
   shop = await server.createAccount();
-  const job = await shop.portal('POST', '/jobs/create', {
-    body: { customer_email: 'ada@example.com', customer_name: 'Ada Lovelace', title: 'Deep clean' },
-  });
+  const job = expectOk(
+    await shop.portal('POST', '/jobs/create', {
+      body: { customer_email: 'ada@example.com', customer_name: 'Ada Lovelace', title: 'Deep clean' },
+    }),
+  );
   jobNumber = job.body.job_number;
 });
 afterAll(() => server.stop());
@@ -28,7 +31,7 @@ describe('portal reviews', () => {
       source: 'Google',
       received_at: '2026-11-17T15:00:00Z',
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       object: 'review',
       rating: 5,
@@ -44,28 +47,32 @@ describe('portal reviews', () => {
   });
 
   it('records reviews by e-mail (creating the customer), anonymously, and defaults source and time', async () => {
-    const byEmail = await record({
-      rating: 4,
-      customer_email: 'new@example.com',
-      source: 'google',
-      received_at: '2026-11-18T14:00:00Z',
-    });
+    const byEmail = expectOk(
+      await record({
+        rating: 4,
+        customer_email: 'new@example.com',
+        source: 'google',
+        received_at: '2026-11-18T14:00:00Z',
+      }),
+    );
     expect(byEmail.body.customer).toMatchObject({ email: 'new@example.com', name: 'new' });
     expect((await shop.events('customer.created')).map((e) => e.data.object.email)).toContain(
       'new@example.com',
     );
 
-    const anonymous = await record({
-      rating: 1,
-      comment: 'Late',
-      source: 'google',
-      received_at: '2026-11-18T14:30:00Z',
-    });
+    const anonymous = expectOk(
+      await record({
+        rating: 1,
+        comment: 'Late',
+        source: 'google',
+        received_at: '2026-11-18T14:30:00Z',
+      }),
+    );
     expect(anonymous.body).toMatchObject({ customer: null, job: null });
 
-    const defaults = await record({ rating: 2, received_at: '2026-11-01T03:00:00Z' });
+    const defaults = expectOk(await record({ rating: 2, received_at: '2026-11-01T03:00:00Z' }));
     expect(defaults.body.source).toBe('manual');
-    const now = await record({ rating: 3, source: 'facebook' });
+    const now = expectOk(await record({ rating: 3, source: 'facebook' }));
     expect(now.body.received_at).toBe('2026-11-18T15:00:00Z');
     // Move it to October so the dashboard has a last month.
     await server.ctx.db
@@ -80,26 +87,26 @@ describe('portal reviews', () => {
 
   it('refuses a bad rating, an unknown job and a job of another customer with 400 and param', async () => {
     const rating = await record({ rating: 6 });
-    expect(rating.status).toBe(400);
+    expectStatus(rating, 400);
     expect(rating.body.error.param).toBe('rating');
     const unknownJob = await record({ rating: 4, job_number: 'J-9999' });
-    expect(unknownJob.status).toBe(400);
+    expectStatus(unknownJob, 400);
     expect(unknownJob.body.error.param).toBe('job_number');
     const otherCustomer = await record({
       rating: 4,
       job_number: jobNumber,
       customer_email: 'new@example.com',
     });
-    expect(otherCustomer.status).toBe(400);
+    expectStatus(otherCustomer, 400);
     expect(otherCustomer.body.error.param).toBe('job_number');
     expect(await shop.events('review.received')).toHaveLength(8);
   });
 
   it('lists reviews newest first with rating, source and date filters', async () => {
-    const all = await shop.portal('GET', '/reviews');
+    const all = expectOk(await shop.portal('GET', '/reviews'));
     expect(all.body.data).toHaveLength(8);
     const ratings = async (query: string) =>
-      (await shop.portal('GET', `/reviews?${query}`)).body.data.map((r: { rating: number }) => r.rating);
+      okBody(await shop.portal('GET', `/reviews?${query}`)).data.map((r: { rating: number }) => r.rating);
     expect(await ratings('rating=5')).toEqual([5, 5]);
     expect(await ratings('source=facebook')).toEqual([3]);
     // 2026-11-01T03:00Z is still 31 October in Toronto.
@@ -109,7 +116,7 @@ describe('portal reviews', () => {
 
   it('summarises ratings on the dashboard', async () => {
     const dashboard = await shop.portal('GET', '/reviews/dashboard');
-    expect(dashboard.status).toBe(200);
+    expectStatus(dashboard, 200);
     expect(dashboard.body).toMatchObject({
       object: 'review_dashboard',
       count: 8,
@@ -138,7 +145,7 @@ describe('portal reviews', () => {
 
   it("counts reviews per week in the account's zone and compares with the weeks before", async () => {
     const velocity = await shop.portal('GET', '/reviews/velocity?weeks=4');
-    expect(velocity.status).toBe(200);
+    expectStatus(velocity, 200);
     expect(velocity.body.weeks).toEqual([
       { week_start: '2026-10-26', count: 1, average_rating: 2 },
       { week_start: '2026-11-02', count: 0, average_rating: null },
@@ -152,21 +159,21 @@ describe('portal reviews', () => {
       direction: 'up',
     });
 
-    const defaults = await shop.portal('GET', '/reviews/velocity');
+    const defaults = expectOk(await shop.portal('GET', '/reviews/velocity'));
     expect(defaults.body.weeks).toHaveLength(12);
-    expect(defaults.body.weeks.at(-1).week_start).toBe('2026-11-16');
+    expect(defaults.body.weeks.at(-1)!.week_start).toBe('2026-11-16');
     for (const weeks of ['0', '105', 'x']) {
       const bad = await shop.portal('GET', `/reviews/velocity?weeks=${weeks}`);
-      expect(bad.status).toBe(400);
+      expectStatus(bad, 400);
       expect(bad.body.error.param).toBe('weeks');
     }
   });
 
   it('answers an empty account with zero counts and null averages', async () => {
     const empty = await server.createAccount({ plan: 'basic' });
-    const dashboard = await empty.portal('GET', '/reviews/dashboard');
+    const dashboard = expectOk(await empty.portal('GET', '/reviews/dashboard'));
     expect(dashboard.body).toMatchObject({ count: 0, average_rating: null, recent: [], needs_response: [] });
-    const velocity = await empty.portal('GET', '/reviews/velocity?weeks=2');
+    const velocity = expectOk(await empty.portal('GET', '/reviews/velocity?weeks=2'));
     expect(velocity.body.trend).toEqual({
       per_week: 0,
       previous_per_week: 0,
@@ -174,7 +181,7 @@ describe('portal reviews', () => {
       direction: 'flat',
     });
     const refused = await empty.portal('POST', '/reviews', { body: { rating: 5 } });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../../server/http/portal/permissions';
 import { mayUse, type Permission } from '../../shared/roles';
 import type { MemberRole } from '../../shared/schemas/team';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const PORTAL = '/api/portal/:client_id';
@@ -26,7 +27,7 @@ afterAll(() => server.stop());
 /** A team member of the account with this role, signed in on their own session: the cookie header. */
 async function memberCookie(account: TestAccount, name: string, role: MemberRole, canSeePrices = false) {
   const added = await account.portal('POST', '/team', { body: { name } });
-  expect(added.status).toBe(201);
+  expectStatus(added, 201);
   await server.ctx.db
     .updateTable('team_members')
     .set({ role, can_see_prices: canSeePrices ? 1 : 0 })
@@ -131,7 +132,7 @@ describe('roles on every portal operation', () => {
     const account = await server.createAccount({ business: 'Refused Cleaning' });
     const office = await memberCookie(account, 'Otto Office', 'office');
     const response = await call(office.cookie, 'GET', `/api/portal/${account.clientId}/sync`);
-    expect(response.status).toBe(403);
+    expectStatus(response, 403);
     expect(response.body.error).toMatchObject({
       type: 'permission_error',
       code: 'role_forbidden',
@@ -144,7 +145,7 @@ describe('roles on every portal operation', () => {
     const office = await memberCookie(account, 'Ola Office', 'office');
     const path = `/api/portal/${account.clientId}/config`;
     const refused = await call(office.cookie, 'PUT', path, { allow_local_webhooks: true });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error).toMatchObject({ code: 'role_forbidden', param: 'allow_local_webhooks' });
     expect((await call(office.cookie, 'PUT', path, { business_name: 'Renamed' })).status).toBe(200);
   });
@@ -181,16 +182,18 @@ describe('the crew see their own records', () => {
     crew = await memberCookie(account, 'Cora Crew', 'crew');
     pricedCrew = await memberCookie(account, 'Pia Priced', 'crew', true);
     const job = async (assignees: string[]) => {
-      const response = await account.portal('POST', '/jobs/create', {
-        body: {
-          customer_email: 'ann@example.com',
-          customer_name: 'Ann Lee',
-          title: 'Deep clean',
-          price: 120,
-          scheduled_start: server.ctx.clock.now().toISOString(),
-          assignees,
-        },
-      });
+      const response = expectOk(
+        await account.portal('POST', '/jobs/create', {
+          body: {
+            customer_email: 'ann@example.com',
+            customer_name: 'Ann Lee',
+            title: 'Deep clean',
+            price: 120,
+            scheduled_start: server.ctx.clock.now().toISOString(),
+            assignees,
+          },
+        }),
+      );
       expect(response.status, response.text).toBe(201);
       return response.body.job_number as string;
     };
@@ -200,23 +203,23 @@ describe('the crew see their own records', () => {
 
   it('lists only their own jobs, without prices unless allowed, and hides the others (404)', async () => {
     const list = await portal(crew.cookie, 'GET', '/jobs');
-    expect(list.status).toBe(200);
+    expectStatus(list, 200);
     expect(list.body.data.map((j: { job_number: string }) => j.job_number)).toEqual([mine]);
     expect(list.body.data[0].price).toBeNull();
     const one = await portal(crew.cookie, 'GET', `/jobs/${mine}`);
-    expect(one.status).toBe(200);
+    expectStatus(one, 200);
     expect(one.body.price).toBeNull();
     expect((await portal(crew.cookie, 'GET', `/jobs/${theirs}`)).status).toBe(404);
 
     const priced = await portal(pricedCrew.cookie, 'GET', `/jobs/${mine}`);
     expect(priced.body.price).toBe(120);
-    const owner = await account.portal('GET', '/jobs');
+    const owner = expectOk(await account.portal('GET', '/jobs'));
     expect(owner.body.data).toHaveLength(2);
   });
 
   it("shows only their own group on the schedule, not others' or unassigned jobs", async () => {
     const schedule = await portal(crew.cookie, 'GET', '/team/schedule');
-    expect(schedule.status).toBe(200);
+    expectStatus(schedule, 200);
     expect(schedule.body.members.map((m: { member: { id: string } }) => m.member.id)).toEqual([crew.id]);
     expect(schedule.body.members[0].job_count).toBe(1);
     expect(schedule.body.unassigned.job_count).toBe(0);
@@ -224,15 +227,15 @@ describe('the crew see their own records', () => {
 
   it('clocks themselves in and out, not anyone else, and sees their own hours only', async () => {
     const refused = await portal(crew.cookie, 'POST', '/time-entries/clock-in', { member_id: pricedCrew.id });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('role_forbidden');
     const others = await portal(pricedCrew.cookie, 'POST', '/time-entries/clock-in', {
       member_id: pricedCrew.id,
     });
-    expect(others.status).toBe(201);
+    expectStatus(others, 201);
 
     const clockedIn = await portal(crew.cookie, 'POST', '/time-entries/clock-in', { member_id: crew.id });
-    expect(clockedIn.status).toBe(201);
+    expectStatus(clockedIn, 201);
     expect((await portal(crew.cookie, 'GET', `/time-entries/${others.body.id}`)).status).toBe(404);
     expect((await portal(crew.cookie, 'POST', `/time-entries/${others.body.id}/clock-out`)).status).toBe(404);
     const list = await portal(crew.cookie, 'GET', `/time-entries?member_id=${pricedCrew.id}`);
@@ -246,14 +249,14 @@ describe('the crew see their own records', () => {
 
   it('tells the UI who is signed in, with role and price visibility', async () => {
     const response = await call(crew.cookie, 'GET', '/api/session');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.member).toEqual({
       id: crew.id,
       name: 'Cora Crew',
       role: 'crew',
       can_see_prices: false,
     });
-    const owner = await call((await account.signIn()).trim(), 'GET', '/api/session');
+    const owner = expectOk(await call((await account.signIn()).trim(), 'GET', '/api/session'));
     expect(owner.body.member).toEqual({ id: null, name: null, role: 'owner', can_see_prices: true });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /**
@@ -29,7 +30,7 @@ async function invoice(
       taxes,
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   const number = created.body.number as string;
   if (state !== 'draft')
     expect((await account.portal('POST', `/invoices/${number}/mark-sent`)).status).toBe(200);
@@ -41,13 +42,13 @@ async function pay(number: string, amount: number, paidAt: string) {
   const paid = await account.portal('POST', `/invoices/${number}/payment`, {
     body: { amount, paid_at: paidAt, method: 'card' },
   });
-  expect(paid.status).toBe(200);
+  expectStatus(paid, 200);
   return paid.body;
 }
 
 async function report(query: string) {
   const response = await account.portal('GET', `/reports/sales-tax?${query}`);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body;
 }
 
@@ -139,8 +140,8 @@ describe('sales-tax report', () => {
     });
     // The tie-out: the same five invoices, as their own API shows them.
     const totals = await Promise.all(
-      [numbers.a, numbers.b, numbers.c, numbers.e, numbers.h].map(
-        async (n) => (await account.portal('GET', `/invoices/${n}`)).body,
+      [numbers.a, numbers.b, numbers.c, numbers.e, numbers.h].map(async (n) =>
+        okBody(await account.portal('GET', `/invoices/${n}`)),
       ),
     );
     const cents = (field: 'subtotal' | 'tax_total' | 'total') =>
@@ -207,7 +208,7 @@ describe('sales-tax report', () => {
     expect(fallback).toMatchObject({ from: '2026-10-01', to: '2026-12-31' });
 
     const csv = await account.portal('GET', `/reports/sales-tax?${Q3}&basis=accrual&format=csv`);
-    expect(csv.status).toBe(200);
+    expectStatus(csv, 200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toContain(
       'sales-tax-2026-07-01-to-2026-09-30-accrual.csv',
@@ -235,7 +236,7 @@ describe('sales-tax report', () => {
 
   it("cash CSV: one detail row per payment received, in the business's days, adding up to the totals", async () => {
     const csv = await account.portal('GET', `/reports/sales-tax?${Q3}&basis=cash&format=csv`);
-    expect(csv.status).toBe(200);
+    expectStatus(csv, 200);
     const lines = csv.text.split('\r\n');
     const header = lines.indexOf(
       'invoice,paid_on,customer,sales_before_tax,GST 5%,PST 7%,QST 9.975%,received,currency',
@@ -263,10 +264,10 @@ describe('sales-tax report', () => {
 
   it('is on v1 too, and refuses a period that runs backwards', async () => {
     const v1 = await account.v1('GET', `/reports/sales-tax?${Q3}&basis=cash`);
-    expect(v1.status).toBe(200);
+    expectStatus(v1, 200);
     expect(v1.body.totals.tax).toBe(127.88);
     const backwards = await account.portal('GET', '/reports/sales-tax?from=2026-09-30&to=2026-07-01');
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
   });
 });

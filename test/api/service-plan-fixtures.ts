@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expectStatus } from '../helpers/api-responses';
 import type { TestAccount } from '../helpers/server';
 
 /** The plan of service-plans.test.ts, whose other files reuse it as a valid base to vary. */
@@ -23,6 +23,6 @@ export const every2ndTuesday = {
 /** A plan's visits as the portal lists them (`when`: all, upcoming or past). */
 export async function planVisits(shop: TestAccount, planId: string, when = 'all') {
   const response = await shop.portal('GET', `/service-plans/${planId}/visits?when=${when}&limit=200`);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data as Array<Record<string, any>>;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { planVisits } from './service-plan-fixtures';
 
@@ -35,14 +36,14 @@ describe('per-visit billing', () => {
         horizon_weeks: 4,
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.summary).toBe('Every month on the last day, 8:00–9:00');
     const [visit] = await visits(created.body.id);
     expect(visit).toMatchObject({ occurrence_date: '2027-02-28', scheduled_start: '2027-02-28T13:00:00Z' });
     clock.set('2027-02-28T15:00:00Z');
     const done = await shop.portal('POST', `/jobs/${visit!.id}/complete`);
-    expect(done.status).toBe(200);
-    const invoices = (await shop.portal('GET', '/invoices?customer_email=bo@example.com')).body.data;
+    expectStatus(done, 200);
+    const invoices = okBody(await shop.portal('GET', '/invoices?customer_email=bo@example.com')).data;
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({
       job_id: visit!.id,
@@ -54,7 +55,7 @@ describe('per-visit billing', () => {
     const mail = await server.ctx.db
       .selectFrom('mail_messages')
       .selectAll()
-      .where('document_id', '=', invoices[0].id)
+      .where('document_id', '=', invoices[0]!.id)
       .execute();
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ kind: 'invoice', status: 'queued', to_address: 'bo@example.com' });
@@ -75,21 +76,23 @@ describe('per-visit billing', () => {
         count: 2,
       },
     });
-    expect(plan.status).toBe(201);
+    expectStatus(plan, 201);
     const [first] = await visits(plan.body.id);
     await shop.portal('POST', `/jobs/${first!.id}/complete`);
-    const plain = await shop.portal('POST', '/jobs/create', {
-      body: { customer_email: 'cy@example.com', title: 'Extra' },
-    });
+    const plain = expectOk(
+      await shop.portal('POST', '/jobs/create', {
+        body: { customer_email: 'cy@example.com', title: 'Extra' },
+      }),
+    );
     await shop.portal('POST', `/jobs/${plain.body.job_number}/complete`);
-    const invoices = (await shop.portal('GET', '/invoices?customer_email=cy@example.com')).body.data;
+    const invoices = okBody(await shop.portal('GET', '/invoices?customer_email=cy@example.com')).data;
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ status: 'draft', job_id: first!.id, total: 40 });
     expect(
       await server.ctx.db
         .selectFrom('mail_messages')
         .select('id')
-        .where('document_id', '=', invoices[0].id)
+        .where('document_id', '=', invoices[0]!.id)
         .execute(),
     ).toEqual([]);
     // count 2: the series stops after two visits however far the horizon reaches.

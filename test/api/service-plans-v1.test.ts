@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { every2ndTuesday, planVisits } from './service-plan-fixtures';
 
@@ -24,11 +25,14 @@ const visits = (planId: string, when?: string) => planVisits(shop, planId, when)
 describe('validation and other ends', () => {
   it('refuses rules that cannot work, naming the field', async () => {
     const bad = async (over: Record<string, unknown>, param: string) => {
-      const response = await shop.portal('POST', '/service-plans/create', {
-        body: { ...every2ndTuesday, ...over },
-      });
+      const response = expectError(
+        await shop.portal('POST', '/service-plans/create', {
+          body: { ...every2ndTuesday, ...over },
+        }),
+      );
       expect(response.status, JSON.stringify(over)).toBe(400);
-      expect(response.body.error.param ?? response.body.error.details?.[0]?.param).toBe(param);
+      const details = response.body.error.details as Array<{ param: string }> | undefined;
+      expect(response.body.error.param ?? details?.[0]?.param).toBe(param);
     };
     await bad({ end_time: '08:00' }, 'end_time');
     await bad({ count: 5 }, 'count');
@@ -39,17 +43,19 @@ describe('validation and other ends', () => {
   });
 
   it('deletes a plan made by mistake together with its untouched visits', async () => {
-    const plan = await shop.portal('POST', '/service-plans/create', {
-      body: {
-        ...every2ndTuesday,
-        customer_email: 'di@example.com',
-        start_date: '2027-04-06',
-        until: null,
-        billing: 'none',
-      },
-    });
+    const plan = expectOk(
+      await shop.portal('POST', '/service-plans/create', {
+        body: {
+          ...every2ndTuesday,
+          customer_email: 'di@example.com',
+          start_date: '2027-04-06',
+          until: null,
+          billing: 'none',
+        },
+      }),
+    );
     expect((await visits(plan.body.id)).length).toBeGreaterThan(0);
-    const deleted = await shop.portal('DELETE', `/service-plans/${plan.body.id}`);
+    const deleted = expectOk(await shop.portal('DELETE', `/service-plans/${plan.body.id}`));
     expect(deleted.body).toEqual({ id: plan.body.id, object: 'service_plan', deleted: true });
     expect(
       await server.ctx.db.selectFrom('jobs').select('id').where('plan_id', '=', plan.body.id).execute(),
@@ -86,7 +92,7 @@ describe('v1 service plans', () => {
     const other = await server.createAccount({ business: 'Other' });
     await updateConfig(server.ctx, other.clientId, { timezone: 'Europe/London' });
     const client = await other.v1('POST', '/clients', { body: { email: 'zed@example.com', name: 'Zed' } });
-    expect(client.status).toBe(201);
+    expectStatus(client, 201);
     const created = await other.v1('POST', '/service-plans', {
       body: {
         client_id: client.body.id,
@@ -99,39 +105,41 @@ describe('v1 service plans', () => {
         horizon_weeks: 1,
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       time_zone: 'Europe/London',
       customer: { email: 'zed@example.com' },
     });
-    const list = await other.v1('GET', '/service-plans');
+    const list = expectOk(await other.v1('GET', '/service-plans'));
     expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([created.body.id]);
-    expect((await other.v1('GET', `/service-plans/${created.body.id}`)).body.summary).toBe(
+    expect(okBody(await other.v1('GET', `/service-plans/${created.body.id}`)).summary).toBe(
       'Every week on Monday and Thursday, 18:00–20:00',
     );
-    const visitList = await other.v1('GET', `/service-plans/${created.body.id}/visits`);
+    const visitList = expectOk(await other.v1('GET', `/service-plans/${created.body.id}/visits`));
     // 1 June 2027 15:00Z is 16:00 BST: the horizon is 8 June; 18:00 BST is 17:00Z.
-    expect(visitList.body.data.map((j: { scheduled_start: string }) => j.scheduled_start)).toEqual([
+    expect(visitList.body.data.map((j) => j.scheduled_start)).toEqual([
       '2027-06-03T17:00:00Z',
       '2027-06-07T17:00:00Z',
     ]);
-    const preview = await other.v1('POST', '/service-plans/preview', {
-      body: {
-        frequency: 'monthly',
-        month_day: 31,
-        start_date: '2027-01-31',
-        start_time: '08:00',
-        end_time: '09:00',
-        visits: 3,
-      },
-    });
+    const preview = expectOk(
+      await other.v1('POST', '/service-plans/preview', {
+        body: {
+          frequency: 'monthly',
+          month_day: 31,
+          start_date: '2027-01-31',
+          start_time: '08:00',
+          end_time: '09:00',
+          visits: 3,
+        },
+      }),
+    );
     expect(preview.body.visits.map((v: { date: string }) => v.date)).toEqual([
       '2027-07-31',
       '2027-08-31',
       '2027-10-31',
     ]);
 
-    const doc = (await server.request('GET', '/openapi.json')).body;
+    const doc = okBody(await server.request<OpenApiDocument>('GET', '/openapi.json'));
     for (const path of [
       '/api/v1/service-plans',
       '/api/v1/service-plans/{id}',

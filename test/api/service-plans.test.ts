@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { visitId } from '../../server/domain/plan-visits';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { every2ndTuesday, planVisits } from './service-plan-fixtures';
 
@@ -41,7 +42,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
       ...rule
     } = every2ndTuesday;
     const preview = await shop.portal('POST', '/service-plans/preview', { body: { ...rule, visits: 3 } });
-    expect(preview.status).toBe(200);
+    expectStatus(preview, 200);
     expect(preview.body).toEqual({
       summary: 'Every 2 weeks on Tuesday, 9:00–11:00, until 30 Jun 2027',
       rrule: 'DTSTART:20261201T000000Z\nRRULE:FREQ=WEEKLY;INTERVAL=2;WKST=MO;BYDAY=TU;UNTIL=20270630T000000Z',
@@ -75,7 +76,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
 
   it('creates the plan and its visits up to the horizon (8 weeks) as ordinary scheduled jobs', async () => {
     const created = await shop.portal('POST', '/service-plans/create', { body: every2ndTuesday });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     planId = created.body.id;
     expect(created.body).toMatchObject({
       object: 'service_plan',
@@ -109,16 +110,16 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     }
     expect(all.map((j) => j.job_number)).toEqual(['J-0001', 'J-0002', 'J-0003', 'J-0004']);
     // They are jobs like any other: in the job list and by number.
-    const listed = await shop.portal('GET', '/jobs?limit=100');
+    const listed = expectOk(await shop.portal('GET', '/jobs?limit=100'));
     expect(listed.body.data).toHaveLength(4);
-    expect((await shop.portal('GET', '/jobs/J-0002')).body.service_plan_id).toBe(planId);
+    expect(okBody(await shop.portal('GET', '/jobs/J-0002')).service_plan_id).toBe(planId);
     expect((await shop.events()).map((e) => e.type)).toContain('service_plan.created');
   });
 
   it('shows each visit in the calendar feed', async () => {
     const feedToken = (await createKey(server.ctx, shop.clientId, { kind: 'feed' })).key;
     const response = await shop.portal('GET', `/calendar.ics?token=${feedToken}`, { key: null });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const calendar = new ICAL.Component(ICAL.parse(response.text));
     const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
     const all = await visits(planId);
@@ -155,7 +156,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     const move = await shop.portal('PATCH', `/jobs/${moved!.id}`, {
       body: { scheduled_start: '2026-12-16T15:00:00Z', scheduled_end: '2026-12-16T17:00:00Z' },
     });
-    expect(move.status).toBe(200);
+    expectStatus(move, 200);
     expect((await shop.portal('POST', `/jobs/${cancelled!.id}/cancel`)).status).toBe(200);
     // A plan's visit is cancelled, never deleted: the series knows it.
     expect((await shop.v1('DELETE', `/jobs/${future1!.id}`)).status).toBe(409);
@@ -163,7 +164,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     const edited = await shop.portal('PATCH', `/service-plans/${planId}`, {
       body: { start_time: '10:00', end_time: '12:30', assignees: ['Sam', 'Lee'], price: 95 },
     });
-    expect(edited.status).toBe(200);
+    expectStatus(edited, 200);
     expect(edited.body.summary).toBe('Every 2 weeks on Tuesday, 10:00–12:30, until 30 Jun 2027');
 
     const after = await visits(planId);
@@ -197,12 +198,12 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
   });
 
   it('a patch that changes nothing answers with the plan as it is, and raises no event', async () => {
-    const before = (await shop.portal('GET', `/service-plans/${planId}`)).body;
+    const before = okBody(await shop.portal('GET', `/service-plans/${planId}`));
     const events = async () =>
-      (await shop.v1('GET', '/events?type=service_plan.updated&limit=100')).body.data.length as number;
+      okBody(await shop.v1('GET', '/events?type=service_plan.updated&limit=100')).data.length as number;
     const count = await events();
     const same = await shop.portal('PATCH', `/service-plans/${planId}`, { body: { title: before.title } });
-    expect(same.status).toBe(200);
+    expectStatus(same, 200);
     expect(same.body).toEqual(before);
     expect((await shop.portal('PATCH', `/service-plans/${planId}`, { body: {} })).status).toBe(200);
     expect(await events()).toBe(count);
@@ -211,7 +212,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
   it('a rule change removes future untouched visits the new rule no longer has, and makes its own', async () => {
     const before = await visits(planId);
     const edited = await shop.portal('PATCH', `/service-plans/${planId}`, { body: { weekdays: ['WE'] } });
-    expect(edited.status).toBe(200);
+    expectStatus(edited, 200);
     const after = await visits(planId);
     // Kept: the completed, moved and cancelled visits. Gone: the Tuesdays ahead. New: Wednesdays of
     // the same fortnights (RFC 5545 counts intervals in weeks from the start date's week, WKST=MO).
@@ -235,7 +236,7 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
     clock.set('2027-01-01T06:00:00Z'); // 1 January, 01:00 in Toronto
     const report = await server.recurring.runNow();
     expect(report.invoices_created).toBe(1);
-    const invoices = (await shop.portal('GET', '/invoices?limit=100')).body.data;
+    const invoices = okBody(await shop.portal('GET', '/invoices?limit=100')).data;
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({
       status: 'draft',
@@ -248,12 +249,12 @@ describe('a plan "every second Tuesday, billed monthly"', () => {
       notes: 'Service plan: Garden care, Dec 2026 (2 visits).',
     });
     expect((await server.recurring.runNow()).invoices_created).toBe(0);
-    expect((await shop.portal('GET', '/invoices')).body.data).toHaveLength(1);
+    expect(okBody(await shop.portal('GET', '/invoices')).data).toHaveLength(1);
   });
 
   it('ends: future untouched visits go, history stays, no more visits are made', async () => {
     const ended = await shop.portal('POST', `/service-plans/${planId}/end`, { body: {} });
-    expect(ended.status).toBe(200);
+    expectStatus(ended, 200);
     expect(ended.body).toMatchObject({ status: 'ended', next_visit: null });
     const left = await visits(planId);
     expect(left.every((j) => j.status !== 'scheduled' || j.scheduled_start < '2027-01-01T06:00:00Z')).toBe(

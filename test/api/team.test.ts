@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -10,7 +11,7 @@ async function job(key: string, body: Record<string, unknown>) {
   const created = await shop.portal('POST', '/jobs/create', {
     body: { customer_email: 'ada@example.com', customer_name: 'Ada Lovelace', title: key, ...body },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   numbers[key] = created.body.job_number;
 }
 
@@ -46,7 +47,7 @@ const byDay = (group: Group) =>
 describe('portal team schedule', () => {
   it("defaults to this week, Monday to Sunday, grouping jobs by member and day in the account's zone", async () => {
     const schedule = await shop.portal('GET', '/team/schedule');
-    expect(schedule.status).toBe(200);
+    expectStatus(schedule, 200);
     expect(schedule.body).toMatchObject({
       object: 'team_schedule',
       from: '2026-11-16',
@@ -87,19 +88,19 @@ describe('portal team schedule', () => {
   });
 
   it('takes a from/to window and refuses a bad or too long one', async () => {
-    const nextWeek = await shop.portal('GET', '/team/schedule?from=2026-11-23&to=2026-11-29');
-    expect(byDay(nextWeek.body.members[0])).toEqual({ '2026-11-24': [numbers['next-week']] });
+    const nextWeek = expectOk(await shop.portal('GET', '/team/schedule?from=2026-11-23&to=2026-11-29'));
+    expect(byDay(nextWeek.body.members[0]!)).toEqual({ '2026-11-24': [numbers['next-week']] });
 
     const tooLong = await shop.portal('GET', '/team/schedule?from=2026-11-01&to=2027-01-02');
-    expect(tooLong.status).toBe(400);
+    expectStatus(tooLong, 400);
     expect(tooLong.body.error.param).toBe('to');
     expect((await shop.portal('GET', '/team/schedule?from=2026-11-01&to=2027-01-01')).status).toBe(200);
 
     const backwards = await shop.portal('GET', '/team/schedule?from=2026-11-20&to=2026-11-19');
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error.param).toBe('to');
     const notADate = await shop.portal('GET', '/team/schedule?from=tomorrow');
-    expect(notADate.status).toBe(400);
+    expectStatus(notADate, 400);
     expect(notADate.body.error.param).toBe('from');
   });
 });
@@ -107,7 +108,7 @@ describe('portal team schedule', () => {
 describe('portal team members', () => {
   it('lists members with their job counts', async () => {
     const team = await shop.portal('GET', '/team');
-    expect(team.status).toBe(200);
+    expectStatus(team, 200);
     expect(team.body.data.map((m: { name: string; open_jobs: number }) => [m.name, m.open_jobs])).toEqual([
       ['Alex', 2],
       ['Sam', 3],
@@ -116,48 +117,45 @@ describe('portal team members', () => {
 
   it('adds a member, refuses a duplicate name and removes a member without open jobs', async () => {
     const added = await shop.portal('POST', '/team', { body: { name: 'Jordan' } });
-    expect(added.status).toBe(201);
+    expectStatus(added, 201);
     expect(added.body).toMatchObject({ object: 'team_member', name: 'Jordan', open_jobs: 0 });
     const duplicate = await shop.portal('POST', '/team', { body: { name: 'jordan' } });
-    expect(duplicate.status).toBe(409);
+    expectStatus(duplicate, 409);
     expect(duplicate.body.error).toMatchObject({ code: 'conflict', param: 'name' });
     expect((await shop.portal('POST', '/team', { body: { name: '  ' } })).status).toBe(400);
 
     const removed = await shop.portal('DELETE', `/team/${added.body.id}`);
-    expect(removed.status).toBe(200);
+    expectStatus(removed, 200);
     expect(removed.body).toEqual({ id: added.body.id, object: 'team_member', deleted: true });
     expect((await shop.portal('DELETE', `/team/${added.body.id}`)).status).toBe(404);
   });
 
   it('refuses to remove a member with open jobs until they are finished', async () => {
-    const team = await shop.portal('GET', '/team');
+    const team = expectOk(await shop.portal('GET', '/team'));
     const alex = team.body.data.find((m: { name: string }) => m.name === 'Alex');
-    const refused = await shop.portal('DELETE', `/team/${alex.id}`);
-    expect(refused.status).toBe(409);
+    const refused = await shop.portal('DELETE', `/team/${alex!.id}`);
+    expectStatus(refused, 409);
     expect(refused.body.error.code).toBe('invalid_state');
 
     await shop.portal('POST', `/jobs/${numbers.friday}/complete`);
     await shop.portal('POST', `/jobs/${numbers['next-week']}/cancel`);
-    expect((await shop.portal('DELETE', `/team/${alex.id}`)).status).toBe(200);
-    const friday = await shop.portal('GET', `/jobs/${numbers.friday}`);
+    expect((await shop.portal('DELETE', `/team/${alex!.id}`)).status).toBe(200);
+    const friday = expectOk(await shop.portal('GET', `/jobs/${numbers.friday}`));
     expect(friday.body).toMatchObject({ status: 'completed', assignees: ['Sam'] });
   });
 
   it('renames, deactivates with a hand-over, brings back, and removes with reassignment', async () => {
     const own = await server.createAccount({ business: 'Handover Co' });
-    const ok = async (method: string, path: string, body?: unknown) => {
-      const response = await own.portal(method, path, { body });
-      expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-      return response.body;
-    };
+    const ok = async <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
+      okBody(await own.portal(method, path, { body }));
     const job = await ok('POST', '/jobs/create', {
       customer_email: 'ada@example.com',
       title: 'Windows',
       assignees: ['Jo', 'Kim'],
     });
     const members = (await ok('GET', '/team')).data;
-    const jo = members.find((m: { name: string }) => m.name === 'Jo');
-    const kim = members.find((m: { name: string }) => m.name === 'Kim');
+    const jo = members.find((m) => m.name === 'Jo')!;
+    const kim = members.find((m) => m.name === 'Kim')!;
 
     expect(await ok('PATCH', `/team/${jo.id}`, { name: 'Joanna' })).toMatchObject({
       name: 'Joanna',
@@ -166,7 +164,7 @@ describe('portal team members', () => {
     expect((await ok('GET', `/jobs/${job.id}`)).assignees.sort()).toEqual(['Joanna', 'Kim']);
     expect((await own.portal('PATCH', `/team/${jo.id}`, { body: { name: 'kim' } })).status).toBe(409);
 
-    const refused = await own.portal('PATCH', `/team/${kim.id}`, { body: { active: false } });
+    const refused = expectError(await own.portal('PATCH', `/team/${kim.id}`, { body: { active: false } }));
     expect([refused.status, refused.body.error.message]).toEqual([
       409,
       'Kim has 1 open job; choose who takes them over before deactivating them',
@@ -175,7 +173,9 @@ describe('portal team members', () => {
     const off = await ok('PATCH', `/team/${kim.id}`, { active: false, reassign_to: lee.id });
     expect(off).toMatchObject({ active: false, open_jobs: 0 });
     expect((await ok('GET', `/jobs/${job.id}`)).assignees.sort()).toEqual(['Joanna', 'Lee']);
-    const assignInactive = await own.portal('PATCH', `/jobs/${job.id}`, { body: { assignees: ['Kim'] } });
+    const assignInactive = expectError(
+      await own.portal('PATCH', `/jobs/${job.id}`, { body: { assignees: ['Kim'] } }),
+    );
     expect([assignInactive.status, assignInactive.body.error.param]).toEqual([400, 'assignees']);
     expect(await ok('PATCH', `/team/${kim.id}`, { active: true })).toMatchObject({ active: true });
 
@@ -189,7 +189,7 @@ describe('portal team members', () => {
     const basic = await server.createAccount({ plan: 'basic' });
     expect((await basic.portal('GET', '/team/schedule')).status).toBe(200);
     const refused = await basic.portal('POST', '/team', { body: { name: 'Kim' } });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
 import type { TeamMember } from '../../shared/schemas/team';
 import type { TimeEntry, Timesheet } from '../../shared/schemas/time-entry';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 // Wednesday 18 November 2026, 10:00 in Toronto.
@@ -24,11 +25,11 @@ const record = (body: Record<string, unknown>) => shop.portal<TimeEntry>('POST',
 
 describe('hours worked', () => {
   it('records typed hours and refuses what payroll would pay wrongly', async () => {
-    const job = (
+    const job = okBody(
       await shop.portal('POST', '/jobs/create', {
         body: { customer_email: 'ada@example.com', customer_name: 'Ada Byron', title: 'Deep clean' },
-      })
-    ).body;
+      }),
+    );
     const made = await record({
       member_id: sam.id,
       job_id: job.id,
@@ -36,7 +37,7 @@ describe('hours worked', () => {
       ended_at: '2026-11-16T16:30:00Z',
       note: 'Oven took longer',
     });
-    expect(made.status).toBe(201);
+    expectStatus(made, 201);
     expect(made.body).toMatchObject({
       object: 'time_entry',
       member_id: sam.id,
@@ -99,7 +100,7 @@ describe('hours worked', () => {
     const start = await shop.portal<TimeEntry>('POST', '/time-entries/clock-in', {
       body: { member_id: kim.id },
     });
-    expect(start.status).toBe(201);
+    expectStatus(start, 201);
     expect(start.body).toMatchObject({
       started_at: '2026-11-18T15:00:00Z',
       ended_at: null,
@@ -109,7 +110,7 @@ describe('hours worked', () => {
     const open = await shop.portal<{ data: TimeEntry[] }>('GET', '/time-entries?open=true');
     expect(open.body.data.map((e) => e.id)).toEqual([start.body.id]);
     const again = await shop.portal('POST', '/time-entries/clock-in', { body: { member_id: kim.id } });
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect((again.body as any).error.code).toBe('invalid_state');
 
     clock.advance(150 * 60_000);
@@ -122,7 +123,7 @@ describe('hours worked', () => {
     });
     clock.advance(25 * 3_600_000);
     const late = await shop.portal('POST', `/time-entries/${forgot.body.id}/clock-out`);
-    expect(late.status).toBe(409);
+    expectStatus(late, 409);
     const fixed = await shop.portal<TimeEntry>('PATCH', `/time-entries/${forgot.body.id}`, {
       body: { ended_at: '2026-11-18T22:00:00Z' },
     });
@@ -161,7 +162,7 @@ describe('hours worked', () => {
       'GET',
       `/timesheet.csv?from=2026-11-16&to=2026-11-22&member_id=${sam.id}`,
     );
-    expect(csv.status).toBe(200);
+    expectStatus(csv, 200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toContain('timesheet-2026-11-16-to-2026-11-22.csv');
     expect(csv.text.split('\r\n')).toEqual([
@@ -176,24 +177,24 @@ describe('hours worked', () => {
 
   it('keeps a member with hours on the team: they can be deactivated, not removed', async () => {
     const refused = await shop.portal('DELETE', `/team/${sam.id}`);
-    expect(refused.status).toBe(409);
+    expectStatus(refused, 409);
     expect((refused.body as any).error.message).toContain('deactivate them instead');
     const left = await shop.portal('PATCH', `/team/${sam.id}`, { body: { active: false } });
-    expect(left.status).toBe(200);
+    expectStatus(left, 200);
     const sheet = await shop.portal<Timesheet>('GET', '/timesheet?from=2026-11-16&to=2026-11-22');
     expect(sheet.body.people.map((p) => p.member.name)).toContain('Sam');
     await shop.portal('PATCH', `/team/${sam.id}`, { body: { active: true } });
   });
 
   it('removes an entry from the list and the timesheet', async () => {
-    const entry = (
+    const entry = okBody(
       await record({
         member_id: kim.id,
         started_at: '2026-11-17T13:00:00Z',
         ended_at: '2026-11-17T14:00:00Z',
-      })
-    ).body;
-    const removed = await shop.portal('DELETE', `/time-entries/${entry.id}`);
+      }),
+    );
+    const removed = expectOk(await shop.portal('DELETE', `/time-entries/${entry.id}`));
     expect(removed.body).toEqual({ id: entry.id, object: 'time_entry', deleted: true });
     expect((await shop.portal('GET', `/time-entries/${entry.id}`)).status).toBe(404);
     const listed = await shop.portal<{ data: TimeEntry[] }>(
@@ -207,14 +208,14 @@ describe('hours worked', () => {
   it('lets only this account, on a plan that writes, record hours', async () => {
     const other = await server.createAccount();
     const asOther = await shop.portal('GET', '/timesheet', { key: other.portalKey });
-    expect(asOther.status).toBe(403);
+    expectStatus(asOther, 403);
     const withV1 = await shop.portal('GET', '/time-entries', { key: shop.v1Key });
-    expect(withV1.status).toBe(403);
+    expectStatus(withV1, 403);
     expect((await shop.portal('GET', '/timesheet.csv', { key: null })).status).toBe(401);
 
     const basic = await server.createAccount({ plan: 'basic' });
     const refused = await basic.portal('POST', '/time-entries/clock-in', { body: { member_id: 'tm_x' } });
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect((refused.body as any).error.code).toBe('plan_required');
     expect((await basic.portal('GET', '/timesheet')).status).toBe(200);
   });

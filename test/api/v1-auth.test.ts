@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlans } from '../../server/domain/accounts';
 import { createKey, revokeKey, rotateKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,41 +19,41 @@ afterAll(() => server.stop());
 describe('v1 keys', () => {
   it('refuses a request without a key, or with a malformed header, with 401', async () => {
     const missing = await shop.v1('GET', '/clients', { key: null });
-    expect(missing.status).toBe(401);
+    expectStatus(missing, 401);
     expect(missing.body.error).toMatchObject({ type: 'authentication_error', code: 'unauthorized' });
     const malformed = await shop.v1('GET', '/clients', {
       key: null,
       headers: { authorization: 'Basic abc' },
     });
-    expect(malformed.status).toBe(401);
+    expectStatus(malformed, 401);
     const unknown = await shop.v1('GET', '/clients', { key: 'sd_live_0000000000000000000000000000000' });
-    expect(unknown.status).toBe(401);
+    expectStatus(unknown, 401);
     expect(unknown.body.error.code).toBe('unauthorized');
   });
 
   it('serves a live key and a test key on the same data', async () => {
     const created = await shop.v1('POST', '/clients', { body: { name: 'Live', email: 'live@example.com' } });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const testKey = await createKey(server.ctx, shop.clientId, { kind: 'v1', mode: 'test' });
     expect(testKey.key).toMatch(/^sd_test_[0-9A-Za-z]{32}$/);
     const seen = await shop.v1('GET', `/clients/${created.body.id}`, { key: testKey.key });
-    expect(seen.status).toBe(200);
+    expectStatus(seen, 200);
     expect(seen.body.email).toBe('live@example.com');
   });
 
   it('refuses the portal key and the feed token with 403 forbidden', async () => {
     const portal = await shop.v1('GET', '/clients', { key: shop.portalKey });
-    expect(portal.status).toBe(403);
+    expectStatus(portal, 403);
     expect(portal.body.error).toMatchObject({ type: 'permission_error', code: 'forbidden' });
     const feed = await createKey(server.ctx, shop.clientId, { kind: 'feed' });
     const byFeed = await shop.v1('GET', '/clients', { key: feed.key });
-    expect(byFeed.status).toBe(403);
+    expectStatus(byFeed, 403);
     expect(byFeed.body.error.code).toBe('forbidden');
   });
 
   it('keeps v1 keys off the portal', async () => {
     const onPortal = await shop.portal('GET', '/customers', { key: shop.v1Key });
-    expect(onPortal.status).toBe(403);
+    expectStatus(onPortal, 403);
   });
 
   it('needs the read scope for GET and the write scope for POST, PATCH and DELETE', async () => {
@@ -67,14 +68,14 @@ describe('v1 keys', () => {
         key: readOnly.key,
         body: method === 'DELETE' ? undefined : { name: 'X' },
       });
-      expect(refused.status).toBe(403);
+      expectStatus(refused, 403);
       expect(refused.body.error.code).toBe('insufficient_scope');
       expect(refused.body.error.message).toContain('write');
       expect(refused.headers.get('x-ratelimit-remaining')).not.toBeNull();
     }
     const writeOnly = await createKey(server.ctx, shop.clientId, { kind: 'v1', scopes: ['write'] });
     const noRead = await shop.v1('GET', '/clients', { key: writeOnly.key });
-    expect(noRead.status).toBe(403);
+    expectStatus(noRead, 403);
     expect(noRead.body.error).toMatchObject({
       code: 'insufficient_scope',
       details: { required_scope: 'read' },
@@ -87,17 +88,17 @@ describe('v1 keys', () => {
     const rotated = await rotateKey(server.ctx, shop.clientId, key.id);
 
     const fresh = await shop.v1('GET', '/clients', { key: rotated.key });
-    expect(fresh.status).toBe(200);
+    expectStatus(fresh, 200);
     expect(fresh.headers.get('x-key-expires-at')).toBeNull();
 
     clock.advance(7 * DAY_MS - 1000);
     const inGrace = await shop.v1('GET', '/clients', { key: key.key });
-    expect(inGrace.status).toBe(200);
+    expectStatus(inGrace, 200);
     expect(inGrace.headers.get('x-key-expires-at')).toBe('2026-11-29T10:00:00Z');
 
     clock.advance(1000);
     const expired = await shop.v1('GET', '/clients', { key: key.key });
-    expect(expired.status).toBe(401);
+    expectStatus(expired, 401);
     expect(expired.body.error.code).toBe('api_key_expired');
     expect((await shop.v1('GET', '/clients', { key: rotated.key })).status).toBe(200);
   });
@@ -107,7 +108,7 @@ describe('v1 keys', () => {
     const second = await rotateKey(server.ctx, shop.clientId, key.id);
     const third = await rotateKey(server.ctx, shop.clientId, key.id);
     const oldest = await shop.v1('GET', '/clients', { key: key.key });
-    expect(oldest.status).toBe(401);
+    expectStatus(oldest, 401);
     expect(oldest.body.error.code).toBe('api_key_expired');
     expect((await shop.v1('GET', '/clients', { key: second.key })).status).toBe(200);
     expect((await shop.v1('GET', '/clients', { key: third.key })).status).toBe(200);
@@ -118,14 +119,14 @@ describe('v1 keys', () => {
     expect((await shop.v1('GET', '/clients', { key: key.key })).status).toBe(200);
     await revokeKey(server.ctx, shop.clientId, key.id);
     const revoked = await shop.v1('GET', '/clients', { key: key.key });
-    expect(revoked.status).toBe(401);
+    expectStatus(revoked, 401);
     expect(revoked.body.error.code).toBe('unauthorized');
   });
 
   it('refuses an account without an API plan with 403 plan_required, and serves it once it has one', async () => {
     const other = await server.createAccount({ apiPlan: 'none' });
     const refused = await other.v1('GET', '/clients');
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('plan_required');
     await setPlans(server.ctx, other.clientId, { apiPlan: 'lite' });
     expect((await other.v1('GET', '/clients')).status).toBe(200);
@@ -133,17 +134,19 @@ describe('v1 keys', () => {
 
   it("never shows one account's records to another account's key", async () => {
     const other = await server.createAccount();
-    const mine = await shop.v1('POST', '/clients', { body: { name: 'Mine', email: 'mine@example.com' } });
+    const mine = expectOk(
+      await shop.v1('POST', '/clients', { body: { name: 'Mine', email: 'mine@example.com' } }),
+    );
     const theirs = await other.v1('GET', `/clients/${mine.body.id}`);
-    expect(theirs.status).toBe(404);
-    const list = await other.v1('GET', '/clients');
+    expectStatus(theirs, 404);
+    const list = expectOk(await other.v1('GET', '/clients'));
     expect(list.body.data).toEqual([]);
   });
 
   it('answers an unknown v1 route with 404 not_found', async () => {
     for (const method of ['GET', 'POST']) {
       const unknown = await shop.v1(method, '/nothing-here', { body: method === 'POST' ? {} : undefined });
-      expect(unknown.status).toBe(404);
+      expectStatus(unknown, 404);
       expect(unknown.body.error.code).toBe('not_found');
     }
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectOk, expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -10,8 +11,9 @@ beforeAll(async () => {
   server = await startTestServer();
   shop = await server.createAccount();
   other = await server.createAccount({ business: 'Other' });
-  clientId = (await shop.v1('POST', '/clients', { body: { name: 'Ada Lovelace', email: 'Ada@example.com' } }))
-    .body.id;
+  clientId = okBody(
+    await shop.v1('POST', '/clients', { body: { name: 'Ada Lovelace', email: 'Ada@example.com' } }),
+  ).id;
 });
 afterAll(() => server.stop());
 
@@ -27,7 +29,9 @@ const creates: Array<[string, Record<string, unknown>]> = [
 describe('v1 creates name their client by client_id', () => {
   it('accepts client_id in place of customer_email on every create', async () => {
     for (const [path, body] of creates) {
-      const created = await shop.v1('POST', path, { body: { ...body, client_id: clientId } });
+      const created = expectOk(
+        await shop.v1<{ customer: { id: string } }>('POST', path, { body: { ...body, client_id: clientId } }),
+      );
       expect(created.status, `${path} ${created.text}`).toBe(201);
       expect(created.body.customer.id, path).toBe(clientId);
     }
@@ -37,7 +41,7 @@ describe('v1 creates name their client by client_id', () => {
     const created = await shop.v1('POST', '/jobs', {
       body: { title: 'Windows', client_id: clientId, customer_email: 'ada@EXAMPLE.com' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.customer.id).toBe(clientId);
   });
 
@@ -45,16 +49,17 @@ describe('v1 creates name their client by client_id', () => {
     const response = await shop.v1('POST', '/invoices', {
       body: { items, client_id: clientId, customer_email: 'grace@example.com' },
     });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.error).toMatchObject({ code: 'validation_failed', param: 'client_id' });
     expect(response.body.error.message).toContain('Ada@example.com');
   });
 
   it("refuses an unknown client_id or another account's", async () => {
-    const foreign = (await other.v1('POST', '/clients', { body: { name: 'Z', email: 'z@example.com' } })).body
-      .id;
+    const foreign = okBody(
+      await other.v1('POST', '/clients', { body: { name: 'Z', email: 'z@example.com' } }),
+    ).id;
     for (const id of ['cus_00000000000000000000000000', foreign]) {
-      const response = await shop.v1('POST', '/jobs', { body: { title: 'X', client_id: id } });
+      const response = expectError(await shop.v1('POST', '/jobs', { body: { title: 'X', client_id: id } }));
       expect(response.status, id).toBe(400);
       expect(response.body.error.param).toBe('client_id');
     }
@@ -62,7 +67,7 @@ describe('v1 creates name their client by client_id', () => {
 
   it('needs one of them where a client is required', async () => {
     const response = await shop.v1('POST', '/jobs', { body: { title: 'Nobody' } });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.error.param).toBe('client_id');
     expect(
       (await shop.v1('POST', '/jobs', { body: { title: 'Email', customer_email: 'new@example.com' } }))
@@ -71,7 +76,7 @@ describe('v1 creates name their client by client_id', () => {
   });
 
   it('documents client_id on the create bodies', async () => {
-    const doc = (await server.request('GET', '/openapi.json')).body;
+    const doc = okBody(await server.request<OpenApiDocument>('GET', '/openapi.json'));
     for (const name of [
       'JobCreateV1',
       'InvoiceCreateV1',
@@ -80,7 +85,7 @@ describe('v1 creates name their client by client_id', () => {
       'ReviewCreateV1',
     ]) {
       const schema = doc.components.schemas[`${name}Input`] ?? doc.components.schemas[name];
-      expect(Object.keys(schema.properties), name).toEqual(
+      expect(Object.keys(schema!.properties), name).toEqual(
         expect.arrayContaining(['client_id', 'customer_email']),
       );
     }

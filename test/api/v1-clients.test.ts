@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNow, manualClock } from '../../server/lib/clock';
+import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 const clock = manualClock('2026-11-22T09:00:00Z');
@@ -44,66 +45,74 @@ describe('v1 clients', () => {
     const created = await shop.v1('POST', '/clients', {
       body: { name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '555-0100', tags: ['VIP'] },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({ object: 'customer', name: 'Ada Lovelace', tags: ['vip'] });
     expect(created.body.id).toMatch(/^cus_/);
 
     const got = await shop.v1('GET', `/clients/${created.body.id}`);
-    expect(got.status).toBe(200);
+    expectStatus(got, 200);
     expect(got.body).toEqual(created.body);
 
     clock.advance(60_000);
     const updated = await shop.v1('PATCH', `/clients/${created.body.id}`, {
       body: { phone: null, address: '1 Engine St' },
     });
-    expect(updated.status).toBe(200);
+    expectStatus(updated, 200);
     expect(updated.body).toMatchObject({ phone: null, address: '1 Engine St', name: 'Ada Lovelace' });
     expect(updated.body.updated_at).toBe('2026-11-22T09:01:00Z');
 
     const deleted = await shop.v1('DELETE', `/clients/${created.body.id}`);
-    expect(deleted.status).toBe(200);
+    expectStatus(deleted, 200);
     expect(deleted.body).toEqual({ id: created.body.id, object: 'customer', deleted: true });
     expect((await shop.v1('GET', `/clients/${created.body.id}`)).status).toBe(404);
     expect((await shop.v1('DELETE', `/clients/${created.body.id}`)).status).toBe(404);
   });
 
   it('adds and removes tags and notes', async () => {
-    const client = await shop.v1('POST', '/clients', {
-      body: { name: 'Tagged', email: 'tagged@example.com' },
-    });
-    const tagged = await shop.v1('POST', `/clients/${client.body.id}/tags`, {
-      body: { tags: ['Weekly', 'vip'] },
-    });
+    const client = expectOk(
+      await shop.v1('POST', '/clients', {
+        body: { name: 'Tagged', email: 'tagged@example.com' },
+      }),
+    );
+    const tagged = expectOk(
+      await shop.v1('POST', `/clients/${client.body.id}/tags`, {
+        body: { tags: ['Weekly', 'vip'] },
+      }),
+    );
     expect(tagged.body.tags).toEqual(['vip', 'weekly']);
-    const untagged = await shop.v1('DELETE', `/clients/${client.body.id}/tags/VIP`);
+    const untagged = expectOk(await shop.v1('DELETE', `/clients/${client.body.id}/tags/VIP`));
     expect(untagged.body.tags).toEqual(['weekly']);
     const noted = await shop.v1('POST', `/clients/${client.body.id}/notes`, {
       body: { text: 'Gate code 1234' },
     });
-    expect(noted.status).toBe(201);
+    expectStatus(noted, 201);
     expect(noted.body.notes.map((n: { text: string }) => n.text)).toEqual(['Gate code 1234']);
   });
 
   it('is the same record as the portal customer, both ways', async () => {
-    const viaV1 = await shop.v1('POST', '/clients', {
-      body: { name: 'Grace Hopper', email: 'grace@example.com' },
-    });
+    const viaV1 = expectOk(
+      await shop.v1('POST', '/clients', {
+        body: { name: 'Grace Hopper', email: 'grace@example.com' },
+      }),
+    );
     const inPortal = await shop.portal('GET', '/customers/grace%40example.com');
-    expect(inPortal.status).toBe(200);
+    expectStatus(inPortal, 200);
     expect(inPortal.body).toMatchObject(viaV1.body);
 
-    const viaPortal = await shop.portal('POST', '/customers', {
-      body: { name: 'Alan Turing', email: 'alan@example.com' },
-    });
-    const inV1 = await shop.v1('GET', `/clients/${viaPortal.body.id}`);
+    const viaPortal = expectOk(
+      await shop.portal('POST', '/customers', {
+        body: { name: 'Alan Turing', email: 'alan@example.com' },
+      }),
+    );
+    const inV1 = expectOk(await shop.v1('GET', `/clients/${viaPortal.body.id}`));
     expect(inV1.body).toEqual(viaPortal.body);
-    const list = await shop.v1('GET', '/clients?q=turing');
+    const list = expectOk(await shop.v1('GET', '/clients?q=turing'));
     expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([viaPortal.body.id]);
   });
 
   it('refuses a duplicate e-mail with 409 conflict', async () => {
     const again = await shop.v1('POST', '/clients', { body: { name: 'Grace', email: 'GRACE@example.com' } });
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body.error).toMatchObject({ code: 'conflict', param: 'email' });
   });
 
@@ -120,7 +129,7 @@ describe('v1 clients', () => {
       ['GET', '/clients?lapsed=maybe', undefined, 'lapsed'],
     ];
     for (const [method, path, body, param] of cases) {
-      const bad = await shop.v1(method, path, { body });
+      const bad = expectError(await shop.v1(method, path, { body }));
       expect(bad.status, `${method} ${path}`).toBe(400);
       expect(bad.body.error.code).toBe('validation_failed');
       expect(bad.body.error.param, `${method} ${path}`).toBe(param);
@@ -128,32 +137,36 @@ describe('v1 clients', () => {
     const unknownField = await shop.v1('POST', '/clients', {
       body: { name: 'X', email: 'x@example.com', colour: 'red' },
     });
-    expect(unknownField.status).toBe(400);
+    expectStatus(unknownField, 400);
     expect(unknownField.body.error.message).toContain('colour');
     expect(unknownField.body.error.param).toBe('colour');
     const malformed = await shop.v1('POST', '/clients', {
       rawBody: '{"name": ',
       headers: { 'content-type': 'application/json' },
     });
-    expect(malformed.status).toBe(400);
+    expectStatus(malformed, 400);
     const notJson = await shop.v1('POST', '/clients', {
       rawBody: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(notJson.status).toBe(415);
+    expectStatus(notJson, 415);
   });
 
   it('filters by created_after, created_before and updated_since', async () => {
     const shopB = await server.createAccount();
     clock.set('2026-11-23T10:00:00Z');
-    const early = await shopB.v1('POST', '/clients', { body: { name: 'Early', email: 'early@example.com' } });
+    const early = expectOk(
+      await shopB.v1('POST', '/clients', { body: { name: 'Early', email: 'early@example.com' } }),
+    );
     clock.set('2026-11-24T10:00:00Z');
-    const late = await shopB.v1('POST', '/clients', { body: { name: 'Late', email: 'late@example.com' } });
+    const late = expectOk(
+      await shopB.v1('POST', '/clients', { body: { name: 'Late', email: 'late@example.com' } }),
+    );
     clock.set('2026-11-25T10:00:00Z');
     await shopB.v1('PATCH', `/clients/${early.body.id}`, { body: { phone: '555' } });
 
     const ids = async (query: string) =>
-      (await shopB.v1('GET', `/clients?${query}`)).body.data.map((c: { id: string }) => c.id);
+      okBody(await shopB.v1('GET', `/clients?${query}`)).data.map((c: { id: string }) => c.id);
     expect(await ids('created_after=2026-11-24T00:00:00Z')).toEqual([late.body.id]);
     expect(await ids('created_before=2026-11-24T00:00:00Z')).toEqual([early.body.id]);
     // Any offset is accepted and compared as the instant it names.
@@ -170,9 +183,9 @@ describe('v1 clients', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query: string = cursor ? `?limit=7&cursor=${cursor}` : '?limit=7';
-      const page = await shopC.v1('GET', `/clients${query}`);
-      expect(page.status).toBe(200);
+      const path: `/clients?${string}` = cursor ? `/clients?limit=7&cursor=${cursor}` : '/clients?limit=7';
+      const page = await shopC.v1('GET', path);
+      expectStatus(page, 200);
       expect(page.body.data.length).toBeLessThanOrEqual(7);
       seen.push(...page.body.data.map((c: { id: string }) => c.id));
       cursor = page.body.pagination.next_cursor;

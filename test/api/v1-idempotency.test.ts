@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -20,13 +21,13 @@ describe('v1 Idempotency-Key', () => {
   it('replays the stored response for a repeated POST and creates the record once', async () => {
     const body = { name: 'Once', email: 'once@example.com' };
     const first = await shop.v1('POST', '/clients', { body, headers: key('create-once') });
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const again = await shop.v1('POST', '/clients', { body, headers: key('create-once') });
-    expect(again.status).toBe(201);
+    expectStatus(again, 201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    const list = await shop.v1('GET', '/clients?q=once');
+    const list = expectOk(await shop.v1('GET', '/clients?q=once'));
     expect(list.body.data).toHaveLength(1);
   });
 
@@ -39,23 +40,25 @@ describe('v1 Idempotency-Key', () => {
       body: { name: 'B', email: 'b@example.com' },
       headers: key('reused'),
     });
-    expect(reused.status).toBe(409);
+    expectStatus(reused, 409);
     expect(reused.body.error).toMatchObject({
       type: 'idempotency_error',
       code: 'idempotency_key_reused',
       param: 'Idempotency-Key',
     });
-    expect((await shop.v1('GET', '/clients?q=b%40example.com')).body.data).toEqual([]);
+    expect(okBody(await shop.v1('GET', '/clients?q=b%40example.com')).data).toEqual([]);
   });
 
   it('does not record a payment twice when an action is retried', async () => {
-    const invoice = await shop.v1('POST', '/invoices', {
-      body: {
-        customer_email: 'payer@example.com',
-        items: [{ description: 'Job', quantity: 1, unit_price: 100 }],
-        taxes: [],
-      },
-    });
+    const invoice = expectOk(
+      await shop.v1('POST', '/invoices', {
+        body: {
+          customer_email: 'payer@example.com',
+          items: [{ description: 'Job', quantity: 1, unit_price: 100 }],
+          taxes: [],
+        },
+      }),
+    );
     await shop.v1('POST', `/invoices/${invoice.body.id}/send`);
     const pay = () =>
       shop.v1('POST', `/invoices/${invoice.body.id}/payments`, {
@@ -66,7 +69,7 @@ describe('v1 Idempotency-Key', () => {
     const retry = await pay();
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
-    const stored = await shop.v1('GET', `/invoices/${invoice.body.id}`);
+    const stored = expectOk(await shop.v1('GET', `/invoices/${invoice.body.id}`));
     expect(stored.body).toMatchObject({ amount_paid: 40, balance: 60 });
     expect(stored.body.payments).toHaveLength(1);
   });
@@ -74,9 +77,9 @@ describe('v1 Idempotency-Key', () => {
   it('keeps keys apart per account', async () => {
     const other = await server.createAccount();
     const body = { name: 'Same', email: 'same@example.com' };
-    const mine = await shop.v1('POST', '/clients', { body, headers: key('shared-key') });
+    const mine = expectOk(await shop.v1('POST', '/clients', { body, headers: key('shared-key') }));
     const theirs = await other.v1('POST', '/clients', { body, headers: key('shared-key') });
-    expect(theirs.status).toBe(201);
+    expectStatus(theirs, 201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
@@ -86,7 +89,7 @@ describe('v1 Idempotency-Key', () => {
       body: { name: 'Long', email: 'long@example.com' },
       headers: key('k'.repeat(256)),
     });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error.param).toBe('Idempotency-Key');
   });
 });
@@ -99,7 +102,7 @@ describe('Idempotency-Key and secrets', () => {
       rawBody: '{"scopes":["read"]}',
       headers,
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.key).toMatch(/^sd_live_/);
 
     const stored = await server.ctx.db.selectFrom('idempotency_keys').select('response').execute();
@@ -109,29 +112,29 @@ describe('Idempotency-Key and secrets', () => {
       rawBody: '{"scopes":["read"]}',
       headers: { 'Idempotency-Key': 'new-key-once', 'content-type': 'application/json' },
     });
-    expect(byPortalKey.status).toBe(403);
+    expectStatus(byPortalKey, 403);
     expect(byPortalKey.text).not.toContain('sd_live_');
 
     const replay = await server.request('POST', `/api/portal/${shop.clientId}/keys`, {
       rawBody: '{"scopes":["read"]}',
       headers,
     });
-    expect(replay.status).toBe(409);
+    expectStatus(replay, 409);
     expect(replay.body.error.code).toBe('idempotency_secret_not_replayable');
-    expect(replay.body.error.details.id).toBe(created.body.id);
+    expect(replay.body.error.details).toMatchObject({ id: created.body.id });
     expect(replay.text).not.toContain(created.body.key);
   });
 
   it('never stores a webhook signing secret in a replay', async () => {
     const body = { url: 'https://example.com/hooks' };
     const created = await shop.v1('POST', '/webhooks', { body, headers: key('hook-once') });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const stored = await server.ctx.db.selectFrom('idempotency_keys').select('response').execute();
     expect(stored.some((row) => row.response?.includes(created.body.secret))).toBe(false);
     const replay = await shop.v1('POST', '/webhooks', { body, headers: key('hook-once') });
-    expect(replay.status).toBe(409);
+    expectStatus(replay, 409);
     expect(replay.text).not.toContain(created.body.secret);
-    expect((await shop.v1('GET', '/webhooks')).body.data).toHaveLength(1);
+    expect(okBody(await shop.v1('GET', '/webhooks')).data).toHaveLength(1);
   });
 
   it('checks the scope before replaying', async () => {
@@ -139,7 +142,7 @@ describe('Idempotency-Key and secrets', () => {
     const body = { name: 'Scoped', email: 'scoped@example.com' };
     expect((await shop.v1('POST', '/clients', { body, headers: key('scoped') })).status).toBe(201);
     const replay = await shop.v1('POST', '/clients', { body, headers: key('scoped'), key: reader.key });
-    expect(replay.status).toBe(403);
+    expectStatus(replay, 403);
   });
 });
 
@@ -168,6 +171,6 @@ describe('Idempotency-Key after a crash', () => {
     });
     await second.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    expect(retry.status).toBe(201);
+    expectStatus(retry, 201);
   });
 });

@@ -6,6 +6,7 @@ import { type ApiPlan, setPlans } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
 import { openDatabase } from '../../server/sync/open';
+import { expectStatus } from '../helpers/api-responses';
 import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -57,7 +58,7 @@ describe('v1 rate limits', () => {
 
     for (let i = 1; i <= 100; i++) {
       const ok = await get(server, shop.v1Key);
-      expect(ok.status).toBe(200);
+      expectStatus(ok, 200);
       if (i === 1 || i === 100) {
         expect(ok.headers.get('x-ratelimit-limit')).toBe('100');
         expect(ok.headers.get('x-ratelimit-remaining')).toBe(String(100 - i));
@@ -69,7 +70,7 @@ describe('v1 rate limits', () => {
     clock.advance(15 * 60 * 1000);
     for (let i = 0; i < 3; i++) {
       const refused = await get(server, shop.v1Key);
-      expect(refused.status).toBe(429);
+      expectStatus(refused, 429);
       expect(refused.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
       expect(refused.body.error.message).toContain('100 requests an hour');
       expect(refused.headers.get('retry-after')).toBe(String(45 * 60));
@@ -84,7 +85,7 @@ describe('v1 rate limits', () => {
     }
     clock.set('2026-11-22T19:00:00Z');
     const daily = await get(server, shop.v1Key);
-    expect(daily.status).toBe(429);
+    expectStatus(daily, 429);
     expect(daily.body.error.message).toContain('1,000 requests a day');
     expect(daily.headers.get('x-ratelimit-remaining')).toBe('100');
     expect(daily.headers.get('x-ratelimit-daily-remaining')).toBe('0');
@@ -92,7 +93,7 @@ describe('v1 rate limits', () => {
 
     clock.set('2026-11-23T00:00:00Z');
     const nextDay = await get(server, shop.v1Key);
-    expect(nextDay.status).toBe(200);
+    expectStatus(nextDay, 200);
     expect(nextDay.headers.get('x-ratelimit-daily-remaining')).toBe('999');
   });
 
@@ -120,7 +121,7 @@ describe('v1 rate limits', () => {
       await setPlans(server.ctx, shop.clientId, { apiPlan: plan });
 
       const first = await get(server, shop.v1Key);
-      expect(first.status).toBe(200);
+      expectStatus(first, 200);
       expect(first.headers.get('x-ratelimit-limit')).toBe(String(hourly));
       expect(first.headers.get('x-ratelimit-remaining')).toBe(String(hourly - 1));
       expect(first.headers.get('x-ratelimit-daily-limit')).toBe(daily === null ? null : String(daily));
@@ -140,7 +141,7 @@ describe('v1 rate limits', () => {
       const again = await start(clock);
       expect((await get(again, shop.v1Key)).status).toBe(200);
       const refused = await get(again, shop.v1Key);
-      expect(refused.status).toBe(429);
+      expectStatus(refused, 429);
       expect(refused.headers.get('retry-after')).toBe(String(30 * 60));
 
       clock.set('2026-11-22T10:00:00Z');
@@ -152,7 +153,7 @@ describe('v1 rate limits', () => {
       const third = await start(clock);
       expect((await get(third, shop.v1Key)).status).toBe(200);
       const overDaily = await get(third, shop.v1Key);
-      expect(overDaily.status).toBe(429);
+      expectStatus(overDaily, 429);
       expect(overDaily.headers.get('x-ratelimit-daily-remaining')).toBe('0');
       expect(overDaily.headers.get('retry-after')).toBe(String(14 * 60 * 60));
     });
@@ -166,7 +167,7 @@ describe('v1 rate limits', () => {
 
     const restarted = await restart(clock);
     const after = await get(restarted, shop.v1Key);
-    expect(after.status).toBe(200);
+    expectStatus(after, 200);
     expect(after.headers.get('x-ratelimit-remaining')).toBe('69');
     expect(after.headers.get('x-ratelimit-daily-remaining')).toBe('969');
 

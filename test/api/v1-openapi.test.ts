@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,9 +13,9 @@ const resources = ['clients', 'jobs', 'quotes', 'invoices', 'bookings', 'reviews
 
 describe('v1 OpenAPI', () => {
   it('documents every v1 route with a resource tag, a summary and its error responses', async () => {
-    const doc = await server.request('GET', '/openapi.json');
-    expect(doc.status).toBe(200);
-    const paths = doc.body.paths as Record<string, Record<string, any>>;
+    const doc = await server.request<OpenApiDocument>('GET', '/openapi.json');
+    expectStatus(doc, 200);
+    const paths = doc.body.paths;
     const v1 = Object.entries(paths).filter(([path]) => path.startsWith('/api/v1/'));
     for (const resource of resources) {
       const base = paths[`/api/v1/${resource}`];
@@ -47,14 +48,14 @@ describe('v1 OpenAPI', () => {
   });
 
   it('carries request examples and the list filters', async () => {
-    const doc = (await server.request('GET', '/openapi.json')).body;
+    const doc = okBody(await server.request<OpenApiDocument>('GET', '/openapi.json'));
     for (const resource of resources) {
-      const body = doc.paths[`/api/v1/${resource}`].post.requestBody.content['application/json'];
+      const body = doc.paths[`/api/v1/${resource}`]!.post!.requestBody.content['application/json']!;
       expect(body.examples?.example?.value, resource).toBeTypeOf('object');
     }
-    const create = doc.paths['/api/v1/invoices'].post.requestBody.content['application/json'];
-    expect(create.examples.example.value.customer_email).toBe('ada@example.com');
-    const filters = doc.paths['/api/v1/invoices'].get.parameters.map((p: { name: string }) => p.name);
+    const create = doc.paths['/api/v1/invoices']!.post!.requestBody.content['application/json']!;
+    expect(create.examples?.example?.value.customer_email).toBe('ada@example.com');
+    const filters = doc.paths['/api/v1/invoices']!.get!.parameters.map((p) => p.name);
     expect(filters).toEqual(
       expect.arrayContaining(['limit', 'cursor', 'status', 'client_id', 'created_after', 'updated_since']),
     );
@@ -62,7 +63,7 @@ describe('v1 OpenAPI', () => {
 
   it('serves Swagger UI at /docs', async () => {
     const ui = await server.request('GET', '/docs/');
-    expect(ui.status).toBe(200);
+    expectStatus(ui, 200);
     expect(ui.text).toContain('swagger');
   });
 });

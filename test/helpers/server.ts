@@ -8,14 +8,10 @@ import type { EventBody, EventType } from '../../server/domain/events';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
+import type { ApiResponse, Method, PortalPaths, Typed, TypedUrl, V1Paths } from './api-responses';
 import { bundlePath } from './process-bundles';
 
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type { ApiResponse } from './api-responses';
 
 /** A list answer of the API, as every list route pages it. */
 export interface ListPage<T> {
@@ -38,10 +34,23 @@ export interface TestAccount {
   clientId: string;
   portalKey: string;
   v1Key: string;
-  /** Calls the portal API of this account: path is relative to /api/portal/{client_id}. */
-  portal<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  /** Calls the v1 API: path is relative to /api/v1. */
-  v1<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * Calls the portal API of this account: path is relative to /api/portal/{client_id}. Without a type
+   * argument the answer is typed from the OpenAPI document by method and path (see api-responses.ts).
+   */
+  portal<M extends Method, P extends string>(
+    method: M,
+    path: P,
+    options?: RequestOptions,
+  ): Promise<Typed<PortalPaths, M, P>>;
+  portal<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Calls the v1 API: path is relative to /api/v1, the answer typed as `portal`'s is. */
+  v1<M extends Method, P extends string>(
+    method: M,
+    path: P,
+    options?: RequestOptions,
+  ): Promise<Typed<V1Paths, M, P>>;
+  v1<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A session cookie for the UI, as the sign-in link would set it. */
   signIn(): Promise<string>;
   /** The events this account raised, oldest first; `type` keeps one kind. */
@@ -50,7 +59,13 @@ export interface TestAccount {
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Calls any route by its full path; portal and v1 paths are typed as `portal`'s are. */
+  request<M extends Method, P extends string>(
+    method: M,
+    path: P,
+    options?: RequestOptions,
+  ): Promise<TypedUrl<M, P>>;
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createAccount(options?: { business?: string; plan?: Plan; apiPlan?: ApiPlan }): Promise<TestAccount>;
   stop(): Promise<void>;
 }
@@ -112,13 +127,17 @@ export async function startTestServer(
       clientId: account.id,
       portalKey,
       v1Key,
-      portal: (method, p, o = {}) =>
+      // The one place a parsed body meets its documented type: the callers' types come from the document.
+      portal: ((method: string, p: string, o: RequestOptions = {}) =>
         request(method, `/api/portal/${account.id}${p}`, {
           ...o,
           key: o.key === undefined ? portalKey : o.key,
-        }),
-      v1: (method, p, o = {}) =>
-        request(method, `/api/v1${p}`, { ...o, key: o.key === undefined ? v1Key : o.key }),
+        })) as TestAccount['portal'],
+      v1: ((method: string, p: string, o: RequestOptions = {}) =>
+        request(method, `/api/v1${p}`, {
+          ...o,
+          key: o.key === undefined ? v1Key : o.key,
+        })) as TestAccount['v1'],
       signIn: async () => {
         const token = await createSignInToken(server.ctx, account.id);
         const response = await request('GET', `/sign-in?token=${token}`);
@@ -137,7 +156,7 @@ export async function startTestServer(
   return {
     ...server,
     dataDir,
-    request,
+    request: request as TestServer['request'],
     createAccount: newAccount,
     stop: async () => {
       await server.close();

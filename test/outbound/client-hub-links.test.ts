@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 async function account(business: string, withHub: boolean): Promise<TestAccount> {
   const created = await server.createAccount({ business });
-  const current = (await created.portal('GET', '/config')).body;
+  const current = okBody(await created.portal('GET', '/config'));
   const saved = await created.portal('PUT', '/config', {
     body: {
       timezone: 'America/Toronto',
@@ -34,7 +35,7 @@ async function account(business: string, withHub: boolean): Promise<TestAccount>
       ...(withHub && { client_hub_url: server.url, serve_client_hub: true }),
     },
   });
-  expect(saved.status).toBe(200);
+  expectStatus(saved, 200);
   return created;
 }
 
@@ -55,7 +56,7 @@ async function linksOf(accountId: string) {
 describe('client hub links in e-mails', { timeout: 90_000 }, () => {
   it("an invoice's e-mail carries one link, kept when the e-mail is written afresh as it leaves", async () => {
     const shop = await account('Sparkle Cleaning', true);
-    const invoice = (
+    const invoice = okBody(
       await shop.portal('POST', '/invoices/create', {
         body: {
           customer_name: 'Ada Lovelace',
@@ -63,8 +64,8 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
           items: [{ description: 'Deep clean', quantity: 2, unit_price: 120 }],
           taxes: [],
         },
-      })
-    ).body;
+      }),
+    );
     server.setOnline(false);
     try {
       expect((await shop.portal('POST', `/invoices/${invoice.number}/send`)).status).toBe(200);
@@ -79,11 +80,11 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
     expect(mail).toContain('See it, its payments and how to pay here:');
     const link = LINK.exec(mail!)![0];
     expect(await linksOf(shop.clientId)).toEqual([{ customer_id: invoice.customer.id }]);
-    const queued = await shop.portal('GET', '/messages');
-    expect(queued.body.data[0].body).toContain(link);
+    const queued = expectOk(await shop.portal('GET', '/messages'));
+    expect(queued.body.data[0]!.body).toContain(link);
 
     const page = await fetch(`${link}/invoices/${invoice.id}`);
-    expect(page.status).toBe(200);
+    expectStatus(page, 200);
     expect(await page.text()).toContain(invoice.number);
   });
 
@@ -100,18 +101,20 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
           scheduled_end: '2026-11-03T17:00:00Z',
         },
       });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       return created.body as { id: string; customer: { id: string } };
     };
     const job = await visit(withHub, 'grace@example.com');
     await visit(without, 'hopper@example.com');
-    const plainInvoice = await without.portal('POST', '/invoices/create', {
-      body: {
-        customer_email: 'hopper@example.com',
-        items: [{ description: 'Window cleaning', quantity: 1, unit_price: 90 }],
-        taxes: [],
-      },
-    });
+    const plainInvoice = expectOk(
+      await without.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'hopper@example.com',
+          items: [{ description: 'Window cleaning', quantity: 1, unit_price: 90 }],
+          taxes: [],
+        },
+      }),
+    );
     await without.portal('POST', `/invoices/${plainInvoice.body.number}/send`);
     expect(await server.reminders.runNow()).toBe(2);
     await server.outbound.mail.runDue();
@@ -122,7 +125,7 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
     const link = LINK.exec(reminder!)![0];
     expect(await linksOf(withHub.clientId)).toEqual([{ customer_id: job.customer.id }]);
     const page = await fetch(`${link}/visits/${job.id}`);
-    expect(page.status).toBe(200);
+    expectStatus(page, 200);
     expect(await page.text()).toContain('Window cleaning');
 
     const plain = deliveredTo('hopper@example.com');
@@ -133,7 +136,7 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
 
   it('an overdue reminder and a quote follow-up end with the link to that invoice and quote', async () => {
     const shop = await account('Gutter Guys', true);
-    const current = (await shop.portal('GET', '/config')).body.reminders;
+    const current = okBody(await shop.portal('GET', '/config')).reminders;
     // client_hub_url again: a PUT without it sets it back to its default (null).
     await shop.portal('PUT', '/config', {
       body: {
@@ -148,10 +151,14 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
     });
     const customer = { customer_email: 'linus@example.com', customer_name: 'Linus Pauling' };
     const items = [{ description: 'Gutter cleaning', quantity: 1, unit_price: 180 }];
-    const invoice = await shop.portal('POST', '/invoices/create', {
-      body: { ...customer, items, taxes: [], issue_date: '2026-10-16', due_days: 14 },
-    });
-    const quote = await shop.portal('POST', '/quotes/create', { body: { ...customer, items, taxes: [] } });
+    const invoice = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: { ...customer, items, taxes: [], issue_date: '2026-10-16', due_days: 14 },
+      }),
+    );
+    const quote = expectOk(
+      await shop.portal('POST', '/quotes/create', { body: { ...customer, items, taxes: [] } }),
+    );
     await shop.portal('POST', `/invoices/${invoice.body.number}/mark-sent`);
     await shop.portal('POST', `/quotes/${quote.body.number}/mark-sent`);
     // Three days on: the invoice is overdue by six days and the quote was sent three days ago.
@@ -166,10 +173,10 @@ describe('client hub links in e-mails', { timeout: 90_000 }, () => {
     expect(overdue).toContain('See the invoice, its payments and how to pay:');
     expect(followUp).toContain('See the quote and approve it online:');
     const invoicePage = await fetch(`${LINK.exec(overdue)![0]}/invoices/${invoice.body.id}`);
-    expect(invoicePage.status).toBe(200);
+    expectStatus(invoicePage, 200);
     expect(await invoicePage.text()).toContain(invoice.body.number);
     const quotePage = await fetch(`${LINK.exec(followUp)![0]}/quotes/${quote.body.id}`);
-    expect(quotePage.status).toBe(200);
+    expectStatus(quotePage, 200);
     expect(await quotePage.text()).toContain('Approve');
     expect(await linksOf(shop.clientId)).toHaveLength(2);
   });

@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderInvoicePdf } from '../../server/documents/pdf';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 interface Delivered {
@@ -74,7 +75,7 @@ async function configureSmtp(account: TestAccount, port = smtpPort) {
   const response = await account.portal('PUT', '/config', {
     body: { smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@sparkle.example' } },
   });
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
 }
 
 async function sendInvoice(account: TestAccount, email: string) {
@@ -87,14 +88,14 @@ async function sendInvoice(account: TestAccount, email: string) {
       due_days: 14,
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   const sent = await account.portal('POST', `/invoices/${created.body.number}/send`);
-  expect(sent.status).toBe(200);
+  expectStatus(sent, 200);
   return created.body;
 }
 
 async function messages(account: TestAccount) {
-  return (await account.portal('GET', '/messages')).body.data;
+  return okBody(await account.portal('GET', '/messages')).data;
 }
 
 describe('mail outbox', () => {
@@ -114,9 +115,9 @@ describe('mail outbox', () => {
     await server.outbound.mail.runDue();
     const [sent] = await messages(account);
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, last_error: null, waiting_reason: null });
-    expect(sent.sent_at).toBe('2026-11-22T09:00:00Z');
+    expect(sent!.sent_at).toBe('2026-11-22T09:00:00Z');
     // Only now, with the e-mail out, is the invoice sent.
-    const after = (await account.portal('GET', `/invoices/${invoice.number}`)).body;
+    const after = okBody(await account.portal('GET', `/invoices/${invoice.number}`));
     expect(after).toMatchObject({ status: 'sent', sent_at: '2026-11-22T09:00:00Z' });
 
     const mail = delivered.find((d) => d.to.includes('ada@example.com'))!;
@@ -162,16 +163,16 @@ describe('mail outbox', () => {
     await sendInvoice(account, 'nobody@example.com');
     await server.outbound.mail.runDue();
     const [failed] = await messages(account);
-    expect(failed.status).toBe('failed');
-    expect(failed.last_error).toMatch(/^550 .*Mailbox does not exist/);
-    expect((await account.portal('GET', '/messages?status=failed')).body.data).toHaveLength(1);
-    expect((await account.portal('GET', '/messages?status=sent')).body.data).toHaveLength(0);
+    expect(failed!.status).toBe('failed');
+    expect(failed!.last_error).toMatch(/^550 .*Mailbox does not exist/);
+    expect(okBody(await account.portal('GET', '/messages?status=failed')).data).toHaveLength(1);
+    expect(okBody(await account.portal('GET', '/messages?status=sent')).data).toHaveLength(0);
 
-    const retried = await account.portal('POST', `/messages/${failed.id}/retry`);
-    expect(retried.status).toBe(200);
+    const retried = await account.portal('POST', `/messages/${failed!.id}/retry`);
+    expectStatus(retried, 200);
     expect(retried.body).toMatchObject({ status: 'queued', attempts: 0 });
-    const again = await account.portal('POST', `/messages/${failed.id}/retry`);
-    expect(again.status).toBe(409);
+    const again = await account.portal('POST', `/messages/${failed!.id}/retry`);
+    expectStatus(again, 409);
     expect(again.body.error.code).toBe('invalid_state');
     expect((await account.portal('POST', '/messages/msg_nope/retry')).status).toBe(404);
   });
@@ -183,14 +184,14 @@ describe('mail outbox', () => {
     await server.outbound.mail.runDue();
     const [first] = await messages(account);
     expect(first).toMatchObject({ status: 'queued', attempts: 1 });
-    expect(first.last_error).toBeTruthy();
-    expect(first.next_attempt_at).toBe(
+    expect(first!.last_error).toBeTruthy();
+    expect(first!.next_attempt_at).toBe(
       new Date(clock.now().getTime() + MINUTE).toISOString().replace('.000', ''),
     );
 
     await configureSmtp(account);
     await server.outbound.mail.runDue();
-    expect((await messages(account))[0].status).toBe('queued');
+    expect((await messages(account))[0]!.status).toBe('queued');
     clock.advance(MINUTE);
     await server.outbound.mail.runDue();
     expect((await messages(account))[0]).toMatchObject({ status: 'sent', attempts: 2 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ErrorBody, expectError, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /** The reminder settings an owner edits (Settings > Reminders); what they send: reminders.test.ts. */
@@ -12,7 +13,7 @@ afterAll(() => server.stop());
 describe('reminder settings', () => {
   it('are off until the owner switches them on, and refuse a placeholder their reminder cannot fill', async () => {
     const account = await server.createAccount();
-    const config = (await account.portal('GET', '/config')).body;
+    const config = okBody(await account.portal('GET', '/config'));
     expect(config.reminders).toMatchObject({
       send_hour: 9,
       invoice_overdue: { enabled: false, days_after_due: [3, 7, 14] },
@@ -30,7 +31,7 @@ describe('reminder settings', () => {
         },
       },
     });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.body.error).toMatchObject({
       code: 'validation_failed',
       param: 'reminders.invoice_overdue.body',
@@ -44,7 +45,7 @@ describe('reminder settings', () => {
         },
       },
     });
-    expect(backwards.status).toBe(400);
+    expectStatus(backwards, 400);
     expect(backwards.body.error.param).toBe('reminders.invoice_overdue.days_after_due');
 
     // The same settings on their own route, on both interfaces.
@@ -55,22 +56,22 @@ describe('reminder settings', () => {
         appointment: { ...config.reminders.appointment, enabled: true },
       },
     });
-    expect(v1.status).toBe(200);
+    expectStatus(v1, 200);
     expect(v1.body).toMatchObject({ send_hour: 8, appointment: { enabled: true } });
-    expect((await account.portal('GET', '/reminders/settings')).body).toEqual(v1.body);
+    expect(okBody(await account.portal('GET', '/reminders/settings'))).toEqual(v1.body);
     const unknown = await account.v1('PUT', '/reminders/settings', {
       body: {
         ...config.reminders,
         appointment: { ...config.reminders.appointment, subject: 'See you {when}' },
       },
     });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error).toMatchObject({ param: 'appointment.subject' });
   });
 
   it('refuse an unknown field anywhere in the body, as every other body does', async () => {
     const account = await server.createAccount();
-    const { reminders } = (await account.portal('GET', '/config')).body;
+    const { reminders } = okBody(await account.portal('GET', '/config'));
     const bodies: Array<[unknown, string]> = [
       [{ ...reminders, send_hours: 8 }, 'send_hours'],
       [{ ...reminders, appointment: { ...reminders.appointment, enable: true } }, 'appointment.enable'],
@@ -81,14 +82,14 @@ describe('reminder settings', () => {
     ];
     for (const [body, param] of bodies) {
       for (const call of [account.portal, account.v1]) {
-        const refused = await call('PUT', '/reminders/settings', { body });
+        const refused = expectError(await call<ErrorBody>('PUT', '/reminders/settings', { body }));
         expect(refused.status, param).toBe(400);
         expect(refused.body.error).toMatchObject({ code: 'validation_failed', param });
       }
-      const viaConfig = await account.portal('PUT', '/config', { body: { reminders: body } });
+      const viaConfig = expectError(await account.portal('PUT', '/config', { body: { reminders: body } }));
       expect(viaConfig.status, param).toBe(400);
       expect(viaConfig.body.error.param).toBe(`reminders.${param}`);
     }
-    expect((await account.portal('GET', '/reminders/settings')).body).toEqual(reminders);
+    expect(okBody(await account.portal('GET', '/reminders/settings'))).toEqual(reminders);
   });
 });

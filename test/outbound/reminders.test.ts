@@ -5,6 +5,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
@@ -35,7 +36,7 @@ const plain = (raw: string) => raw.replace(/=\r\n/g, '').replace(/=3D/g, '=');
 
 async function reminderAccount(port = smtpPort): Promise<TestAccount> {
   const account = await server.createAccount({ business: 'Sparkle Cleaning' });
-  const current = (await account.portal('GET', '/config')).body;
+  const current = okBody(await account.portal('GET', '/config'));
   const reminders = {
     ...current.reminders,
     invoice_overdue: { ...current.reminders.invoice_overdue, enabled: true },
@@ -49,7 +50,7 @@ async function reminderAccount(port = smtpPort): Promise<TestAccount> {
       smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@sparkle.example' },
     },
   });
-  expect(saved.status).toBe(200);
+  expectStatus(saved, 200);
   return account;
 }
 
@@ -64,13 +65,15 @@ async function sentInvoice(account: TestAccount, email: string, issueDate: strin
       taxes: [{ name: 'HST', rate: 0.13 }],
     },
   });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   expect((await account.portal('POST', `/invoices/${created.body.number}/mark-sent`)).status).toBe(200);
   return created.body as { id: string; number: string };
 }
 
 async function reminders(account: TestAccount) {
-  return ((await account.portal('GET', '/messages')).body.data as any[]).filter((m) => m.kind === 'reminder');
+  return (okBody(await account.portal('GET', '/messages')).data as any[]).filter(
+    (m) => m.kind === 'reminder',
+  );
 }
 
 function deliveredTo(email: string) {
@@ -92,7 +95,7 @@ describe('overdue invoice reminders', { timeout: 90_000 }, () => {
     const account = await reminderAccount();
     // Due Friday 30 October; the 3-day step is Monday 2 November at 09:00 Toronto, half an hour ago.
     const invoice = await sentInvoice(account, 'ada@example.com', '2026-10-16', 14);
-    const before = (await account.portal('GET', `/invoices/${invoice.number}`)).body;
+    const before = okBody(await account.portal('GET', `/invoices/${invoice.number}`));
     expect(await server.reminders.runNow()).toBe(1);
     expect(await server.reminders.runNow()).toBe(0);
     await server.outbound.mail.runDue();
@@ -110,18 +113,18 @@ describe('overdue invoice reminders', { timeout: 90_000 }, () => {
     });
     expect(await occasions(invoice.id)).toEqual([{ occasion: 'overdue+3d', outcome: 'queued' }]);
     // The invoice itself did not change: a reminder is not the invoice being sent again.
-    expect((await account.portal('GET', `/invoices/${invoice.number}`)).body).toEqual(before);
-    const onV1 = (await account.v1('GET', `/reminders?document_id=${invoice.id}`)).body;
+    expect(okBody(await account.portal('GET', `/invoices/${invoice.number}`))).toEqual(before);
+    const onV1 = okBody(await account.v1('GET', `/reminders?document_id=${invoice.id}`));
     expect(onV1.data).toHaveLength(1);
     expect(onV1.data[0]).toMatchObject({
       reminder: 'invoice_overdue',
       status: 'sent',
       document_id: invoice.id,
     });
-    expect((await account.portal('GET', '/messages?kind=invoice')).body.data).toHaveLength(0);
-    const events = (await account.v1('GET', '/events?type=reminder.sent')).body.data;
+    expect(okBody(await account.portal('GET', '/messages?kind=invoice')).data).toHaveLength(0);
+    const events = okBody(await account.v1('GET', '/events?type=reminder.sent')).data;
     expect(events).toHaveLength(1);
-    expect(events[0].data.object).toMatchObject({
+    expect(events[0]!.data.object).toMatchObject({
       reminder: 'invoice_overdue',
       document_id: invoice.id,
       status: 'sent',
@@ -130,9 +133,11 @@ describe('overdue invoice reminders', { timeout: 90_000 }, () => {
 
   it('are recorded as not sent, saying why, for a customer without e-mail', async () => {
     const account = await reminderAccount();
-    const hank = await account.portal('POST', '/customers', {
-      body: { name: 'Hank Miller', phone: '604 555 0199' },
-    });
+    const hank = expectOk(
+      await account.portal('POST', '/customers', {
+        body: { name: 'Hank Miller', phone: '604 555 0199' },
+      }),
+    );
     const created = await account.portal('POST', '/invoices/create', {
       body: {
         customer_id: hank.body.id,
@@ -141,7 +146,7 @@ describe('overdue invoice reminders', { timeout: 90_000 }, () => {
         items: [{ description: 'Deep clean', quantity: 1, unit_price: 120 }],
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect((await account.portal('POST', `/invoices/${created.body.number}/mark-sent`)).status).toBe(200);
     const sentBefore = delivered.length;
     expect(await server.reminders.runNow()).toBe(1);
@@ -236,7 +241,7 @@ describe('visit reminders and quote follow-ups', () => {
         scheduled_end: new Date(Date.parse(start) + 2 * 60 * MINUTE).toISOString(),
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     return created.body as { id: string; job_number: string };
   }
 
@@ -293,7 +298,7 @@ describe('visit reminders and quote follow-ups', () => {
           taxes: [],
         },
       });
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expect((await account.portal('POST', `/quotes/${created.body.number}/mark-sent`)).status).toBe(200);
       return created.body as { number: string };
     };
@@ -337,7 +342,7 @@ describe('on a synced business', { timeout: 90_000 }, () => {
     const account = await reminderAccount();
     const invoice = await sentInvoice(account, 'synced@example.com', '2026-10-16', 14);
     const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
-    expect(pairing.status).toBe(200);
+    expectStatus(pairing, 200);
     const device = await startTestServer({ clock });
     try {
       await device.ctx.sync!.join({ url: server.url }, pairing.body.pairing_code, 'Van laptop');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientLinkMaker } from '../../server/context';
 import { askForReview, recordCustomerReview } from '../../server/domain/review-requests';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
       smtp: { host: '127.0.0.1', port, secure: false, from: 'hello@sparkle.test' },
     },
   });
-  expect(configured.status).toBe(200);
+  expectStatus(configured, 200);
 });
 afterAll(async () => {
   await server.stop();
@@ -43,18 +44,18 @@ afterAll(async () => {
 });
 
 async function completedVisit(email: string | null) {
-  const customer = (
+  const customer = okBody(
     await shop.portal('POST', '/customers', {
       body: { name: 'Pat Green', ...(email ? { email } : { phone: '905 555 0199' }) },
-    })
-  ).body;
-  const job = (
+    }),
+  );
+  const job = okBody(
     await shop.portal('POST', '/jobs/create', {
       body: { customer_id: customer.id, title: 'Lawn care', scheduled_start: '2026-11-23T14:00:00Z' },
-    })
-  ).body;
+    }),
+  );
   const done = await shop.portal('POST', `/jobs/${job.job_number}/complete`);
-  expect(done.status).toBe(200);
+  expectStatus(done, 200);
   return { customer, job };
 }
 
@@ -88,7 +89,7 @@ describe('review requests after a visit', () => {
     expect(toPat[0]!.raw).toContain(`https://hub.example/c/${request.id}`);
     expect(toPat[0]!.raw).toContain('Subject: How did we do? Sparkle Cleaning');
     expect(links).toHaveLength(1);
-    const messages = (await shop.portal('GET', '/messages?kind=review_request')).body.data;
+    const messages = okBody(await shop.portal('GET', '/messages?kind=review_request')).data;
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ status: 'sent', kind: 'review_request', id: request.message_id });
   });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 /** Settings › E-mail's "Send a test e-mail", against a real SMTP server on 127.0.0.1. */
@@ -53,7 +54,7 @@ async function configure(shop: TestAccount, port: number, from = 'billing@sparkl
   const saved = await shop.portal('PUT', '/config', {
     body: { business_name: 'Sparkle Cleaning', smtp: { host: '127.0.0.1', port, secure: false, from } },
   });
-  expect(saved.status).toBe(200);
+  expectStatus(saved, 200);
 }
 
 /** A port nothing listens on: taken from the system, then given back. */
@@ -71,7 +72,7 @@ describe('POST /config/smtp/test', () => {
     await configure(shop, smtpPort);
     const test = await owner(shop);
     const result = await test();
-    expect(result.status).toBe(200);
+    expectStatus(result, 200);
     expect(result.body).toEqual({
       object: 'smtp_test',
       to: 'billing@sparkle.example',
@@ -83,7 +84,7 @@ describe('POST /config/smtp/test', () => {
     expect(message.to).toEqual(['billing@sparkle.example']);
     expect(message.raw).toContain('Subject: Test e-mail from Sparkle Cleaning');
     // Outside the outbox: nothing waits in Messages.
-    expect((await shop.portal('GET', '/messages')).body.data).toEqual([]);
+    expect(okBody(await shop.portal('GET', '/messages')).data).toEqual([]);
 
     const elsewhere = await test({ to: 'owner@example.com' });
     expect(elsewhere.body).toMatchObject({ delivered: true, to: 'owner@example.com' });
@@ -95,13 +96,13 @@ describe('POST /config/smtp/test', () => {
     await configure(shop, smtpPort);
     const test = await owner(shop);
     const refused = await test({ to: 'nobody@example.com' });
-    expect(refused.status).toBe(200);
+    expectStatus(refused, 200);
     expect(refused.body).toMatchObject({ delivered: false, response_code: 550 });
     expect(refused.body.response).toContain('5.1.1 Mailbox does not exist');
 
     await configure(shop, await closedPort());
     const unreachable = await test();
-    expect(unreachable.status).toBe(200);
+    expectStatus(unreachable, 200);
     expect(unreachable.body).toMatchObject({ delivered: false, response_code: null });
     expect(unreachable.body.response).toContain('ECONNREFUSED');
   });
@@ -110,11 +111,11 @@ describe('POST /config/smtp/test', () => {
     const shop = await server.createAccount();
     const test = await owner(shop);
     const notSetUp = await test();
-    expect(notSetUp.status).toBe(409);
+    expectStatus(notSetUp, 409);
     expect(notSetUp.body.error).toMatchObject({ code: 'invalid_state' });
     expect(notSetUp.body.error.message).toContain('save the SMTP settings first');
     const invalid = await test({ to: 'not an address' });
-    expect(invalid.status).toBe(400);
+    expectStatus(invalid, 400);
     expect(invalid.body.error).toMatchObject({ code: 'validation_failed', param: 'to' });
   });
 
@@ -123,16 +124,16 @@ describe('POST /config/smtp/test', () => {
     await configure(shop, smtpPort);
     const before = received.length;
     const withKey = await shop.portal('POST', '/config/smtp/test');
-    expect(withKey.status).toBe(403);
+    expectStatus(withKey, 403);
     expect(withKey.body.error.message).toContain('signed-in portal UI');
     const other = await server.createAccount();
     const cookie = await other.signIn();
     const foreign = await server.request('POST', `/api/portal/${shop.clientId}/config/smtp/test`, {
       headers: { cookie },
     });
-    expect(foreign.status).toBe(403);
+    expectStatus(foreign, 403);
     const anonymous = await server.request('POST', `/api/portal/${shop.clientId}/config/smtp/test`);
-    expect(anonymous.status).toBe(401);
+    expectStatus(anonymous, 401);
     expect(received.length).toBe(before);
   });
 });

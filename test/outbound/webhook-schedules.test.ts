@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from './receiver';
 
@@ -35,7 +36,7 @@ async function at(clock: ReturnType<typeof manualClock>, s: TestServer, r: Recei
 describe('portal schedule', () => {
   it('tries at 0 s, 10 s and 60 s after the event, then gives up', async () => {
     const { clock, server: s, receiver: r, account } = await setUp(500);
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: r.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: r.url } }));
     await account.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } });
     expect(await at(clock, s, r, 0)).toBe(1);
     expect(await at(clock, s, r, 9 * SECOND)).toBe(1);
@@ -45,10 +46,10 @@ describe('portal schedule', () => {
     expect(await at(clock, s, r, 60 * MINUTE)).toBe(3);
     expect(r.received.map((q) => q.headers['x-service-attempt'])).toEqual(['1', '2', '3']);
 
-    const history = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`);
+    const history = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`));
     const delivery = history.body.data[0];
     expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3, next_attempt_at: null });
-    expect(delivery.attempts).toMatchObject([
+    expect(delivery!.attempts).toMatchObject([
       {
         attempt: 1,
         status: 'failed',
@@ -61,19 +62,21 @@ describe('portal schedule', () => {
       { attempt: 2, attempted_at: '2026-11-22T09:00:10Z', next_attempt_at: '2026-11-22T09:01:00Z' },
       { attempt: 3, attempted_at: '2026-11-22T09:01:00Z', next_attempt_at: null },
     ]);
-    expect(delivery.attempts[0].duration_ms).toBeGreaterThanOrEqual(0);
+    expect(delivery!.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(0);
     // The portal never disables an endpoint.
-    const after = await account.portal('GET', `/webhooks/${endpoint.body.id}`);
+    const after = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}`));
     expect(after.body).toMatchObject({ enabled: true, consecutive_failures: 3 });
   });
 
   it('does not retry a 4xx answer', async () => {
     const { clock, server: s, receiver: r, account } = await setUp(410);
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: r.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: r.url } }));
     await account.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } });
     expect(await at(clock, s, r, 0)).toBe(1);
     expect(await at(clock, s, r, 10 * MINUTE)).toBe(1);
-    const history = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries?status=failed`);
+    const history = expectOk(
+      await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries?status=failed`),
+    );
     expect(history.body.data[0]).toMatchObject({ attempt_count: 1, last_response_code: 410 });
   });
 });
@@ -81,7 +84,7 @@ describe('portal schedule', () => {
 describe('v1 schedule', () => {
   it('retries after 1, 4, 16, 64, 256 and 1024 minutes, and retries a 4xx too', async () => {
     const { clock, server: s, receiver: r, account } = await setUp(404);
-    const endpoint = await account.v1('POST', '/webhooks', { body: { url: r.url } });
+    const endpoint = expectOk(await account.v1('POST', '/webhooks', { body: { url: r.url } }));
     await account.v1('POST', '/clients', { body: { name: 'Ada', email: 'ada@example.com' } });
     expect(await at(clock, s, r, 0)).toBe(1);
     let expected = 1;
@@ -90,17 +93,17 @@ describe('v1 schedule', () => {
       expect(await at(clock, s, r, SECOND)).toBe(++expected);
     }
     expect(await at(clock, s, r, 7 * 24 * 60 * MINUTE)).toBe(7);
-    const history = await account.v1('GET', `/webhooks/${endpoint.body.id}/deliveries`);
+    const history = expectOk(await account.v1('GET', `/webhooks/${endpoint.body.id}/deliveries`));
     expect(history.body.data[0]).toMatchObject({ status: 'failed', attempt_count: 7, max_attempts: 7 });
   });
 
   it('spreads retries by the jitter factor', async () => {
     const { clock, server: s, receiver: r, account } = await setUp(500, { jitter: () => 1.1 });
-    const endpoint = await account.v1('POST', '/webhooks', { body: { url: r.url } });
+    const endpoint = expectOk(await account.v1('POST', '/webhooks', { body: { url: r.url } }));
     await account.v1('POST', `/webhooks/${endpoint.body.id}/test`);
     await at(clock, s, r, 0);
-    const history = await account.v1('GET', `/webhooks/${endpoint.body.id}/deliveries`);
-    expect(history.body.data[0].next_attempt_at).toBe('2026-11-22T09:01:06Z');
+    const history = expectOk(await account.v1('GET', `/webhooks/${endpoint.body.id}/deliveries`));
+    expect(history.body.data[0]!.next_attempt_at).toBe('2026-11-22T09:01:06Z');
     expect(await at(clock, s, r, MINUTE)).toBe(1);
     expect(await at(clock, s, r, 6 * SECOND)).toBe(2);
   });
@@ -108,22 +111,22 @@ describe('v1 schedule', () => {
   it('disables an endpoint after 20 consecutive failed attempts until it is re-enabled', async () => {
     // One at a time, so no attempt is already on its way when the twentieth failure is recorded.
     const { clock, server: s, receiver: r, account } = await setUp(500, { concurrency: 1 });
-    const endpoint = await account.v1('POST', '/webhooks', { body: { url: r.url } });
-    const path = `/webhooks/${endpoint.body.id}`;
+    const endpoint = expectOk(await account.v1('POST', '/webhooks', { body: { url: r.url } }));
+    const path = `/webhooks/${endpoint.body.id}` as const;
     // Three deliveries of seven attempts each: the endpoint is disabled at the twentieth.
     const tests = [];
-    for (let i = 0; i < 3; i++) tests.push((await account.v1('POST', `${path}/test`)).body.id);
+    for (let i = 0; i < 3; i++) tests.push(okBody(await account.v1('POST', `${path}/test`)).id);
     await at(clock, s, r, 0);
     for (const minutes of [1, 4, 16, 64, 256, 1024]) await at(clock, s, r, minutes * MINUTE);
     expect(r.received).toHaveLength(20);
 
-    const disabled = await account.v1('GET', path);
+    const disabled = expectOk(await account.v1('GET', path));
     expect(disabled.body).toMatchObject({
       enabled: false,
       disabled_reason: 'consecutive_failures',
       consecutive_failures: 20,
     });
-    const waiting = await account.v1('GET', `${path}/deliveries?status=pending`);
+    const waiting = expectOk(await account.v1('GET', `${path}/deliveries?status=pending`));
     expect(waiting.body.data).toHaveLength(1);
     // Disabled endpoints get no new deliveries, and what waits is not sent.
     await account.v1('POST', '/clients', { body: { name: 'Bo', email: 'bo@example.com' } });
@@ -131,13 +134,13 @@ describe('v1 schedule', () => {
     expect((await account.v1('POST', `${path}/test`)).status).toBe(409);
 
     r.handle(answer(204));
-    const enabled = await account.v1('POST', `${path}/enable`);
+    const enabled = expectOk(await account.v1('POST', `${path}/enable`));
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null, consecutive_failures: 0 });
     expect(await at(clock, s, r, 0)).toBe(21);
     const last = r.received[20]!;
     expect(tests).toContain(last.headers['x-service-delivery-id']);
     expect(last.headers['x-service-attempt']).toBe('7');
-    const after = await account.v1('GET', `${path}/deliveries?status=succeeded`);
+    const after = expectOk(await account.v1('GET', `${path}/deliveries?status=succeeded`));
     expect(after.body.data).toHaveLength(1);
   });
 });
@@ -145,9 +148,9 @@ describe('v1 schedule', () => {
 describe('secret rotation', () => {
   it('signs with both secrets for 24 hours, then with the new one only', async () => {
     const { clock, server: s, receiver: r, account } = await setUp(200);
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: r.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: r.url } }));
     const rotated = await account.portal('POST', `/webhooks/${endpoint.body.id}/rotate-secret`);
-    expect(rotated.status).toBe(200);
+    expectStatus(rotated, 200);
     expect(rotated.body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     expect(rotated.body.secret).not.toBe(endpoint.body.secret);
     expect(rotated.body.previous_secret_expires_at).toBe('2026-11-23T09:00:00Z');
@@ -180,22 +183,22 @@ describe('timeouts and connection errors', () => {
     });
     receiver = await startReceiver(() => undefined);
     const account = await server.createAccount();
-    const silent = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
+    const silent = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     const closed = await startReceiver();
     await closed.close();
-    const absent = await account.portal('POST', '/webhooks', { body: { url: closed.url } });
+    const absent = expectOk(await account.portal('POST', '/webhooks', { body: { url: closed.url } }));
     for (const endpoint of [silent, absent]) {
       await account.portal('POST', `/webhooks/${endpoint.body.id}/test`);
     }
     await server.outbound.webhooks.runDue();
-    const silentHistory = await account.portal('GET', `/webhooks/${silent.body.id}/deliveries`);
-    expect(silentHistory.body.data[0].attempts[0]).toMatchObject({
+    const silentHistory = expectOk(await account.portal('GET', `/webhooks/${silent.body.id}/deliveries`));
+    expect(silentHistory.body.data[0]!.attempts[0]).toMatchObject({
       status: 'failed',
       response_code: null,
       error: 'No answer within 0.3 s',
       next_attempt_at: '2026-11-22T09:00:10Z',
     });
-    const absentHistory = await account.portal('GET', `/webhooks/${absent.body.id}/deliveries`);
-    expect(absentHistory.body.data[0].attempts[0].error).toMatch(/^Could not connect: .*ECONNREFUSED/);
+    const absentHistory = expectOk(await account.portal('GET', `/webhooks/${absent.body.id}/deliveries`));
+    expect(absentHistory.body.data[0]!.attempts[0]!.error).toMatch(/^Could not connect: .*ECONNREFUSED/);
   });
 });

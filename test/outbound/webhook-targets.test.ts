@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
 import { type HostLookup, isPublicAddress } from '../../server/lib/webhook-target';
+import { expectError, expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from './receiver';
 
@@ -77,18 +78,18 @@ describe('webhook targets (SSRF)', () => {
 
   it('refuses loopback, private and link-local targets on both interfaces without the owner’s permission', async () => {
     for (const url of localTargets) {
-      const v1 = await shop.v1('POST', '/webhooks', { body: { url } });
+      const v1 = expectError(await shop.v1('POST', '/webhooks', { body: { url } }));
       expect(v1.status, url).toBe(400);
       expect(v1.body.error.param).toBe('url');
       const portal = await shop.portal('POST', '/webhooks', { body: { url } });
       expect(portal.status, url).toBe(400);
     }
     const publicTarget = await shop.v1('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x' } });
-    expect(publicTarget.status).toBe(201);
+    expectStatus(publicTarget, 201);
     const portalTarget = await shop.portal('POST', '/webhooks', {
       body: { url: 'https://hooks.example.com/y' },
     });
-    expect(portalTarget.status).toBe(201);
+    expectStatus(portalTarget, 201);
     for (const url of ['http://169.254.169.254/', 'http://localtest.me/', 'http://[64:ff9b::7f00:1]/']) {
       const moved = await shop.v1('PATCH', `/webhooks/${publicTarget.body.id}`, { body: { url } });
       expect(moved.status, url).toBe(400);
@@ -98,7 +99,9 @@ describe('webhook targets (SSRF)', () => {
   });
 
   it('names the address a name resolved to', async () => {
-    const refused = await shop.portal('POST', '/webhooks', { body: { url: 'https://localtest.me/hook' } });
+    const refused = expectError(
+      await shop.portal('POST', '/webhooks', { body: { url: 'https://localtest.me/hook' } }),
+    );
     expect(refused.body.error.message).toContain('localtest.me resolves to 127.0.0.1');
   });
 
@@ -111,14 +114,14 @@ describe('webhook targets (SSRF)', () => {
 
   it('lets only the signed-in owner allow local targets', async () => {
     const byKey = await shop.portal('PUT', '/config', { body: { allow_local_webhooks: true } });
-    expect(byKey.status).toBe(403);
+    expectStatus(byKey, 403);
     expect(byKey.body.error.param).toBe('allow_local_webhooks');
     const cookie = await shop.signIn();
     const byOwner = await server.request('PUT', `/api/portal/${shop.clientId}/config`, {
       body: { allow_local_webhooks: true },
       headers: { cookie },
     });
-    expect(byOwner.status).toBe(200);
+    expectStatus(byOwner, 200);
     expect(byOwner.body.allow_local_webhooks).toBe(true);
     expect((await shop.v1('POST', '/webhooks', { body: { url: receiver.url } })).status).toBe(201);
   });
@@ -129,7 +132,7 @@ describe('webhook targets (SSRF)', () => {
       `http://localhost:${server.port}/api/v1/clients`,
       `http://[::1]:${server.port}/`,
     ]) {
-      const response = await shop.portal('POST', '/webhooks', { body: { url } });
+      const response = expectError(await shop.portal('POST', '/webhooks', { body: { url } }));
       expect(response.status, url).toBe(400);
       expect(response.body.error.message).toContain('this Shopdesk server');
     }
@@ -138,20 +141,20 @@ describe('webhook targets (SSRF)', () => {
   it('shows what the receiver answered to the portal, never to a v1 key', async () => {
     const account = await server.createAccount({ business: 'Echo' });
     await updateConfig(server.ctx, account.clientId, { allow_local_webhooks: true });
-    const portalHook = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
-    const v1Hook = await account.v1('POST', '/webhooks', { body: { url: receiver.url } });
+    const portalHook = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
+    const v1Hook = expectOk(await account.v1('POST', '/webhooks', { body: { url: receiver.url } }));
     await account.portal('POST', '/customers', { body: { name: 'Ada', email: 'ada@example.com' } });
     await server.outbound.webhooks.runDue();
-    const portalHistory = await account.portal('GET', `/webhooks/${portalHook.body.id}/deliveries`);
-    expect(portalHistory.body.data[0].attempts[0]).toMatchObject({
+    const portalHistory = expectOk(await account.portal('GET', `/webhooks/${portalHook.body.id}/deliveries`));
+    expect(portalHistory.body.data[0]!.attempts[0]).toMatchObject({
       response_code: 200,
       response_body: 'internal secret page',
     });
-    const v1History = await account.v1('GET', `/webhooks/${v1Hook.body.id}/deliveries`);
-    expect(v1History.body.data[0].attempts[0]).toMatchObject({ response_code: 200, response_body: null });
+    const v1History = expectOk(await account.v1('GET', `/webhooks/${v1Hook.body.id}/deliveries`));
+    expect(v1History.body.data[0]!.attempts[0]).toMatchObject({ response_code: 200, response_body: null });
     const one = await account.v1(
       'GET',
-      `/webhooks/${v1Hook.body.id}/deliveries/${v1History.body.data[0].id}`,
+      `/webhooks/${v1Hook.body.id}/deliveries/${v1History.body.data[0]!.id}`,
     );
     expect(one.text).not.toContain('internal secret page');
   });
@@ -175,10 +178,10 @@ describe('webhook targets (SSRF)', () => {
     await server.outbound.webhooks.runDue();
     expect(receiver.received.length).toBe(before);
     for (const hook of [byIp, byName, byPublicName, byNat64]) {
-      expect(hook.status).toBe(201);
-      const history = await account.portal('GET', `/webhooks/${hook.body.id}/deliveries`);
-      expect(history.body.data[0].attempts[0]).toMatchObject({ response_code: null });
-      expect(history.body.data[0].attempts[0].error).toContain('Not sent');
+      expectStatus(hook, 201);
+      const history = expectOk(await account.portal('GET', `/webhooks/${hook.body.id}/deliveries`));
+      expect(history.body.data[0]!.attempts[0]).toMatchObject({ response_code: null });
+      expect(history.body.data[0]!.attempts[0]!.error).toContain('Not sent');
     }
   });
 });

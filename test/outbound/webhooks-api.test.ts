@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
+import {
+  type ListPage,
+  type StoredEvent,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from '../helpers/server';
 import { answer, eventually, type Receiver, signatureMatches, startReceiver } from './receiver';
 
 let server: TestServer;
@@ -21,7 +28,7 @@ describe('webhook endpoints', () => {
     const created = await shop.portal('POST', '/webhooks', {
       body: { url: 'https://example.com/hooks', description: 'Zapier' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       object: 'webhook_endpoint',
       interface: 'portal',
@@ -32,47 +39,47 @@ describe('webhook endpoints', () => {
     expect(created.body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
 
     const got = await shop.portal('GET', `/webhooks/${created.body.id}`);
-    expect(got.status).toBe(200);
-    expect(got.body.secret).toBeUndefined();
+    expectStatus(got, 200);
+    expect(got.body).not.toHaveProperty('secret');
     expect(got.text).not.toContain(created.body.secret);
-    const list = await shop.portal('GET', '/webhooks');
+    const list = expectOk(await shop.portal('GET', '/webhooks'));
     expect(list.body.data.map((e: { id: string }) => e.id)).toContain(created.body.id);
     expect(list.text).not.toContain(created.body.secret);
   });
 
   it('refuses a URL that is not http(s) and events the interface does not have, naming the param', async () => {
     const ftp = await shop.portal('POST', '/webhooks', { body: { url: 'ftp://example.com/x' } });
-    expect(ftp.status).toBe(400);
+    expectStatus(ftp, 400);
     expect(ftp.body.error.param).toBe('url');
 
     const unknown = await shop.portal('POST', '/webhooks', {
       body: { url: 'https://example.com/x', events: ['invoice.exploded'] },
     });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body.error).toMatchObject({ code: 'validation_failed', param: 'events' });
 
     // quote.declined is a portal event only.
     const v1Only = await shop.v1('POST', '/webhooks', {
       body: { url: 'https://example.com/x', events: ['quote.declined'] },
     });
-    expect(v1Only.status).toBe(400);
+    expectStatus(v1Only, 400);
     expect(v1Only.body.error.param).toBe('events');
     const portal = await shop.portal('POST', '/webhooks', {
       body: { url: 'https://example.com/x', events: ['quote.declined', 'invoice.payment_recorded'] },
     });
-    expect(portal.status).toBe(201);
+    expectStatus(portal, 201);
   });
 
   it('keeps portal and v1 endpoints apart, updates with PATCH and deletes', async () => {
     const v1 = await shop.v1('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/x' } });
-    expect(v1.status).toBe(201);
+    expectStatus(v1, 201);
     expect(v1.body.interface).toBe('v1');
     expect((await shop.portal('GET', `/webhooks/${v1.body.id}`)).status).toBe(404);
 
     const patched = await shop.v1('PATCH', `/webhooks/${v1.body.id}`, {
       body: { events: ['invoice.paid', 'job.completed'], enabled: false, description: 'ERP' },
     });
-    expect(patched.status).toBe(200);
+    expectStatus(patched, 200);
     expect(patched.body).toMatchObject({
       events: ['invoice.paid', 'job.completed'],
       enabled: false,
@@ -80,32 +87,36 @@ describe('webhook endpoints', () => {
       description: 'ERP',
     });
     const unknownField = await shop.v1('PATCH', `/webhooks/${v1.body.id}`, { body: { secret: 'x' } });
-    expect(unknownField.status).toBe(400);
+    expectStatus(unknownField, 400);
 
-    const deleted = await shop.v1('DELETE', `/webhooks/${v1.body.id}`);
+    const deleted = expectOk(await shop.v1('DELETE', `/webhooks/${v1.body.id}`));
     expect(deleted.body).toEqual({ id: v1.body.id, object: 'webhook_endpoint', deleted: true });
     expect((await shop.v1('GET', `/webhooks/${v1.body.id}`)).status).toBe(404);
   });
 
   it('refuses webhook routes to a key of the wrong interface or account', async () => {
     const other = await server.createAccount({ business: 'Other' });
-    const own = await shop.portal('POST', '/webhooks', { body: { url: 'https://example.com/own' } });
+    const own = expectOk(
+      await shop.portal('POST', '/webhooks', { body: { url: 'https://example.com/own' } }),
+    );
     const foreign = await other.portal('GET', `/webhooks/${own.body.id}`);
-    expect(foreign.status).toBe(404);
+    expectStatus(foreign, 404);
     const wrongKey = await shop.portal('GET', '/webhooks', { key: shop.v1Key });
-    expect(wrongKey.status).toBe(403);
+    expectStatus(wrongKey, 403);
   });
 });
 
 describe('delivery', () => {
   it('delivers a signed event with every contract header, verified independently', async () => {
     const account = await server.createAccount({ business: 'Signed' });
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     const before = receiver.received.length;
     const sentFrom = Math.floor(server.ctx.clock.now().getTime() / 1000);
-    const customer = await account.portal('POST', '/customers', {
-      body: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    });
+    const customer = expectOk(
+      await account.portal('POST', '/customers', {
+        body: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      }),
+    );
     await server.outbound.webhooks.runDue();
     const got = receiver.received.slice(before);
     expect(got).toHaveLength(1);
@@ -129,10 +140,10 @@ describe('delivery', () => {
       account_id: account.clientId,
       data: { object: { id: customer.body.id, email: 'ada@example.com' } },
     });
-    const listed = await account.v1('GET', `/events/${event.id}`);
+    const listed = expectOk(await account.v1('GET', `/events/${event.id}`));
     expect(listed.body).toEqual(event);
 
-    const history = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`);
+    const history = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`));
     expect(history.body.data).toHaveLength(1);
     expect(history.body.data[0]).toMatchObject({
       id: delivery.headers['x-service-delivery-id'],
@@ -148,35 +159,39 @@ describe('delivery', () => {
 
   it('sends only the events an endpoint subscribes to, and nothing to disabled endpoints', async () => {
     const account = await server.createAccount({ business: 'Picky' });
-    const picky = await account.v1('POST', '/webhooks', {
-      body: { url: receiver.url, events: ['invoice.paid'] },
-    });
-    const off = await account.v1('POST', '/webhooks', { body: { url: receiver.url, enabled: false } });
+    const picky = expectOk(
+      await account.v1('POST', '/webhooks', {
+        body: { url: receiver.url, events: ['invoice.paid'] },
+      }),
+    );
+    const off = expectOk(
+      await account.v1('POST', '/webhooks', { body: { url: receiver.url, enabled: false } }),
+    );
     await account.v1('POST', '/clients', { body: { name: 'Bo', email: 'bo@example.com' } });
     await server.outbound.webhooks.runDue();
     for (const id of [picky.body.id, off.body.id]) {
-      const history = await account.v1('GET', `/webhooks/${id}/deliveries`);
+      const history = expectOk(await account.v1('GET', `/webhooks/${id}/deliveries`));
       expect(history.body.data).toEqual([]);
     }
   });
 
   it('sends webhook.test to the tested endpoint only and redelivers by hand as a new delivery', async () => {
     const account = await server.createAccount({ business: 'Tester' });
-    const tested = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
-    const bystander = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
+    const tested = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
+    const bystander = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     const queued = await account.portal('POST', `/webhooks/${tested.body.id}/test`);
-    expect(queued.status).toBe(202);
+    expectStatus(queued, 202);
     expect(queued.body).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts: [] });
     await server.outbound.webhooks.runDue();
     const sent = receiver.received.find((r) => r.headers['x-service-delivery-id'] === queued.body.id)!;
     expect(JSON.parse(sent.body).data.object.id).toBe(tested.body.id);
-    expect((await account.portal('GET', `/webhooks/${bystander.body.id}/deliveries`)).body.data).toEqual([]);
+    expect(okBody(await account.portal('GET', `/webhooks/${bystander.body.id}/deliveries`)).data).toEqual([]);
 
     const again = await account.portal(
       'POST',
       `/webhooks/${tested.body.id}/deliveries/${queued.body.id}/redeliver`,
     );
-    expect(again.status).toBe(202);
+    expectStatus(again, 202);
     expect(again.body).toMatchObject({
       event_id: queued.body.event_id,
       redelivery_of: queued.body.id,
@@ -187,10 +202,10 @@ describe('delivery', () => {
     expect(resent.map((r) => r.headers['x-service-delivery-id'])).toEqual([queued.body.id, again.body.id]);
 
     const missing = await account.portal('POST', `/webhooks/${tested.body.id}/deliveries/dlv_nope/redeliver`);
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     await account.portal('PATCH', `/webhooks/${tested.body.id}`, { body: { enabled: false } });
     const disabled = await account.portal('POST', `/webhooks/${tested.body.id}/test`);
-    expect(disabled.status).toBe(409);
+    expectStatus(disabled, 409);
     expect(disabled.body.error.code).toBe('invalid_state');
   });
 
@@ -198,11 +213,11 @@ describe('delivery', () => {
     const account = await server.createAccount({ business: 'Verbose' });
     const big = await startReceiver(answer(200, 'x'.repeat(10_000)));
     try {
-      const endpoint = await account.portal('POST', '/webhooks', { body: { url: big.url } });
+      const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: big.url } }));
       await account.portal('POST', `/webhooks/${endpoint.body.id}/test`);
       await server.outbound.webhooks.runDue();
-      const history = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`);
-      expect(history.body.data[0].attempts[0].response_body).toHaveLength(2048);
+      const history = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`));
+      expect(history.body.data[0]!.attempts[0]!.response_body).toHaveLength(2048);
     } finally {
       await big.close();
     }
@@ -211,35 +226,35 @@ describe('delivery', () => {
   it('never sends an event whose change rolled back', async () => {
     const { recordEvent } = await import('../../server/domain/events');
     const account = await server.createAccount({ business: 'Rollback' });
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     const failed = server.ctx.db.transaction().execute(async (tx) => {
       await recordEvent(tx, server.ctx, account.clientId, 'customer.created', { id: 'cus_ghost' });
       throw new Error('the change failed after its event was recorded');
     });
     await expect(failed).rejects.toThrow('the change failed');
     await server.outbound.webhooks.runDue();
-    expect((await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`)).body.data).toEqual([]);
+    expect(okBody(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`)).data).toEqual([]);
     expect(receiver.received.some((r) => r.body.includes('cus_ghost'))).toBe(false);
-    const events = await account.v1('GET', '/events');
+    const events = expectOk(await account.v1('GET', '/events'));
     expect(events.body.data).toEqual([]);
   });
 
   it('waits while offline without spending attempts, and wakes when back online', async () => {
     const account = await server.createAccount({ business: 'Offline' });
-    const endpoint = await account.portal('POST', '/webhooks', { body: { url: receiver.url } });
+    const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     server.setOnline(false);
     try {
       await account.portal('POST', '/customers', { body: { name: 'Cy', email: 'cy@example.com' } });
       await server.outbound.webhooks.runDue();
-      const waiting = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`);
+      const waiting = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`));
       expect(waiting.body.data[0]).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] });
     } finally {
       server.setOnline(true);
     }
     // No runDue here: coming online must wake the worker by itself.
     await eventually(async () => {
-      const after = await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`);
-      return after.body.data[0].status === 'succeeded';
+      const after = expectOk(await account.portal('GET', `/webhooks/${endpoint.body.id}/deliveries`));
+      return after.body.data[0]!.status === 'succeeded';
     }, 'the delivery after going online');
   });
 
@@ -250,7 +265,7 @@ describe('delivery', () => {
       releases.push(() => response.writeHead(200).end());
     });
     try {
-      const endpoint = await account.portal('POST', '/webhooks', { body: { url: slow.url } });
+      const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: slow.url } }));
       for (let i = 0; i < 20; i++) await account.portal('POST', `/webhooks/${endpoint.body.id}/test`);
       const done = server.outbound.webhooks.runDue();
       let answered = 0;
@@ -274,23 +289,28 @@ describe('events API', () => {
     const account = await server.createAccount({ business: 'Catch-up' });
     await account.v1('POST', '/clients', { body: { name: 'A', email: 'a@example.com' } });
     await account.v1('POST', '/clients', { body: { name: 'B', email: 'b@example.com' } });
-    const endpoint = await account.v1('POST', '/webhooks', { body: { url: receiver.url } });
+    const endpoint = expectOk(await account.v1('POST', '/webhooks', { body: { url: receiver.url } }));
     await account.v1('POST', `/webhooks/${endpoint.body.id}/test`);
 
     const all = await account.v1('GET', '/events?limit=1');
-    expect(all.status).toBe(200);
+    expectStatus(all, 200);
     expect(all.body.data[0]).toMatchObject({ type: 'customer.created', data: { object: { name: 'B' } } });
     expect(all.body.pagination.has_more).toBe(true);
-    const next = await account.v1('GET', `/events?limit=1&cursor=${all.body.pagination.next_cursor}`);
-    expect(next.body.data[0].data.object.name).toBe('A');
+    const next = expectOk(
+      await account.v1<ListPage<StoredEvent<{ name: string }>>>(
+        'GET',
+        `/events?limit=1&cursor=${all.body.pagination.next_cursor}`,
+      ),
+    );
+    expect(next.body.data[0]!.data.object.name).toBe('A');
     expect(next.body.pagination).toEqual({ has_more: false, next_cursor: null });
 
-    const typed = await account.v1('GET', '/events?type=invoice.paid');
+    const typed = expectOk(await account.v1('GET', '/events?type=invoice.paid'));
     expect(typed.body.data).toEqual([]);
-    const later = await account.v1('GET', '/events?created_after=2099-01-01T00:00:00Z');
+    const later = expectOk(await account.v1('GET', '/events?created_after=2099-01-01T00:00:00Z'));
     expect(later.body.data).toEqual([]);
     const badType = await account.v1('GET', '/events?type=webhook.test');
-    expect(badType.status).toBe(400);
+    expectStatus(badType, 400);
     expect(badType.body.error.param).toBe('type');
     expect((await account.v1('GET', '/events/evt_unknown')).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { cli } from './processes';
 
@@ -44,7 +45,7 @@ describe('another process writing to the data file', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const health = await server.request('GET', '/health');
       order.push('health');
-      expect(health.status).toBe(200);
+      expectStatus(health, 200);
       other.exec('COMMIT');
       other.close();
       expect((await write).status).toBe(201);

@@ -18,6 +18,7 @@ import { createAccount } from '../../server/domain/accounts';
 import { createCustomer } from '../../server/domain/customers';
 import { systemClock } from '../../server/lib/clock';
 import { openDatabase } from '../../server/sync/open';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer } from '../helpers/server';
 import { cli, serve } from './processes';
 
@@ -100,7 +101,7 @@ describe('a damaged data file is refused in words', { timeout: 180_000 }, () => 
     try {
       expect((await server.integrityChecked).length).toBeGreaterThan(0);
       const refused = await server.request('GET', '/health');
-      expect(refused.status).toBe(503);
+      expectStatus(refused, 503);
       expect(refused.body.error.message).toContain(`The data file ${file} is damaged`);
       expect(refused.body.error.message).toContain(path.join(dataDir, 'backups'));
     } finally {
@@ -205,7 +206,7 @@ describe('a damaged data file is refused in words', { timeout: 180_000 }, () => 
     try {
       expect((await server.integrityChecked).length).toBeGreaterThan(0);
       const refused = await server.request('GET', '/health');
-      expect(refused.status).toBe(503);
+      expectStatus(refused, 503);
       expect(refused.body.error).toMatchObject({ type: 'api_error', code: 'database_damaged' });
       expect(refused.body.error.message).toContain(file);
       expect(refused.body.error.message).toContain(path.join(dataDir, 'backups'));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { type ErrorBody, expectError, expectStatus } from '../helpers/api-responses';
 import { type ApiResponse, startTestServer } from '../helpers/server';
 
 it('a full disk: writes answer 507 insufficient_storage in the error shape, reads keep working', async () => {
@@ -13,12 +14,12 @@ it('a full disk: writes answer 507 insufficient_storage in the error shape, read
     const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(server.ctx.db);
     await sql.raw(`PRAGMA max_page_count = ${rows[0]!.page_count}`).execute(server.ctx.db);
 
-    let refused: ApiResponse | undefined;
+    let refused: ApiResponse<ErrorBody> | undefined;
     for (let i = 0; i < 200 && !refused; i++) {
       const response = await shop.portal('POST', '/customers', {
         body: { name: `Customer ${i}`, email: `c${i}@example.com`, address: 'x'.repeat(300) },
       });
-      if (response.status !== 201) refused = response;
+      if (response.status !== 201) refused = expectError(response);
     }
     expect(refused?.status).toBe(507);
     expect(refused?.body.error).toMatchObject({
@@ -30,7 +31,7 @@ it('a full disk: writes answer 507 insufficient_storage in the error shape, read
     expect(refused?.body.error.message).toContain('Free some space');
 
     const list = await shop.v1('GET', '/clients?limit=5');
-    expect(list.status).toBe(200);
+    expectStatus(list, 200);
     expect(list.body.data.length).toBeGreaterThan(0);
     expect((await shop.portal('GET', '/customers?limit=5')).status).toBe(200);
   } finally {
@@ -53,16 +54,16 @@ it('a full disk that also refuses releasing the idempotency claim: still 507 wit
       const filler = await shop.portal('POST', '/customers', {
         body: { name: `Filler ${i}`, email: `f${i}@example.com`, address: 'x'.repeat(300) },
       });
-      if (filler.status === 507) break;
+      if ((filler.status as number) === 507) break;
     }
     const create = () =>
       shop.v1('POST', '/clients', {
         body: { name: 'Grace', email: 'grace@example.com', address: 'x'.repeat(300) },
         headers: { 'Idempotency-Key': 'full-disk-retry' },
       });
-    const refused = await create();
-    expect(refused?.status).toBe(507);
-    expect(refused?.body.error).toMatchObject({
+    const refused = expectError(await create());
+    expect(refused.status).toBe(507);
+    expect(refused.body.error).toMatchObject({
       type: 'api_error',
       code: 'insufficient_storage',
       request_id: expect.any(String),
@@ -71,9 +72,9 @@ it('a full disk that also refuses releasing the idempotency claim: still 507 wit
     await sql`DROP TRIGGER full_disk_release`.execute(server.ctx.db);
     await sql.raw('PRAGMA max_page_count = 1073741823').execute(server.ctx.db);
     const retried = await create();
-    expect(retried.status).toBe(201);
+    expectStatus(retried, 201);
     const replayed = await create();
-    expect(replayed.status).toBe(201);
+    expectStatus(replayed, 201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body.id).toBe(retried.body.id);
   } finally {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { serve } from './processes';
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
         taxes: [],
       },
     });
-    expect(made.status).toBe(201);
+    expectStatus(made, 201);
     expect((await shop.v1('POST', `/invoices/${made.body.id}/send`)).status).toBe(200);
     invoices[iface] = iface === 'portal' ? made.body.number : made.body.id;
   }
@@ -91,7 +92,7 @@ describe('a request retried after the server was killed between its commit and i
       body: { amount: 40, method: 'card' },
     });
     try {
-      expect(retried.status).toBe(200);
+      expectStatus(retried, 200);
       expect(retried.headers.get('idempotent-replayed')).toBe('true');
       expect(body).toMatchObject({ number: invoices.portal, amount_paid: 40, balance: 60 });
       expect(body.payments).toHaveLength(1);
@@ -108,7 +109,7 @@ describe('a request retried after the server was killed between its commit and i
       body: { amount: 40, method: 'card' },
     });
     try {
-      expect(retried.status).toBe(200);
+      expectStatus(retried, 200);
       expect(retried.headers.get('idempotent-replayed')).toBe('true');
       expect(body).toMatchObject({ id: invoices.v1, amount_paid: 40, balance: 60 });
       expect(body.payments).toHaveLength(1);
@@ -127,7 +128,7 @@ describe('a request retried after the server was killed between its commit and i
         body: { name: 'Once Only', email },
       });
       try {
-        expect(retried.status).toBe(201);
+        expectStatus(retried, 201);
         expect(retried.headers.get('idempotent-replayed')).toBe('true');
         const stored = await server.ctx.db
           .selectFrom('customers')

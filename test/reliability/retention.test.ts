@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer } from '../helpers/server';
 import { answer, startReceiver } from '../outbound/receiver';
 
@@ -26,7 +27,7 @@ it('prunes replays after 24 h, finished deliveries and events after 30 days, and
       body: { name: 'Ada', email: 'ada@example.com' },
       headers: { 'idempotency-key': 'first' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     await server.outbound.webhooks.runDue();
     expect(receiver.received).toHaveLength(1);
     // A delivery still waiting keeps its event however old it is.

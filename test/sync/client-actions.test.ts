@@ -5,6 +5,7 @@ import { applyPendingActions } from '../../server/domain/client-actions';
 import { deleteCustomer } from '../../server/domain/customers';
 import { type Clock, manualClock } from '../../server/lib/clock';
 import { derivedId, idTime } from '../../server/lib/ids';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { serversStoppedAfterEach, type TestAccount, type TestServer } from '../helpers/server';
 import { startReceiver } from '../outbound/receiver';
 
@@ -21,21 +22,25 @@ async function pairedPair(
   const office = await started({ clock: clocks.office });
   const van = await started({ clock: clocks.van });
   const account = await office.createAccount({ business: 'Sparkle Cleaning' });
-  const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+  const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van' } }));
   await van.ctx.sync!.join({ url: office.url }, pairing.body.pairing_code, 'Van');
   return { office, van, account };
 }
 
 async function sentQuote(account: TestAccount): Promise<{ id: string; number: string; customer: string }> {
-  const customer = await account.portal('POST', '/customers', {
-    body: { name: 'Maya Chen', email: 'maya@example.com' },
-  });
-  const quote = await account.portal('POST', '/quotes/create', {
-    body: {
-      customer_id: customer.body.id,
-      items: [{ description: 'Deep clean', quantity: 1, unit_price: 280 }],
-    },
-  });
+  const customer = expectOk(
+    await account.portal('POST', '/customers', {
+      body: { name: 'Maya Chen', email: 'maya@example.com' },
+    }),
+  );
+  const quote = expectOk(
+    await account.portal('POST', '/quotes/create', {
+      body: {
+        customer_id: customer.body.id,
+        items: [{ description: 'Deep clean', quantity: 1, unit_price: 280 }],
+      },
+    }),
+  );
   expect((await account.portal('POST', `/quotes/${quote.body.number}/mark-sent`)).status).toBe(200);
   return { id: quote.body.id, number: quote.body.number, customer: customer.body.id };
 }
@@ -91,7 +96,7 @@ describe('client hub actions across devices', () => {
       const endpoint = await account.portal('POST', '/webhooks', {
         body: { url: receiver.url, events: ['quote.accepted'] },
       });
-      expect(endpoint.status).toBe(201);
+      expectStatus(endpoint, 201);
       const quote = await sentQuote(account);
       await settle(office, van, account.clientId);
       await office.ctx.sync!.stop();
@@ -226,9 +231,11 @@ describe('client hub actions across devices', () => {
     const office = await started();
     const account = await office.createAccount({ business: 'Sparkle Cleaning' });
     const quote = await sentQuote(account);
-    const gone = await account.portal('POST', '/customers', {
-      body: { name: 'Bo', email: 'bo@example.com' },
-    });
+    const gone = expectOk(
+      await account.portal('POST', '/customers', {
+        body: { name: 'Bo', email: 'bo@example.com' },
+      }),
+    );
     await deleteCustomer(office.ctx, account.clientId, gone.body.id);
     const renewal: ClientActionsTable = {
       ...approval(account.clientId, quote),

@@ -6,6 +6,7 @@ import { formToken } from '../../server/lib/client-token';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { pngImage } from '../helpers/images';
 import { embeddedImages, pdfPages } from '../helpers/pdf-text';
 import { startPostgresForSuite } from '../helpers/postgres';
@@ -45,13 +46,15 @@ afterAll(async () => {
 });
 
 async function holder(account: TestAccount, name: string, email: string): Promise<Holder> {
-  const customer = await account.portal('POST', '/customers', { body: { name, email } });
-  const quote = await account.portal('POST', '/quotes/create', {
-    body: {
-      customer_id: customer.body.id,
-      items: [{ description: `Work for ${name}`, quantity: 1, unit_price: 100 }],
-    },
-  });
+  const customer = expectOk(await account.portal('POST', '/customers', { body: { name, email } }));
+  const quote = expectOk(
+    await account.portal('POST', '/quotes/create', {
+      body: {
+        customer_id: customer.body.id,
+        items: [{ description: `Work for ${name}`, quantity: 1, unit_price: 100 }],
+      },
+    }),
+  );
   await account.portal('POST', `/quotes/${quote.body.number}/mark-sent`);
   const link = await office.ctx.db
     .transaction()
@@ -104,7 +107,7 @@ describe('client hub: who may see and post what', () => {
 
   it("shows a link's own customer only, with the strict CSP", async () => {
     const own = await page(`/c/${maya.token}`);
-    expect(own.status).toBe(200);
+    expectStatus(own, 200);
     expect(own.text).toContain(maya.quoteNumber);
     expect(own.text).toContain('Maya Chen');
     expect(own.text).not.toContain('Omar');
@@ -121,7 +124,7 @@ describe('client hub: who may see and post what', () => {
       form_token: token,
       name: 'X',
     });
-    expect(stolen.status).toBe(404);
+    expectStatus(stolen, 404);
     expect(await actionCount(maya.account.clientId)).toBe(0);
   });
 
@@ -133,7 +136,7 @@ describe('client hub: who may see and post what', () => {
       page('/c/nonsense'),
     ]);
     for (const p of pages) {
-      expect(p.status).toBe(404);
+      expectStatus(p, 404);
       expect(p.text).toContain('This link no longer works');
       expect(p.text).not.toContain('Sparkle');
     }
@@ -150,10 +153,10 @@ describe('client hub: who may see and post what', () => {
     expect((await post(quote, { form_token: foreign, name: 'Maya' })).status).toBe(403);
     expect(await actionCount(maya.account.clientId)).toBe(0);
     const empty = await post(quote, { form_token: token, name: '' });
-    expect(empty.status).toBe(400);
+    expectStatus(empty, 400);
     expect(await actionCount(maya.account.clientId)).toBe(0);
     const sent = await post(quote, { form_token: token, name: 'Maya Chen' });
-    expect(sent.status).toBe(303);
+    expectStatus(sent, 303);
     expect(await actionCount(maya.account.clientId)).toBe(1);
     // A second click records nothing more.
     expect((await post(quote, { form_token: token, name: 'Maya Chen' })).status).toBe(303);
@@ -171,15 +174,15 @@ describe('client hub: who may see and post what', () => {
     await office.ctx.sync!.syncNow(other.account.clientId);
     expect((await page(`/c/${omar.token}`)).status).toBe(404);
     const expired = await page(`/c/${other.token}`);
-    expect(expired.status).toBe(404);
+    expectStatus(expired, 404);
     expect(expired.text).toContain('Send me a new link');
 
     const renewed = await post(`/c/${other.token}/renew`, { contact: 'lena@example.com' });
     const unknown = await post(`/c/lnk_01kdz8y0000000000000000000.${'B'.repeat(43)}/renew`, {
       contact: 'lena@example.com',
     });
-    expect(renewed.status).toBe(200);
-    expect(unknown.status).toBe(200);
+    expectStatus(renewed, 200);
+    expectStatus(unknown, 200);
     expect(renewed.text).toBe(unknown.text.replace(/lnk_01kdz8y0+\.B+/g, other.token));
     const held = await hosted.hub.storage.readRows(other.account.clientId, 'client_actions', 'kind', [
       'link.renew',
@@ -201,16 +204,18 @@ describe('client hub: who may see and post what', () => {
         hours: [{ weekday: 1, from: '08:00', to: '12:00' }],
       },
     });
-    expect(bookingPage.status).toBe(200);
+    expectStatus(bookingPage, 200);
     const invoiceFor = async (h: Holder) => {
-      const customer = (await h.account.portal('GET', `/quotes/${h.quoteNumber}`)).body.customer;
-      const created = await h.account.portal('POST', '/invoices/create', {
-        body: {
-          customer_id: customer.id,
-          items: [{ description: `Windows for ${h.name}`, quantity: 3, unit_price: 40 }],
-          taxes: [{ name: 'GST', rate: 0.05 }],
-        },
-      });
+      const customer = okBody(await h.account.portal('GET', `/quotes/${h.quoteNumber}`)).customer;
+      const created = expectOk(
+        await h.account.portal('POST', '/invoices/create', {
+          body: {
+            customer_id: customer.id,
+            items: [{ description: `Windows for ${h.name}`, quantity: 3, unit_price: 40 }],
+            taxes: [{ name: 'GST', rate: 0.05 }],
+          },
+        }),
+      );
       await h.account.portal('POST', `/invoices/${created.body.number}/mark-sent`);
       return created.body as { id: string; number: string };
     };
@@ -224,7 +229,7 @@ describe('client hub: who may see and post what', () => {
     const src = /<img class="logo" src="([^"]+)" alt="Sparkle Cleaning logo">/.exec(home.text)?.[1];
     expect(src).toMatch(new RegExp(`^/c/${maya.token}/logo/[0-9a-z]+$`));
     const logo = await fetch(`${hosted.url}${src}`);
-    expect(logo.status).toBe(200);
+    expectStatus(logo, 200);
     expect(logo.headers.get('content-type')).toBe('image/png');
     expect(logo.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect(logo.headers.get('content-security-policy')).toBe(contentSecurityPolicy("'self'"));
@@ -241,7 +246,7 @@ describe('client hub: who may see and post what', () => {
 
     // The hub's PDF is the install's: the same text, the same logo, from the rows it holds.
     const pdf = await fetch(`${hosted.url}/c/${maya.token}/invoices/${mine.id}/pdf`);
-    expect(pdf.status).toBe(200);
+    expectStatus(pdf, 200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const hubBytes = await pdf.arrayBuffer();
     const installPdf = await fetch(

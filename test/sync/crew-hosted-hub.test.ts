@@ -4,6 +4,7 @@ import { openMemberSession } from '../../server/domain/member-sessions';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -45,21 +46,27 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
   it("keeps the phone's actions in its rows; the office applies them once when it syncs", async () => {
     const account = await office.createAccount({ business: 'Sparkle Windows' });
     expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
-    const customer = await account.portal('POST', '/customers', {
-      body: { name: 'Maya Chen', email: 'maya@example.com' },
-    });
-    const job = await account.portal('POST', '/jobs/create', {
-      body: {
-        customer_id: customer.body.id,
-        title: 'Windows',
-        scheduled_start: new Date(Date.now() + 3_600_000).toISOString(),
-        assignees: ['Sam Rivera'],
-        price: 120,
-      },
-    });
-    const other = await account.portal('POST', '/jobs/create', {
-      body: { customer_id: customer.body.id, title: 'Gutters', assignees: ['Lee Park'] },
-    });
+    const customer = expectOk(
+      await account.portal('POST', '/customers', {
+        body: { name: 'Maya Chen', email: 'maya@example.com' },
+      }),
+    );
+    const job = expectOk(
+      await account.portal('POST', '/jobs/create', {
+        body: {
+          customer_id: customer.body.id,
+          title: 'Windows',
+          scheduled_start: new Date(Date.now() + 3_600_000).toISOString(),
+          assignees: ['Sam Rivera'],
+          price: 120,
+        },
+      }),
+    );
+    const other = expectOk(
+      await account.portal('POST', '/jobs/create', {
+        body: { customer_id: customer.body.id, title: 'Gutters', assignees: ['Lee Park'] },
+      }),
+    );
     expect(job.status, JSON.stringify(job.body)).toBe(201);
     const sam = await office.ctx.db
       .selectFrom('team_members')
@@ -85,7 +92,7 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
     for (const outsider of [null, `sd_member=${encodeURIComponent(revoked.token)}`])
       expect((await call('/crew/api/week', outsider)).status).toBe(401);
     const week = await call('/crew/api/week', cookie);
-    expect(week.status).toBe(200);
+    expectStatus(week, 200);
     expect(week.body.visits.map((v: { id: string }) => v.id)).toEqual([job.body.id]);
 
     const t = Date.now() - 60 * 60_000;
@@ -115,7 +122,7 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
       action('clock_out', null, 55),
     ]) {
       const answer = await call('/crew/api/actions', cookie, sent);
-      expect(answer.status).toBe(202);
+      expectStatus(answer, 202);
       expect(answer.body.id).toBe(sent.id);
     }
     expect((await call('/crew/api/actions', cookie, action('start', other.body.id, 21))).status).toBe(403);
@@ -126,10 +133,10 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
 
     await office.ctx.sync!.syncNow(account.clientId);
     await office.ctx.sync!.syncNow(account.clientId);
-    const done = await account.portal('GET', `/jobs/${job.body.id}`);
+    const done = expectOk(await account.portal('GET', `/jobs/${job.body.id}`));
     expect(done.body).toMatchObject({ status: 'completed', started_at: at(20), completed_at: at(50) });
     expect(await account.events('job.completed')).toHaveLength(1);
-    const hours = await account.portal('GET', `/time-entries?member_id=${sam.id}`);
+    const hours = expectOk(await account.portal('GET', `/time-entries?member_id=${sam.id}`));
     expect(hours.body.data).toMatchObject([{ started_at: at(0), ended_at: at(55), minutes: 55 }]);
     const photos = await office.ctx.db.selectFrom('job_photos').select(['id', 'size_bytes']).execute();
     expect(photos).toEqual([{ id: photo.id, size_bytes: 2003 }]);
@@ -140,7 +147,7 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
       .execute();
     expect(statuses.map((s) => s.status)).toEqual(['applied', 'applied', 'refused', 'applied', 'applied']);
     // The answers go back to the hub, so the phone hears how each ended.
-    const after = await call('/crew/api/actions', cookie, complete);
+    const after = expectOk(await call('/crew/api/actions', cookie, complete));
     expect(after.body).toMatchObject({ status: 'applied', outcome: 'Completed.' });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { createKey } from '../../server/domain/api-keys';
 import { addNote, createCustomer } from '../../server/domain/customers';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { serversStoppedAfterEach, type TestServer } from '../helpers/server';
 
 const started = serversStoppedAfterEach();
@@ -19,7 +20,7 @@ describe('customers without e-mail across devices', () => {
   it('two customers without e-mail added on two devices stay two', async () => {
     const hub = await started();
     const account = await hub.createAccount({ business: 'Sparkle' });
-    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+    const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van' } }));
     const van = await started();
     await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
     setOnline(van.ctx, false);
@@ -41,15 +42,15 @@ describe('customers without e-mail across devices', () => {
   it("an owner's merge reaches every device, and what another device did meanwhile lands on the survivor", async () => {
     const hub = await started();
     const account = await hub.createAccount({ business: 'Sparkle' });
-    const hank = (
-      await account.portal('POST', '/customers', { body: { name: 'Hank Miller', phone: '604 555 0199' } })
-    ).body;
-    const dup = (
+    const hank = okBody(
+      await account.portal('POST', '/customers', { body: { name: 'Hank Miller', phone: '604 555 0199' } }),
+    );
+    const dup = okBody(
       await account.portal('POST', '/customers', {
         body: { name: 'H. Miller', email: 'hank@example.com', tags: ['strata'] },
-      })
-    ).body;
-    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+      }),
+    );
+    const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van' } }));
     const van = await started();
     await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
 
@@ -61,9 +62,9 @@ describe('customers without e-mail across devices', () => {
       key,
       body: { customer_id: dup.id, title: 'Gutters' },
     });
-    expect(job.status).toBe(201);
+    expectStatus(job, 201);
     const merged = await account.portal('POST', `/customers/${hank.id}/merge`, { body: { from: dup.id } });
-    expect(merged.status).toBe(200);
+    expectStatus(merged, 200);
     await hub.ctx.sync!.syncNow(account.clientId);
     setOnline(van.ctx, true);
     await van.ctx.sync!.syncNow(account.clientId);

@@ -3,6 +3,7 @@ import { setOnline } from '../../server/context';
 import { deleteCustomer, updateCustomer } from '../../server/domain/customers';
 import { listHistory } from '../../server/domain/record-history';
 import { manualClock } from '../../server/lib/clock';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const servers: TestServer[] = [];
@@ -22,7 +23,7 @@ async function hubAndVan() {
   const vanClock = manualClock('2026-11-23T09:00:00Z');
   const hub = await started(hubClock);
   const shop = await hub.createAccount({ business: 'Sparkle' });
-  const pairing = await shop.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
+  const pairing = expectOk(await shop.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } }));
   const van = await started(vanClock);
   await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van laptop');
   setOnline(van.ctx, false);
@@ -44,14 +45,14 @@ describe('a value sync replaced shows in the history, and comes back in one clic
     const ada = await shop.portal('POST', '/customers', {
       body: { name: 'Ada', email: 'ada@example.com', phone: '+1 416 555 0000' },
     });
-    expect(ada.status).toBe(201);
+    expectStatus(ada, 201);
     await sync();
 
     advance(60_000);
     const onHub = await shop.portal('PATCH', '/customers/ada@example.com', {
       body: { phone: '+1 416 555 1111' },
     });
-    expect(onHub.status).toBe(200);
+    expectStatus(onHub, 200);
     await hub.ctx.sync!.syncNow(shop.clientId);
     advance(60_000);
     await updateCustomer(van.ctx, shop.clientId, 'ada@example.com', { phone: '+1 416 555 2222' });
@@ -69,7 +70,7 @@ describe('a value sync replaced shows in the history, and comes back in one clic
     expect(await phoneOn(van)).toBe('+1 416 555 2222');
 
     const history = await shop.portal('GET', `/history?record=customers/${ada.body.id}`);
-    expect(history.status).toBe(200);
+    expectStatus(history, 200);
     const [replaced, typed] = history.body.data;
     expect(replaced).toMatchObject({
       record: `customers/${ada.body.id}`,
@@ -96,18 +97,18 @@ describe('a value sync replaced shows in the history, and comes back in one clic
     expect(vanHistory[0]).toMatchObject({ new_value: '+1 416 555 2222', device: { this_device: true } });
 
     advance(60_000);
-    const restored = await shop.portal('POST', `/history/${replaced.id}/restore`);
-    expect(restored.status).toBe(200);
-    expect(restored.body).toMatchObject({ id: replaced.id, restorable: false });
+    const restored = await shop.portal('POST', `/history/${replaced!.id}/restore`);
+    expectStatus(restored, 200);
+    expect(restored.body).toMatchObject({ id: replaced!.id, restorable: false });
     expect(restored.body.restored_at).toBe('2026-11-23T09:03:00Z');
     await sync();
     expect(await phoneOn(hub)).toBe('+1 416 555 1111');
     expect(await phoneOn(van)).toBe('+1 416 555 1111');
 
-    const again = await shop.portal('POST', `/history/${replaced.id}/restore`);
-    expect(again.status).toBe(409);
+    const again = await shop.portal('POST', `/history/${replaced!.id}/restore`);
+    expectStatus(again, 409);
     expect(again.body.error.code).toBe('invalid_state');
-    const after = await shop.portal('GET', `/history?record=customers/${ada.body.id}`);
+    const after = expectOk(await shop.portal('GET', `/history?record=customers/${ada.body.id}`));
     expect(after.body.data[0]).toMatchObject({
       field: 'phone',
       old_value: '+1 416 555 2222',
@@ -120,7 +121,9 @@ describe('a value sync replaced shows in the history, and comes back in one clic
 describe('decisions are shared', () => {
   it('a document made for a customer deleted elsewhere is listed on both machines, and dealt with once', async () => {
     const { hub, van, shop, sync, advance } = await hubAndVan();
-    const bob = await shop.portal('POST', '/customers', { body: { name: 'Bob', email: 'bob@example.com' } });
+    const bob = expectOk(
+      await shop.portal('POST', '/customers', { body: { name: 'Bob', email: 'bob@example.com' } }),
+    );
     await sync();
     advance(60_000);
     await deleteCustomer(van.ctx, shop.clientId, bob.body.id);
@@ -131,7 +134,7 @@ describe('decisions are shared', () => {
         items: [{ description: 'Deep clean', quantity: 1, unit_price: 90 }],
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     await sync();
     await hub.ctx.sync!.syncNow(shop.clientId);
 
@@ -140,13 +143,13 @@ describe('decisions are shared', () => {
     const onVan = await van.ctx.sync!.conflicts(shop.clientId);
     expect(onHub.map((c) => c.id)).toEqual([id]);
     expect(onVan.map((c) => c.id)).toEqual([id]);
-    expect((await shop.portal('GET', '/sync')).body.conflicts).toBe(1);
+    expect(okBody(await shop.portal('GET', '/sync')).conflicts).toBe(1);
 
     await van.ctx.sync!.resolveConflict(shop.clientId, id);
     await sync();
     expect(await hub.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
     expect(await van.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
-    const listed = await shop.portal('GET', '/sync/conflicts');
+    const listed = expectOk(await shop.portal('GET', '/sync/conflicts'));
     expect(listed.body.data).toEqual([]);
   });
 });
@@ -154,17 +157,21 @@ describe('decisions are shared', () => {
 describe('a decision names a record that stands', () => {
   it('a document listed for its deleted customer, then deleted itself, is listed nowhere', async () => {
     const { hub, van, shop, sync, advance } = await hubAndVan();
-    const bob = await shop.portal('POST', '/customers', { body: { name: 'Bob', email: 'bob@example.com' } });
+    const bob = expectOk(
+      await shop.portal('POST', '/customers', { body: { name: 'Bob', email: 'bob@example.com' } }),
+    );
     await sync();
     advance(60_000);
     await deleteCustomer(van.ctx, shop.clientId, bob.body.id);
-    const created = await shop.portal('POST', '/invoices/create', {
-      body: {
-        customer_email: 'bob@example.com',
-        customer_name: 'Bob',
-        items: [{ description: 'Deep clean', quantity: 1, unit_price: 90 }],
-      },
-    });
+    const created = expectOk(
+      await shop.portal('POST', '/invoices/create', {
+        body: {
+          customer_email: 'bob@example.com',
+          customer_name: 'Bob',
+          items: [{ description: 'Deep clean', quantity: 1, unit_price: 90 }],
+        },
+      }),
+    );
     await sync();
     await hub.ctx.sync!.syncNow(shop.clientId);
     expect((await van.ctx.sync!.conflicts(shop.clientId)).map((c) => c.id)).toEqual([
@@ -178,6 +185,6 @@ describe('a decision names a record that stands', () => {
     await sync();
     expect(await hub.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
     expect(await van.ctx.sync!.conflicts(shop.clientId)).toEqual([]);
-    expect((await shop.portal('GET', '/sync')).body.conflicts).toBe(0);
+    expect(okBody(await shop.portal('GET', '/sync')).conflicts).toBe(0);
   });
 });

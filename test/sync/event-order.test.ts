@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type SkewedMachine, startSkewedMachine } from '../helpers/skewed-machine';
 import { eventually, type Receiver, startReceiver } from '../outbound/receiver';
@@ -35,7 +36,7 @@ describe('events and a computer 3 hours slow, on the built-in hub', () => {
     stops.push(() => office.stop());
     const account = await office.createAccount({ business: 'Clockwork Cleaning' });
     const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Slow van' } });
-    expect(pairing.status).toBe(200);
+    expectStatus(pairing, 200);
     const van: SkewedMachine = await startSkewedMachine(office.url, pairing.body.pairing_code, -3 * HOURS);
     stops.push(() => van.stop());
 
@@ -63,7 +64,7 @@ describe('events and a computer 3 hours slow, on the built-in hub', () => {
     const officeEndpoint = await account.portal('POST', '/webhooks', {
       body: { url: officeReceiver.url, events: ['customer.created'] },
     });
-    expect(officeEndpoint.status).toBe(201);
+    expectStatus(officeEndpoint, 201);
 
     for (const name of ['Van one', 'Van two', 'Van three']) expect((await onVan(name)).status).toBe(201);
     await syncBoth();
@@ -87,7 +88,7 @@ describe('events and a computer 3 hours slow, on the built-in hub', () => {
       url: vanReceiver.url,
       events: ['customer.created'],
     });
-    expect(vanEndpoint.status).toBe(201);
+    expectStatus(vanEndpoint, 201);
     const held = await customerEvents(office, account.clientId);
     expect(held.some((id) => id.slice(4) > vanEndpoint.body.id.slice(4))).toBe(true);
 

@@ -6,6 +6,7 @@ import { createKey } from '../../server/domain/api-keys';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { bundledArgs } from '../helpers/process-bundles';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -64,7 +65,7 @@ describe('a hosted hub on PostgreSQL', () => {
       key,
       body: { name: 'From the van', email: 'van@example.com' },
     });
-    expect(made.status).toBe(201);
+    expectStatus(made, 201);
     await van.ctx.sync!.syncNow(account.clientId);
     await office.ctx.sync!.syncNow(account.clientId);
     expect(await customerCount(office, account.clientId)).toBe(4);
@@ -92,7 +93,7 @@ describe('a hosted hub on PostgreSQL', () => {
     }
     expect((await fetch(`${url}/health`)).status).toBe(200);
     const unauthorised = await fetch(`${url}/api/sync/v1/pull?cursor=0`);
-    expect(unauthorised.status).toBe(401);
+    expectStatus(unauthorised, 401);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 60_000);
@@ -105,7 +106,7 @@ describe('a hosted hub on PostgreSQL', () => {
     await lost.end();
     pools.splice(pools.indexOf(lost), 1);
     const down = await fetch(`${hosted.url}/health`);
-    expect(down.status).toBe(503);
+    expectStatus(down, 503);
     expect((await down.json()).error).toMatchObject({
       type: 'api_error',
       code: 'database_unreachable',

@@ -5,6 +5,7 @@ import { manualClock } from '../../server/lib/clock';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import type { HubStorage } from '../../server/sync/hub/storage';
 import { DEVICE_LOCAL_TABLES, SYNCED_TABLES } from '../../server/sync/tables';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startPgHubPoolForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -30,7 +31,7 @@ async function hubWithCodeOn(hubStorage: HubStorage | undefined, clock: ReturnTy
       body: { name: `Customer ${i}`, email: `c${i}@example.com` },
     });
   }
-  const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Laptop' } });
+  const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Laptop' } }));
   return { hub, account, clock, code: pairing.body.pairing_code as string };
 }
 
@@ -49,12 +50,12 @@ describe.each(STORAGES)('the sync API, the hub on %s', (_name, storage) => {
 
   it('joins with a code once, within 15 minutes', async () => {
     const { hub, clock, account } = await hubWithCode();
-    const late = await account.portal('POST', '/sync/pair');
+    const late = expectOk(await account.portal('POST', '/sync/pair'));
     clock.advance(16 * 60_000);
     const expired = await hub.request('POST', '/api/sync/v1/join', {
       body: { code: late.body.pairing_code },
     });
-    expect(expired.status).toBe(401);
+    expectStatus(expired, 401);
     expect(expired.body.error.code).toBe('pairing_code_invalid');
   });
 
@@ -63,44 +64,46 @@ describe.each(STORAGES)('the sync API, the hub on %s', (_name, storage) => {
     const twice = await hub.request('POST', '/api/sync/v1/join', {
       body: { code, known_accounts: [account.clientId] },
     });
-    expect(twice.status).toBe(409);
+    expectStatus(twice, 409);
     expect(twice.body.error.code).toBe('already_joined');
     expect((await hub.request('POST', '/api/sync/v1/join', { body: { code } })).status).toBe(200);
-    expect((await account.portal('GET', '/sync')).body.devices).toHaveLength(2);
+    expect(okBody(await account.portal('GET', '/sync')).devices).toHaveLength(2);
   });
 
   it('refuses unknown and revoked devices, and devices newer than the hub', async () => {
     const { hub, account, code } = await hubWithCode();
     const joined = await hub.request('POST', '/api/sync/v1/join', { body: { code, name: 'Laptop' } });
-    expect(joined.status).toBe(200);
+    expectStatus(joined, 200);
     const { credential, device_id } = joined.body;
     const pull = (key: string, headers: Record<string, string> = {}) =>
       hub.request('GET', '/api/sync/v1/pull?cursor=0&limit=10', { key, headers });
 
     const first = await pull(credential);
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     expect(first.body.rows.length).toBe(10);
     expect(first.body.has_more).toBe(true);
-    const next = await hub.request('GET', `/api/sync/v1/pull?cursor=${first.body.cursor}&limit=1000`, {
-      key: credential,
-    });
-    expect(next.body.rows[0].seq).toBeGreaterThan(first.body.cursor);
+    const next = expectOk(
+      await hub.request('GET', `/api/sync/v1/pull?cursor=${first.body.cursor}&limit=1000`, {
+        key: credential,
+      }),
+    );
+    expect(next.body.rows[0]!.seq).toBeGreaterThan(first.body.cursor);
 
     expect((await pull('sd_sync_unknown')).status).toBe(401);
     const newer = await pull(credential, { 'shopdesk-schema-version': String(SCHEMA_VERSION + 1) });
-    expect(newer.status).toBe(426);
+    expectStatus(newer, 426);
     expect(newer.body.error.code).toBe('upgrade_required');
 
     const badTable = await hub.request('POST', '/api/sync/v1/push', {
       key: credential,
       body: { changes: [{ local_seq: 1, table: 'api_keys', pk: '["x"]', state: { v: {}, c: {} } }] },
     });
-    expect(badTable.status).toBe(400);
+    expectStatus(badTable, 400);
 
     const removed = await account.portal('DELETE', `/sync/devices/${device_id}`);
-    expect(removed.status).toBe(200);
+    expectStatus(removed, 200);
     const revoked = await pull(credential);
-    expect(revoked.status).toBe(401);
+    expectStatus(revoked, 401);
     expect(revoked.body.error.code).toBe('device_revoked');
   });
 
@@ -121,7 +124,7 @@ describe.each(STORAGES)('the sync API, the hub on %s', (_name, storage) => {
 
   it('makes a pushed change idempotent: the same local_seq twice is one change', async () => {
     const { hub, code, account } = await hubWithCode();
-    const { credential } = (await hub.request('POST', '/api/sync/v1/join', { body: { code } })).body;
+    const { credential } = okBody(await hub.request('POST', '/api/sync/v1/join', { body: { code } }));
     const change = {
       local_seq: 1,
       table: 'team_members',
@@ -137,28 +140,33 @@ describe.each(STORAGES)('the sync API, the hub on %s', (_name, storage) => {
         c: { id: 'a', account_id: 'a', name: 'a', created_at: 'a', _deleted: 'a' },
       },
     };
-    const first = await hub.request('POST', '/api/sync/v1/push', {
-      key: credential,
-      body: { changes: [change] },
-    });
-    const again = await hub.request('POST', '/api/sync/v1/push', {
-      key: credential,
-      body: { changes: [change] },
-    });
+    const first = expectOk(
+      await hub.request('POST', '/api/sync/v1/push', {
+        key: credential,
+        body: { changes: [change] },
+      }),
+    );
+    const again = expectOk(
+      await hub.request('POST', '/api/sync/v1/push', {
+        key: credential,
+        body: { changes: [change] },
+      }),
+    );
     expect(first.body.accepted).toBe(1);
     expect(again.body).toMatchObject({ accepted: 0, acknowledged: 1, last_seq: first.body.last_seq });
   });
 
   it('leases disjoint number blocks to each device', async () => {
     const { hub, code, account } = await hubWithCode();
-    const { credential } = (await hub.request('POST', '/api/sync/v1/join', { body: { code } })).body;
-    const second = (await account.portal('POST', '/sync/pair')).body.pairing_code;
-    const other = (await hub.request('POST', '/api/sync/v1/join', { body: { code: second } })).body
-      .credential;
+    const { credential } = okBody(await hub.request('POST', '/api/sync/v1/join', { body: { code } }));
+    const second = okBody(await account.portal('POST', '/sync/pair')).pairing_code;
+    const other = okBody(
+      await hub.request('POST', '/api/sync/v1/join', { body: { code: second } }),
+    ).credential;
     const lease = (key: string) =>
       hub.request('POST', '/api/sync/v1/leases', { key, body: { series: ['invoice'], size: 50 } });
-    const [a, b] = [(await lease(credential)).body.blocks[0], (await lease(other)).body.blocks[0]];
-    expect(a.end - a.start).toBe(49);
-    expect(b.start).toBeGreaterThan(a.end);
+    const [a, b] = [okBody(await lease(credential)).blocks[0], okBody(await lease(other)).blocks[0]];
+    expect(a!.end - a!.start).toBe(49);
+    expect(b!.start).toBeGreaterThan(a!.end);
   });
 });

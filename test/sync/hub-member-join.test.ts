@@ -5,6 +5,7 @@ import { installRows } from '../../server/client-hub/install-rows';
 import { memberFromRows } from '../../server/client-hub/member-sign-in';
 import { updateConfig } from '../../server/domain/accounts';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -47,14 +48,14 @@ async function hubPage(path: string, init: RequestInit = {}) {
 
 describe('joining on the hosted hub', () => {
   it('redeems the invitation once from the hub’s rows and the owner’s revocation ends the session', async () => {
-    const ana = await shop.portal('POST', '/team', { body: { name: 'Ana', role: 'office' } });
-    const invite = await shop.portal('POST', `/team/${ana.body.id}/invites`, { body: {} });
+    const ana = expectOk(await shop.portal('POST', '/team', { body: { name: 'Ana', role: 'office' } }));
+    const invite = expectOk(await shop.portal('POST', `/team/${ana.body.id}/invites`, { body: {} }));
     expect(invite.body.url.startsWith(`${hosted.url}/join/minv_`)).toBe(true);
     expect((await hubPage(invite.body.url)).status).toBe(410);
     await sync();
 
     const shown = await hubPage(invite.body.url);
-    expect(shown.status).toBe(200);
+    expectStatus(shown, 200);
     expect(shown.text).toContain('Join Sparkle Cleaning as Ana');
     const formToken = /name="form_token" value="([^"]+)"/.exec(shown.text)![1]!;
     const post = () =>
@@ -64,7 +65,7 @@ describe('joining on the hosted hub', () => {
         body: new URLSearchParams({ form_token: formToken }).toString(),
       });
     const joined = await post();
-    expect(joined.status).toBe(303);
+    expectStatus(joined, 303);
     // The hub has no office screens: office and owner land on the crew's app too.
     expect(joined.headers.get('location')).toBe('/crew/');
     const setCookie = joined.headers.get('set-cookie')!;
@@ -89,7 +90,7 @@ describe('joining on the hosted hub', () => {
     expect(used.used_at).not.toBeNull();
     const onInstall = installRows(office.ctx, () => {});
     expect((await memberFromRows(onInstall, token, new Date()))?.member.id).toBe(ana.body.id);
-    const sessions = await shop.portal('GET', `/team/${ana.body.id}/sessions`);
+    const sessions = expectOk(await shop.portal('GET', `/team/${ana.body.id}/sessions`));
     expect(sessions.body.data).toHaveLength(1);
 
     await shop.portal('POST', `/team/${ana.body.id}/sessions/revoke`);
@@ -100,8 +101,8 @@ describe('joining on the hosted hub', () => {
   });
 
   it('signs a member out on the hub: the session ends there and, synced, on the install', async () => {
-    const bo = await shop.portal('POST', '/team', { body: { name: 'Bo' } });
-    const invite = await shop.portal('POST', `/team/${bo.body.id}/invites`, { body: {} });
+    const bo = expectOk(await shop.portal('POST', '/team', { body: { name: 'Bo' } }));
+    const invite = expectOk(await shop.portal('POST', `/team/${bo.body.id}/invites`, { body: {} }));
     await sync();
     const shown = await hubPage(invite.body.url);
     const formToken = /name="form_token" value="([^"]+)"/.exec(shown.text)![1]!;
@@ -115,7 +116,7 @@ describe('joining on the hosted hub', () => {
       method: 'POST',
       headers: { cookie, origin: hosted.url },
     });
-    expect(out.status).toBe(204);
+    expectStatus(out, 204);
     const token = cookie.split('=')[1]!;
     expect(
       await memberFromRows(

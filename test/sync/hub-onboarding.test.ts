@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -51,7 +52,7 @@ describe('bringing a business onto a hosted hub over HTTP', () => {
       items: [{ description: 'Deep clean', quantity: 1, unit_price: 80 }],
     };
     const before = await account.portal('POST', '/invoices/create', { body: invoice });
-    expect(before.status).toBe(201);
+    expectStatus(before, 201);
 
     const engine = office.ctx.sync!;
     await expect(engine.upload(account.clientId, { url: hosted.url }, 'wrong-token')).rejects.toThrow(
@@ -78,13 +79,13 @@ describe('bringing a business onto a hosted hub over HTTP', () => {
       key,
       body: { name: 'From the van', email: 'van@example.com' },
     });
-    expect(made.status).toBe(201);
+    expectStatus(made, 201);
     // Numbers the office used before the upload are not leased again.
     const vanInvoice = await van.request('POST', `/api/portal/${account.clientId}/invoices/create`, {
       key,
       body: invoice,
     });
-    expect(vanInvoice.status).toBe(201);
+    expectStatus(vanInvoice, 201);
     expect(vanInvoice.body.number).not.toBe(before.body.number);
     await van.ctx.sync!.syncNow(account.clientId);
     await engine.syncNow(account.clientId);
@@ -102,7 +103,7 @@ describe('bringing a business onto a hosted hub over HTTP', () => {
     expect((await post(null, body)).status).toBe(401);
     expect((await post(ADMIN_TOKEN, body)).status).toBe(200);
     const again = await post(ADMIN_TOKEN, body);
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe('already_on_hub');
   });
 });

@@ -7,6 +7,7 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { bundledArgs } from '../helpers/process-bundles';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -82,7 +83,7 @@ describe('webhooks delivered by a hosted hub', () => {
     const created = await account.portal('POST', '/webhooks', {
       body: { url: receiver.url, events: ['customer.created'], delivered_by: 'hub' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.delivered_by).toBe('hub');
     const endpointId: string = created.body.id;
     const secret: string = created.body.secret;
@@ -97,12 +98,12 @@ describe('webhooks delivered by a hosted hub', () => {
       const made = await account.portal('POST', '/customers', {
         body: { name: `Office ${i}`, email: `office${i}@example.com` },
       });
-      expect(made.status).toBe(201);
+      expectStatus(made, 201);
       const fromVan = await van.request('POST', `/api/portal/${account.clientId}/customers`, {
         key: vanKey,
         body: { name: `Van ${i}`, email: `van${i}@example.com` },
       });
-      expect(fromVan.status).toBe(201);
+      expectStatus(fromVan, 201);
     }
     await van.ctx.sync!.syncNow(account.clientId);
     await office.ctx.sync!.syncNow(account.clientId);
@@ -168,7 +169,7 @@ describe('webhooks delivered by a hosted hub', () => {
     const early = await account.portal('POST', '/customers', {
       body: { name: 'Before', email: 'before@example.com' },
     });
-    expect(early.status).toBe(201);
+    expectStatus(early, 201);
     await syncBoth();
     const before = new Set(
       (
@@ -184,7 +185,7 @@ describe('webhooks delivered by a hosted hub', () => {
     const created = await account.portal('POST', '/webhooks', {
       body: { url: slowReceiver.url, events: ['customer.created'], delivered_by: 'hub' },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const endpointId: string = created.body.id;
 
     for (let i = 1; i <= 3; i++) expect((await vanCustomer(i)).status).toBe(201);
@@ -215,9 +216,9 @@ describe('webhooks delivered by a hosted hub', () => {
     const refused = await account.portal('POST', '/webhooks', {
       body: { url: 'http://127.0.0.1:9/hooks', delivered_by: 'hub' },
     });
-    expect(refused.status).toBe(409);
+    expectStatus(refused, 409);
     expect(refused.body.error.message).toMatch(/set up sync first/);
-    const listed = await account.portal('GET', '/webhooks');
+    const listed = expectOk(await account.portal('GET', '/webhooks'));
     expect(listed.body.data).toEqual([]);
   });
 });

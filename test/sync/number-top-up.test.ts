@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
+import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const servers: TestServer[] = [];
@@ -32,7 +33,7 @@ async function issue(server: TestServer, clientId: string, count: number, writer
           key,
           body: invoice(i),
         });
-        expect(made.status).toBe(201);
+        expectStatus(made, 201);
         numbers.push(made.body.number);
       }
     }),
@@ -44,7 +45,7 @@ it('an online device issuing several blocks of invoices quickly never uses its o
   const hub = await started();
   const account = await hub.createAccount({ business: 'Busy counter' });
   const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
-  expect(pairing.status).toBe(200);
+  expectStatus(pairing, 200);
   const device = await started();
   await device.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
 

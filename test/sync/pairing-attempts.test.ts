@@ -5,6 +5,7 @@ import {
   PAIRING_FAILURES_OVERALL,
   PAIRING_FAILURES_PER_ADDRESS,
 } from '../../server/sync/hub/pairing-attempts';
+import { expectStatus } from '../helpers/api-responses';
 import { type RawResponse, rawRequest } from '../helpers/raw-http';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -20,7 +21,7 @@ async function hubWithCode() {
   servers.push(hub);
   const account = await hub.createAccount();
   const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Laptop' } });
-  expect(pairing.status).toBe(200);
+  expectStatus(pairing, 200);
   return { hub, clock, code: pairing.body.pairing_code as string };
 }
 
@@ -36,7 +37,7 @@ const join = (hub: TestServer, code: string, localAddress = '127.0.0.1') =>
   );
 
 const expectLimited = (response: RawResponse) => {
-  expect(response.status).toBe(429);
+  expectStatus(response, 429);
   expect(response.json.error).toMatchObject({
     code: 'rate_limited',
     request_id: expect.stringMatching(/^req_/),
@@ -50,19 +51,19 @@ describe('wrong pairing codes', () => {
     const { hub, clock, code } = await hubWithCode();
     for (let i = 0; i < PAIRING_FAILURES_PER_ADDRESS; i++) {
       const wrong = await join(hub, 'AAAAA-AAAAA');
-      expect(wrong.status).toBe(401);
+      expectStatus(wrong, 401);
       expect(wrong.json.error.code).toBe('pairing_code_invalid');
     }
     expectLimited(await join(hub, 'AAAAA-AAAAA'));
     expectLimited(await join(hub, code));
     // Another computer is not held back by this one's failures, and its right code works.
     const elsewhere = await join(hub, code, '127.0.0.2');
-    expect(elsewhere.status).toBe(200);
+    expectStatus(elsewhere, 200);
     expect(elsewhere.json.credential).toMatch(/^sd_sync_/);
 
     clock.advance(PAIRING_FAILURE_WINDOW_MS);
     const later = await join(hub, 'AAAAA-AAAAA');
-    expect(later.status).toBe(401);
+    expectStatus(later, 401);
   });
 
   it('are limited overall, whatever the addresses they come from', async () => {
@@ -79,7 +80,7 @@ describe('wrong pairing codes', () => {
     const { hub, code } = await hubWithCode();
     expect((await join(hub, code)).status).toBe(200);
     const again = await join(hub, code);
-    expect(again.status).toBe(401);
+    expectStatus(again, 401);
     for (let i = 1; i < PAIRING_FAILURES_PER_ADDRESS; i++)
       expect((await join(hub, 'CCCCC-CCCCC')).status).toBe(401);
     expectLimited(await join(hub, 'CCCCC-CCCCC'));

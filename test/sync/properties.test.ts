@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { archiveProperty, createProperty, placeFor, updateProperty } from '../../server/domain/properties';
+import { expectOk, okBody } from '../helpers/api-responses';
 import { serversStoppedAfterEach } from '../helpers/server';
 
 const started = serversStoppedAfterEach();
@@ -9,19 +10,20 @@ describe('places across devices', () => {
   it('merge field by field, and archived beats edited', async () => {
     const hub = await started();
     const account = await hub.createAccount({ business: 'Sparkle' });
-    const council = (await account.portal('POST', '/customers', { body: { name: 'Strata', phone: '1' } }))
-      .body;
-    const place = (
+    const council = okBody(
+      await account.portal('POST', '/customers', { body: { name: 'Strata', phone: '1' } }),
+    );
+    const place = okBody(
       await account.portal('POST', '/properties', {
         body: { customer_id: council.id, label: 'Building A', street: '100 Harbour St' },
-      })
-    ).body;
-    const other = (
+      }),
+    );
+    const other = okBody(
       await account.portal('POST', '/properties', {
         body: { customer_id: council.id, label: 'Building B', street: '102 Harbour St' },
-      })
-    ).body;
-    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+      }),
+    );
+    const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van' } }));
     const van = await started();
     await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
 
@@ -58,17 +60,18 @@ describe('places across devices', () => {
   it('end with exactly one default place when two devices chose different ones while apart', async () => {
     const hub = await started();
     const account = await hub.createAccount({ business: 'Sparkle' });
-    const council = (
+    const council = okBody(
       await account.portal('POST', '/customers', {
         body: { name: 'Strata', phone: '1', address: '100 Harbour St' },
-      })
-    ).body;
+      }),
+    );
     const add = async (label: string, street: string) =>
-      (await account.portal('POST', '/properties', { body: { customer_id: council.id, label, street } }))
-        .body;
+      okBody(
+        await account.portal('POST', '/properties', { body: { customer_id: council.id, label, street } }),
+      );
     const b = await add('Building B', '102 Harbour St');
     const c = await add('Building C', '104 Harbour St');
-    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van' } });
+    const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van' } }));
     const van = await started();
     await van.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van');
 

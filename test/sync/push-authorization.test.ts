@@ -3,8 +3,9 @@ import { setPlans } from '../../server/domain/accounts';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import type { HubStorage, PushedChange } from '../../server/sync/hub/storage';
 import { DELETED } from '../../server/sync/synced-table';
+import { expectOk, expectStatus, okBody, type TypedUrl } from '../helpers/api-responses';
 import { startPgHubPoolForSuite } from '../helpers/postgres';
-import { type ApiResponse, startTestServer, type TestAccount, type TestServer } from '../helpers/server';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { stamped } from './hub-fixtures';
 
 /**
@@ -32,7 +33,7 @@ interface Folder {
   aCustomer: string;
   /** A device paired to A through the sync API. */
   credential: string;
-  push(changes: PushedChange[], key?: string): Promise<ApiResponse>;
+  push(changes: PushedChange[], key?: string): Promise<TypedUrl<'POST', '/api/sync/v1/push'>>;
   /** The server's log lines. */
   log: string[];
 }
@@ -44,16 +45,17 @@ async function folderWithTwoBusinesses(storage: HubStorage | undefined): Promise
   servers.push(server);
   const a = await server.createAccount({ business: 'Alpha' });
   const b = await server.createAccount({ business: 'Bravo', plan: 'platform', apiPlan: 'growth' });
-  const bCustomer = (await b.portal('POST', '/customers', { body: { name: 'Bea', email: 'bea@b.test' } }))
-    .body.id as string;
-  const aCustomer = (await a.portal('POST', '/customers', { body: { name: 'Al', email: 'al@a.test' } })).body
+  const bCustomer = okBody(
+    await b.portal('POST', '/customers', { body: { name: 'Bea', email: 'bea@b.test' } }),
+  ).id as string;
+  const aCustomer = okBody(await a.portal('POST', '/customers', { body: { name: 'Al', email: 'al@a.test' } }))
     .id as string;
-  const code = (await a.portal('POST', '/sync/pair', { body: { name: 'Laptop' } })).body.pairing_code;
+  const code = okBody(await a.portal('POST', '/sync/pair', { body: { name: 'Laptop' } })).pairing_code;
   const joined = await server.request('POST', '/api/sync/v1/join', { body: { code } });
-  expect(joined.status).toBe(200);
+  expectStatus(joined, 200);
   const credential = joined.body.credential as string;
   let seq = 0;
-  const push = (changes: PushedChange[], key = credential): Promise<ApiResponse> =>
+  const push = (changes: PushedChange[], key = credential) =>
     server.request('POST', '/api/sync/v1/push', {
       key,
       body: { changes: changes.map((c) => ({ ...c, local_seq: c.local_seq || ++seq })) },
@@ -70,8 +72,8 @@ const change = (table: string, key: unknown[], v: Record<string, unknown>): Push
 
 /** What B looks like from its own portal: its plans and its customers. */
 async function bSeen(folder: Folder) {
-  const config = (await folder.b.portal('GET', '/config')).body;
-  const customers = (await folder.b.portal('GET', '/customers?limit=100')).body.data as Array<{
+  const config = okBody(await folder.b.portal('GET', '/config'));
+  const customers = okBody(await folder.b.portal('GET', '/customers?limit=100')).data as Array<{
     id: string;
     name: string;
   }>;
@@ -106,7 +108,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
         local_seq: 3,
       },
     ]);
-    expect(attack.status).toBe(403);
+    expectStatus(attack, 403);
     expect(attack.body.error).toMatchObject({
       type: 'permission_error',
       code: 'cross_business_change',
@@ -121,9 +123,11 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
       refused: { table: 'accounts' },
     });
     // Nothing of the push was applied: not even the honest change before the refused one.
-    const pulled = await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
-      key: folder.credential,
-    });
+    const pulled = expectOk(
+      await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
+        key: folder.credential,
+      }),
+    );
     expect(pulled.body.rows.some((r: { pk: string }) => r.pk === '["tm_probe"]')).toBe(false);
     expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
     expect(await bSeen(folder)).toEqual(before);
@@ -131,7 +135,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
 
     // The honest change alone goes through with the same local_seq: nothing was acknowledged.
     const retried = await folder.push([{ ...honest, local_seq: 1 }]);
-    expect(retried.status).toBe(200);
+    expectStatus(retried, 200);
     expect(retried.body).toMatchObject({ acknowledged: 1, accepted: 1 });
   });
 
@@ -162,7 +166,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
       }),
     };
     const refused = await folder.push([rows[table]!]);
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error).toMatchObject({
       code: 'cross_business_change',
       param: `changes[0].state.v.${column}`,
@@ -197,7 +201,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
     ];
     for (const probe of probes) {
       const answer = await folder.push([probe]);
-      expect(answer.status).toBe(403);
+      expectStatus(answer, 403);
       expect(answer.body.error.code).toBe('cross_business_change');
     }
     expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
@@ -207,12 +211,12 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
 
   it('cannot change its own plans, while the owner keeps their settings', async () => {
     const folder = await folderWithTwoBusinesses(storage());
-    const plans = (await folder.a.portal('GET', '/config')).body;
+    const plans = okBody(await folder.a.portal('GET', '/config'));
     expect(plans).toMatchObject({ plan: 'platform', api_plan: 'growth' });
     const refused = await folder.push([
       change('accounts', [folder.a.clientId], { plan: 'basic', api_plan: 'none' }),
     ]);
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error).toMatchObject({
       code: 'column_not_writable',
       param: 'changes[0].state.v.plan',
@@ -224,10 +228,10 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
         config: JSON.stringify({ ...config, business_name: 'Alpha Renamed' }),
       }),
     ]);
-    expect(owned.status).toBe(200);
+    expectStatus(owned, 200);
     expect(owned.body.accepted).toBe(1);
     expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
-    const after = (await folder.a.portal('GET', '/config')).body;
+    const after = okBody(await folder.a.portal('GET', '/config'));
     expect(after).toMatchObject({
       plan: plans.plan,
       api_plan: plans.api_plan,
@@ -239,7 +243,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
     const folder = await folderWithTwoBusinesses(storage());
     const device = await startTestServer();
     servers.push(device);
-    const code = (await folder.a.portal('POST', '/sync/pair')).body.pairing_code;
+    const code = okBody(await folder.a.portal('POST', '/sync/pair')).pairing_code;
     await device.ctx.sync!.join({ url: folder.server.url }, code, 'Van');
     await expect(setPlans(device.ctx, folder.a.clientId, { plan: 'basic' })).rejects.toMatchObject({
       status: 409,
@@ -250,7 +254,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
 
   it('refuses a revoked device, and the old credential after the device is paired again', async () => {
     const folder = await folderWithTwoBusinesses(storage());
-    const devices = (await folder.a.portal('GET', '/sync')).body.devices as Array<{
+    const devices = okBody(await folder.a.portal('GET', '/sync')).devices as Array<{
       id: string;
       role: string;
     }>;
@@ -263,36 +267,38 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
       [DELETED]: 0,
     });
     const revoked = await folder.push([member]);
-    expect(revoked.status).toBe(401);
+    expectStatus(revoked, 401);
     expect(revoked.body.error).toMatchObject({ type: 'authentication_error', code: 'device_revoked' });
 
     // No device credential is rotated in place: a device gets a new one by pairing again.
-    const code = (await folder.a.portal('POST', '/sync/pair')).body.pairing_code;
-    const again = await folder.server.request('POST', '/api/sync/v1/join', { body: { code } });
+    const code = okBody(await folder.a.portal('POST', '/sync/pair')).pairing_code;
+    const again = expectOk(await folder.server.request('POST', '/api/sync/v1/join', { body: { code } }));
     expect((await folder.push([member], again.body.credential)).status).toBe(200);
     const old = await folder.push([member]);
-    expect(old.status).toBe(401);
+    expectStatus(old, 401);
     expect(old.body.error.code).toBe('device_revoked');
   });
 
   it("refuses a device of business B writing A's rows, and shows it only B's", async () => {
     const folder = await folderWithTwoBusinesses(storage());
-    const code = (await folder.b.portal('POST', '/sync/pair')).body.pairing_code;
-    const bDevice = (await folder.server.request('POST', '/api/sync/v1/join', { body: { code } })).body
+    const code = okBody(await folder.b.portal('POST', '/sync/pair')).pairing_code;
+    const bDevice = okBody(await folder.server.request('POST', '/api/sync/v1/join', { body: { code } }))
       .credential as string;
     const refused = await folder.push(
       [change('customers', [folder.aCustomer], { name: 'Renamed by B', updated_at: '2026-11-24T10:00:00Z' })],
       bDevice,
     );
-    expect(refused.status).toBe(403);
+    expectStatus(refused, 403);
     expect(refused.body.error.code).toBe('cross_business_change');
-    const pulled = await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
-      key: bDevice,
-    });
+    const pulled = expectOk(
+      await folder.server.request('GET', '/api/sync/v1/pull?cursor=0&limit=1000', {
+        key: bDevice,
+      }),
+    );
     const keys = (pulled.body.rows as Array<{ pk: string }>).map((r) => r.pk);
     expect(keys).toContain(JSON.stringify([folder.bCustomer]));
     expect(keys).not.toContain(JSON.stringify([folder.aCustomer]));
-    const aCustomer = await folder.a.portal('GET', `/customers/${folder.aCustomer}`);
+    const aCustomer = expectOk(await folder.a.portal('GET', `/customers/${folder.aCustomer}`));
     expect(aCustomer.body.name).toBe('Al');
   });
 
@@ -310,10 +316,10 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
       },
     ];
     const first = await folder.push(batch);
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     expect(first.body).toMatchObject({ acknowledged: 2, accepted: 2 });
     const replay = await folder.push(batch);
-    expect(replay.status).toBe(200);
+    expectStatus(replay, 200);
     expect(replay.body).toMatchObject({ acknowledged: 2, accepted: 0, last_seq: first.body.last_seq });
     // A replay carrying other values under the acknowledged numbers is skipped as well.
     const altered = await folder.push([
@@ -321,6 +327,6 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
     ]);
     expect(altered.body).toMatchObject({ acknowledged: 2, accepted: 0 });
     expect((await folder.a.portal('POST', '/sync/now')).status).toBe(200);
-    expect((await folder.a.portal('GET', `/customers/${folder.aCustomer}`)).body.name).toBe('Once');
+    expect(okBody(await folder.a.portal('GET', `/customers/${folder.aCustomer}`)).name).toBe('Once');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { deleteCustomer } from '../../server/domain/customers';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { serversStoppedAfterEach } from '../helpers/server';
 
 const started = serversStoppedAfterEach();
@@ -22,10 +23,10 @@ describe('sync between a hub and a device', () => {
     const created = await account.portal('POST', '/invoices/create', {
       body: invoice('ada@example.com', 'Ada'),
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
 
     const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
-    expect(pairing.status).toBe(200);
+    expectStatus(pairing, 200);
     expect(pairing.body.pairing_code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
 
     const device = await started();
@@ -44,11 +45,11 @@ describe('sync between a hub and a device', () => {
     const again = await device.request('POST', '/api/sync/v1/join', {
       body: { code: pairing.body.pairing_code },
     });
-    expect(again.status).toBe(401);
+    expectStatus(again, 401);
     expect(again.body.error.code).toBe('pairing_code_invalid');
 
     await hub.ctx.sync!.syncNow(account.clientId);
-    const status = await account.portal('GET', '/sync');
+    const status = expectOk(await account.portal('GET', '/sync'));
     expect(status.body.role).toBe('hub');
     expect(status.body.devices).toHaveLength(2);
   });
@@ -59,8 +60,8 @@ describe('sync between a hub and a device', () => {
     const bob = await account.portal('POST', '/customers', {
       body: { name: 'Bob', email: 'bob@example.com' },
     });
-    expect(bob.status).toBe(201);
-    const pairing = await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } });
+    expectStatus(bob, 201);
+    const pairing = expectOk(await account.portal('POST', '/sync/pair', { body: { name: 'Van laptop' } }));
     const device = await started();
     await device.ctx.sync!.join({ url: hub.url }, pairing.body.pairing_code, 'Van laptop');
     // The van is offline while both change their books: it deletes Bob, the office bills him.
@@ -69,15 +70,15 @@ describe('sync between a hub and a device', () => {
     const created = await account.portal('POST', '/invoices/create', {
       body: invoice('bob@example.com', 'Bob'),
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     await device.ctx.sync!.syncNow(account.clientId);
     await hub.ctx.sync!.syncNow(account.clientId);
 
     const read = await account.portal('GET', `/invoices/${created.body.id}`);
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     expect(read.body.customer).toEqual({ id: bob.body.id, name: 'Deleted customer', email: '' });
     const sent = await account.portal('POST', `/invoices/${created.body.id}/send`);
-    expect(sent.status).toBe(409);
+    expectStatus(sent, 409);
     expect(sent.body.error.message).toContain('deleted on another device');
   });
 });

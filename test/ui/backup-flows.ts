@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectOk, okBody } from '../helpers/api-responses';
 import { startTestServer } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import type { UiContext } from './context';
@@ -30,16 +31,16 @@ export function backupFlows(ui: UiContext) {
         await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
         await page.getByText(/Restored the backup of/).waitFor();
         await page.getByRole('row', { name: /Before a restore/ }).waitFor();
-        const customers = await shop.portal('GET', '/customers');
+        const customers = expectOk(await shop.portal('GET', '/customers'));
         expect(customers.body.data).toEqual([]);
 
         await page.goto(`${server.url}/#/`);
         await page.getByTestId('dashboard-loaded').waitFor();
         expect(await page.getByTestId('backup-alert').count()).toBe(0);
         // The dashboard says the data was restored, when, and how old it now is.
-        const { last_restore } = (
-          await shop.portal('GET', '/backups', { key: null, headers: { cookie: await shop.signIn() } })
-        ).body.status;
+        const { last_restore } = okBody(
+          await shop.portal('GET', '/backups', { key: null, headers: { cookie: await shop.signIn() } }),
+        ).status;
         const notice = page.getByTestId('restore-notice');
         await notice.getByText('Restored from a backup.').waitFor();
         const shown = (iso: string) =>
@@ -53,7 +54,7 @@ export function backupFlows(ui: UiContext) {
             iso,
           );
         expect(await notice.textContent()).toContain(
-          `On ${await shown(last_restore.restored_at)} your data was put back as it was on ${await shown(last_restore.backup_created_at)};`,
+          `On ${await shown(last_restore!.restored_at)} your data was put back as it was on ${await shown(last_restore!.backup_created_at)};`,
         );
         await screenshot(page, 'dashboard-restored');
         await page.context().close();

@@ -5,6 +5,7 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { addDays, dateInZone } from '../../shared/time-zone';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
@@ -83,7 +84,7 @@ beforeAll(async () => {
       smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'hello@sparkle.example' },
     },
   });
-  expect(configured.status).toBe(200);
+  expectStatus(configured, 200);
   const bookingPage = await account.portal('PUT', '/booking-page', {
     body: {
       enabled: true,
@@ -95,11 +96,11 @@ beforeAll(async () => {
       hours: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, from: '08:00', to: '17:00' })),
     },
   });
-  expect(bookingPage.status).toBe(200);
+  expectStatus(bookingPage, 200);
   const endpoint = await account.portal('POST', '/webhooks', {
     body: { url: receiver.url, events: ['booking.created', 'review.received'] },
   });
-  expect(endpoint.status).toBe(201);
+  expectStatus(endpoint, 201);
   expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
   const pairing = await hosted.hub.createPairing(account.clientId, hosted.url, 'Van');
   van = await startTestServer();
@@ -173,12 +174,20 @@ describe('the client hub on a hosted hub, every owner computer off', () => {
   }, 240_000);
 
   it('a customer leaves 5 stars after a visit; review.received once', async () => {
-    const customer = await account.portal('POST', '/customers', {
-      body: { name: 'Pat Green', email: 'pat@example.com' },
-    });
-    const job = await account.portal('POST', '/jobs/create', {
-      body: { customer_id: customer.body.id, title: 'Deep clean', scheduled_start: new Date().toISOString() },
-    });
+    const customer = expectOk(
+      await account.portal('POST', '/customers', {
+        body: { name: 'Pat Green', email: 'pat@example.com' },
+      }),
+    );
+    const job = expectOk(
+      await account.portal('POST', '/jobs/create', {
+        body: {
+          customer_id: customer.body.id,
+          title: 'Deep clean',
+          scheduled_start: new Date().toISOString(),
+        },
+      }),
+    );
     expect((await account.portal('POST', `/jobs/${job.body.job_number}/complete`)).status).toBe(200);
     await until('the review request e-mail', () =>
       smtp.messages.some((m) => decodedText(m.raw).includes('How did we do?')),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
@@ -69,11 +70,11 @@ describe('the client hub on a hosted hub', () => {
         smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'hello@sparkle.example' },
       },
     });
-    expect(configured.status).toBe(200);
+    expectStatus(configured, 200);
     const endpoint = await account.portal('POST', '/webhooks', {
       body: { url: receiver.url, events: ['quote.accepted'] },
     });
-    expect(endpoint.status).toBe(201);
+    expectStatus(endpoint, 201);
     expect((await account.portal('POST', '/sync/pair')).status).toBe(200);
     const pairing = await hosted.hub.createPairing(account.clientId, hosted.url, 'Van');
     van = await startTestServer();
@@ -84,17 +85,19 @@ describe('the client hub on a hosted hub', () => {
     const customer = await account.portal('POST', '/customers', {
       body: { name: 'Maya Chen', email: 'maya@example.com' },
     });
-    expect(customer.status).toBe(201);
-    const made = await account.portal('POST', '/quotes/create', {
-      body: {
-        customer_id: customer.body.id,
-        items: [
-          { description: 'Deep clean, 3-bedroom house', quantity: 1, unit_price: 280 },
-          { description: 'Inside the oven', quantity: 2, unit_price: 35.5 },
-        ],
-        taxes: [{ name: 'HST', rate: 0.13 }],
-      },
-    });
+    expectStatus(customer, 201);
+    const made = expectOk(
+      await account.portal('POST', '/quotes/create', {
+        body: {
+          customer_id: customer.body.id,
+          items: [
+            { description: 'Deep clean, 3-bedroom house', quantity: 1, unit_price: 280 },
+            { description: 'Inside the oven', quantity: 2, unit_price: 35.5 },
+          ],
+          taxes: [{ name: 'HST', rate: 0.13 }],
+        },
+      }),
+    );
     expect(made.body).toMatchObject({ object: 'quote' });
     const number: string = made.body.number;
     expect((await account.portal('POST', `/quotes/${number}/send`)).status).toBe(200);
@@ -104,7 +107,7 @@ describe('the client hub on a hosted hub', () => {
     const link = new RegExp(`${hosted.url}/c/lnk_[0-9a-z]{26}\\.[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
     expect(link).toBeDefined();
     await until('the quote marked sent', async () => {
-      return (await account.portal('GET', `/quotes/${number}`)).body.status === 'sent';
+      return okBody(await account.portal('GET', `/quotes/${number}`)).status === 'sent';
     });
     await office.ctx.sync!.syncNow(account.clientId);
 
@@ -168,7 +171,7 @@ describe('the client hub on a hosted hub', () => {
     await owner.getByText('Accepted', { exact: false }).first().waitFor();
     await screenshot(owner, 'client-hub-owner-quote-accepted');
     const converted = await account.portal('POST', `/quotes/${number}/convert`);
-    expect(converted.status).toBe(200);
+    expectStatus(converted, 200);
     const job = await office.ctx.db
       .selectFrom('jobs')
       .select('number')
@@ -177,7 +180,7 @@ describe('the client hub on a hosted hub', () => {
     const scheduled = await account.portal('PATCH', `/jobs/${job.number}`, {
       body: { scheduled_start: '2030-01-15T14:00:00Z', scheduled_end: '2030-01-15T17:00:00Z' },
     });
-    expect(scheduled.status).toBe(200);
+    expectStatus(scheduled, 200);
     expect(scheduled.body.status).toBe('scheduled');
   }, 240_000);
 });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
+import { expectOk } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { until } from '../ui/phone-page';
@@ -42,24 +43,28 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   const shop = await office.createAccount({ business: 'Sparkle Windows' });
   await updateConfig(office.ctx, shop.clientId, { client_hub_url: hosted.url });
   await office.ctx.sync!.upload(shop.clientId, { url: hosted.url }, ADMIN_TOKEN, 'Office');
-  const customer = await shop.portal('POST', '/customers', {
-    body: { name: 'Maya Chen', phone: '555-0100' },
-  });
-  const job = await shop.portal('POST', '/jobs/create', {
-    body: {
-      customer_id: customer.body.id,
-      title: 'Windows',
-      // Earlier today is on today's list in any time zone (the list keeps a day back).
-      scheduled_start: new Date(Date.now() - 10 * 60_000).toISOString(),
-      assignees: ['Sam Rivera'],
-      notes: '- Front\n- Back',
-      address: '1 Main St, Toronto',
-    },
-  });
+  const customer = expectOk(
+    await shop.portal('POST', '/customers', {
+      body: { name: 'Maya Chen', phone: '555-0100' },
+    }),
+  );
+  const job = expectOk(
+    await shop.portal('POST', '/jobs/create', {
+      body: {
+        customer_id: customer.body.id,
+        title: 'Windows',
+        // Earlier today is on today's list in any time zone (the list keeps a day back).
+        scheduled_start: new Date(Date.now() - 10 * 60_000).toISOString(),
+        assignees: ['Sam Rivera'],
+        notes: '- Front\n- Back',
+        address: '1 Main St, Toronto',
+      },
+    }),
+  );
   expect(job.status, JSON.stringify(job.body)).toBe(201);
-  const team = await shop.portal('GET', '/team');
+  const team = expectOk(await shop.portal('GET', '/team'));
   const sam = team.body.data.find((m: { name: string }) => m.name === 'Sam Rivera');
-  const invite = await shop.portal('POST', `/team/${sam.id}/invites`, { body: {} });
+  const invite = expectOk(await shop.portal('POST', `/team/${sam!.id}/invites`, { body: {} }));
   expect(invite.status, JSON.stringify(invite.body)).toBe(201);
   expect(invite.body.url.startsWith(`${hosted.url}/join/`)).toBe(true);
   await office.ctx.sync!.syncNow(shop.clientId);
@@ -151,7 +156,7 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
 
   const back = await startTestServer({ dataDir });
   started.push(back);
-  const portal = (p: string) =>
+  const portal = <P extends string>(p: P) =>
     back.request('GET', `/api/portal/${shop.clientId}${p}`, { key: shop.portalKey });
   await back.ctx.sync!.syncNow(shop.clientId);
   await back.ctx.sync!.syncNow(shop.clientId);
@@ -166,9 +171,9 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   expect(completed).toHaveLength(1);
   const onInstall = await back.ctx.db.selectFrom('job_photos').select(['id', 'job_id']).execute();
   expect(onInstall).toEqual([{ id: photos[0]!.id, job_id: job.body.id }]);
-  const hours = await portal(`/time-entries?member_id=${sam.id}`);
+  const hours = expectOk(await portal(`/time-entries?member_id=${sam!.id}`));
   expect(hours.body.data).toHaveLength(1);
-  expect(hours.body.data[0].ended_at).not.toBeNull();
+  expect(hours.body.data[0]!.ended_at).not.toBeNull();
   const statuses = await back.ctx.db.selectFrom('crew_actions').select('status').execute();
   expect(statuses.map((s) => s.status)).toEqual(Array(5).fill('applied'));
 

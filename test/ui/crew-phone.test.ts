@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
+import { expectOk } from '../helpers/api-responses';
 import { startTestServer } from '../helpers/server';
 import { phonePage, until } from '../ui/phone-page';
 import { launchChromium, screenshot } from './browser';
@@ -13,9 +14,11 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
   const server = await startTestServer();
   const account = await server.createAccount({ business: 'Sparkle' });
   await account.portal('PUT', '/config', { body: { client_hub_url: server.url, serve_client_hub: true } });
-  const c = await account.portal('POST', '/customers', {
-    body: { name: 'Maya Chen', email: 'm@example.com', phone: '555-0100' },
-  });
+  const c = expectOk(
+    await account.portal('POST', '/customers', {
+      body: { name: 'Maya Chen', email: 'm@example.com', phone: '555-0100' },
+    }),
+  );
   await account.portal('POST', '/jobs/create', {
     body: {
       customer_id: c.body.id,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectOk, okBody } from '../helpers/api-responses';
 import { screenshot, signedInPage } from './browser';
 import type { UiContext } from './context';
 
@@ -36,12 +37,12 @@ export function customerFlows(ui: UiContext) {
       await screenshot(page, 'customer-possible-duplicate');
       await dialog.getByRole('button', { name: 'Add customer' }).click();
       await page.getByRole('heading', { name: 'hank miller' }).waitFor();
-      const listed = await shop.portal('GET', '/customers?q=hank');
+      const listed = expectOk(await shop.portal('GET', '/customers?q=hank'));
       expect(listed.body.data).toHaveLength(2);
 
       // The owner merges the second record into the first.
       const first = listed.body.data.find((c: { name: string }) => c.name === 'Hank Miller');
-      await page.goto(`${ui.server.url}/#/customers/${first.id}`);
+      await page.goto(`${ui.server.url}/#/customers/${first!.id}`);
       await page.getByRole('button', { name: 'Merge a duplicate' }).click();
       await page.getByRole('dialog').getByLabel('Find the duplicate').fill('hank');
       await page
@@ -52,8 +53,8 @@ export function customerFlows(ui: UiContext) {
       await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
       await page.locator('.toast', { hasText: 'hank miller merged into Hank Miller' }).waitFor();
       expect(
-        (await shop.portal('GET', '/customers?q=hank')).body.data.map((c: { id: string }) => c.id),
-      ).toEqual([first.id]);
+        okBody(await shop.portal('GET', '/customers?q=hank')).data.map((c: { id: string }) => c.id),
+      ).toEqual([first!.id]);
 
       // His places: a strata council's buildings, with the gate code the crew needs.
       const places = page.getByRole('list', { name: 'Places' });
@@ -79,8 +80,8 @@ export function customerFlows(ui: UiContext) {
         'Crew: Gate code 4411',
       );
       await screenshot(page, 'customer-places');
-      const stored = (await shop.portal('GET', `/properties?customer_id=${first.id}`)).body.data;
-      expect(stored.find((p: { label: string }) => p.label === 'Building B').is_default).toBe(true);
+      const stored = okBody(await shop.portal('GET', `/properties?customer_id=${first!.id}`)).data;
+      expect(stored.find((p) => p.label === 'Building B')!.is_default).toBe(true);
 
       // An invoice for him: picked by id, and the page says why it cannot be e-mailed.
       await page.getByRole('link', { name: 'New invoice' }).click();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import { expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type Receiver, startReceiver } from '../outbound/receiver';
@@ -58,7 +59,7 @@ describe('Settings > Webhooks with a hosted hub', () => {
     const made = await account.portal('POST', '/customers', {
       body: { name: 'Maya Chen', email: 'maya@example.com' },
     });
-    expect(made.status).toBe(201);
+    expectStatus(made, 201);
     await office.ctx.sync!.syncNow(account.clientId);
     await expect
       .poll(() => receiver.received.map((r) => r.headers['x-service-event-type']), { timeout: 20_000 })

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import { zonedToUtc } from '../../shared/time-zone';
+import { expectError, expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import type { TestAccount } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import type { UiContext } from './context';
@@ -38,16 +39,18 @@ export function ownerWeekFlows(ui: UiContext) {
   describe("the owner's week", () => {
     it('shows a Vancouver Friday 00:30 job on Friday at 00:30 on every screen', async () => {
       const { shop, page } = await freshShop(ui, { timezone: VANCOUVER, business_name: 'Coast Cleaning' });
-      const created = await shop.portal('POST', '/jobs/create', {
-        body: {
-          customer_email: 'ada@example.com',
-          customer_name: 'Ada Lovelace',
-          title: 'Early office clean',
-          scheduled_start: iso('2026-11-27', '00:30', VANCOUVER),
-          scheduled_end: iso('2026-11-27', '02:30', VANCOUVER),
-          assignees: ['Sam'],
-        },
-      });
+      const created = expectOk(
+        await shop.portal('POST', '/jobs/create', {
+          body: {
+            customer_email: 'ada@example.com',
+            customer_name: 'Ada Lovelace',
+            title: 'Early office clean',
+            scheduled_start: iso('2026-11-27', '00:30', VANCOUVER),
+            scheduled_end: iso('2026-11-27', '02:30', VANCOUVER),
+            assignees: ['Sam'],
+          },
+        }),
+      );
       expect(created.status, created.text).toBe(201);
       expect(created.body.scheduled_start).toBe('2026-11-27T07:30:00Z');
 
@@ -78,12 +81,14 @@ export function ownerWeekFlows(ui: UiContext) {
     it('never calls an invoice sent before its e-mail went out, with the same words on every screen', async () => {
       const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
       const create = async (email: string) => {
-        const created = await shop.portal('POST', '/invoices/create', {
-          body: {
-            customer_email: email,
-            items: [{ description: 'Deep clean', quantity: 1, unit_price: 200 }],
-          },
-        });
+        const created = expectOk(
+          await shop.portal('POST', '/invoices/create', {
+            body: {
+              customer_email: email,
+              items: [{ description: 'Deep clean', quantity: 1, unit_price: 200 }],
+            },
+          }),
+        );
         expect(created.status, created.text).toBe(201);
         return created.body;
       };
@@ -97,7 +102,7 @@ export function ownerWeekFlows(ui: UiContext) {
         '#/settings/business',
       );
       expect(await page.locator('.details', { hasText: 'Sent' }).textContent()).toContain('Not sent');
-      expect((await shop.portal('GET', `/invoices/${invoice.number}`)).body).toMatchObject({
+      expect(okBody(await shop.portal('GET', `/invoices/${invoice.number}`))).toMatchObject({
         status: 'draft',
         sent_at: null,
       });
@@ -158,11 +163,8 @@ export function ownerWeekFlows(ui: UiContext) {
 
     it('invoices a job with the lines, prices and customer of the quote it came from', async () => {
       const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
-      const call = async (method: string, path: string, body?: unknown) => {
-        const response = await shop.portal(method, path, { body });
-        expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-        return response.body;
-      };
+      const call = async <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
+        okBody(await shop.portal(method, path, { body }));
       const quote = await call('POST', '/quotes/create', {
         customer_email: 'priya@example.com',
         customer_name: 'Priya Patel',
@@ -206,7 +208,7 @@ export function ownerWeekFlows(ui: UiContext) {
       const maya = await shop.portal('POST', '/customers', {
         body: { name: 'Maya Chen', email: 'maya@example.com', phone: '+1 604 555 0199' },
       });
-      expect(maya.status).toBe(201);
+      expectStatus(maya, 201);
 
       await page.goto(`${ui.server.url}/#/jobs?new=1`);
       const dialog = page.getByRole('dialog');
@@ -222,9 +224,9 @@ export function ownerWeekFlows(ui: UiContext) {
       await dialog.getByLabel('Title').fill('Move-out clean');
       await dialog.getByRole('button', { name: 'Create job' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      const jobs = (await shop.portal('GET', '/jobs')).body.data;
+      const jobs = okBody(await shop.portal('GET', '/jobs')).data;
       expect(jobs.map((j: { customer: { id: string } }) => j.customer.id)).toEqual([maya.body.id]);
-      expect((await shop.portal('GET', '/customers')).body.data).toHaveLength(1);
+      expect(okBody(await shop.portal('GET', '/customers')).data).toHaveLength(1);
 
       await page.goto(`${ui.server.url}/#/customers`);
       await page.getByRole('row', { name: /Maya Chen/ }).click();
@@ -238,9 +240,11 @@ export function ownerWeekFlows(ui: UiContext) {
     it('reschedules by dragging a job to another day, and schedules one from the unscheduled list', async () => {
       const { shop, page } = await freshShop(ui, { timezone: VANCOUVER, business_name: 'Coast Cleaning' });
       const create = async (body: Record<string, unknown>) => {
-        const created = await shop.portal('POST', '/jobs/create', {
-          body: { customer_email: 'ada@example.com', customer_name: 'Ada Lovelace', ...body },
-        });
+        const created = expectOk(
+          await shop.portal('POST', '/jobs/create', {
+            body: { customer_email: 'ada@example.com', customer_name: 'Ada Lovelace', ...body },
+          }),
+        );
         expect(created.status, created.text).toBe(201);
         return created.body;
       };
@@ -256,7 +260,7 @@ export function ownerWeekFlows(ui: UiContext) {
       await event.getByText('Ada Lovelace').waitFor();
       await event.dragTo(page.locator('.week-day[data-day="2026-11-24"]'));
       await page.locator('.week-day[data-day="2026-11-24"] .event', { hasText: 'Windows' }).waitFor();
-      expect((await shop.portal('GET', `/jobs/${windows.id}`)).body).toMatchObject({
+      expect(okBody(await shop.portal('GET', `/jobs/${windows.id}`))).toMatchObject({
         scheduled_start: iso('2026-11-24', '09:00', VANCOUVER),
         scheduled_end: iso('2026-11-24', '11:00', VANCOUVER),
       });
@@ -264,7 +268,7 @@ export function ownerWeekFlows(ui: UiContext) {
       const waiting = page.getByTestId('unscheduled-jobs').locator('.event', { hasText: 'Oven clean' });
       await waiting.dragTo(page.locator('.week-day[data-day="2026-11-25"]'));
       await page.locator('.week-day[data-day="2026-11-25"] .event', { hasText: 'Oven clean' }).waitFor();
-      expect((await shop.portal('GET', `/jobs/${oven.id}`)).body).toMatchObject({
+      expect(okBody(await shop.portal('GET', `/jobs/${oven.id}`))).toMatchObject({
         status: 'scheduled',
         scheduled_start: iso('2026-11-25', '09:00', VANCOUVER),
       });
@@ -274,9 +278,9 @@ export function ownerWeekFlows(ui: UiContext) {
 
     it('chooses time zone and currency from lists, and keeps the currency once money is on record', async () => {
       const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
-      const xyz = await shop.portal('PUT', '/config', { body: { currency: 'XYZ' } });
+      const xyz = expectError(await shop.portal('PUT', '/config', { body: { currency: 'XYZ' } }));
       expect([xyz.status, xyz.body.error.param]).toEqual([400, 'currency']);
-      const zone = await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } });
+      const zone = expectError(await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } }));
       expect([zone.status, zone.body.error.param]).toEqual([400, 'timezone']);
 
       await page.goto(`${ui.server.url}/#/settings/business`);
@@ -284,7 +288,7 @@ export function ownerWeekFlows(ui: UiContext) {
       await page.getByLabel('Currency').selectOption('USD');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Settings saved').waitFor();
-      expect((await shop.portal('GET', '/config')).body).toMatchObject({
+      expect(okBody(await shop.portal('GET', '/config'))).toMatchObject({
         timezone: 'America/Vancouver',
         currency: 'USD',
       });
@@ -295,7 +299,7 @@ export function ownerWeekFlows(ui: UiContext) {
           items: [{ description: 'Clean', quantity: 1, unit_price: 90 }],
         },
       });
-      expect(invoice.status).toBe(201);
+      expectStatus(invoice, 201);
       await page.reload();
       await page.getByLabel('Currency').selectOption('CAD');
       await page.getByRole('button', { name: 'Save settings' }).click();
@@ -303,7 +307,7 @@ export function ownerWeekFlows(ui: UiContext) {
       await refusal.waitFor();
       expect(await refusal.textContent()).toContain('Keep USD');
       await screenshot(page, 'owner-week-settings-currency-kept');
-      expect((await shop.portal('GET', '/config')).body.currency).toBe('USD');
+      expect(okBody(await shop.portal('GET', '/config')).currency).toBe('USD');
       await page.close();
     });
 
@@ -342,12 +346,14 @@ export function ownerWeekFlows(ui: UiContext) {
 
     it('tells the truth in small places: plurals, where the calendar feed works, a used sign-in link', async () => {
       const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
-      const invoice = await shop.portal('POST', '/invoices/create', {
-        body: {
-          customer_email: 'ada@example.com',
-          items: [{ description: 'Clean', quantity: 1, unit_price: 90 }],
-        },
-      });
+      const invoice = expectOk(
+        await shop.portal('POST', '/invoices/create', {
+          body: {
+            customer_email: 'ada@example.com',
+            items: [{ description: 'Clean', quantity: 1, unit_price: 90 }],
+          },
+        }),
+      );
       await shop.portal('POST', `/invoices/${invoice.body.number}/mark-sent`);
       await page.goto(`${ui.server.url}/#/`);
       await page.getByText('1 open invoice', { exact: true }).waitFor();

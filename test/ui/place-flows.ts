@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { createKey } from '../../server/domain/api-keys';
+import { okBody } from '../helpers/api-responses';
 import { screenshot, signedInPage } from './browser';
 import type { UiContext } from './context';
 
@@ -93,12 +94,13 @@ export function placeFlows(ui: UiContext) {
         await page.getByRole('table', { name: 'Visits' }).first().getByText(address).first().waitFor();
         await shot('plan-visits');
 
-        const plan = (await shop.portal('GET', '/service-plans')).body.data.find(
+        const plan = okBody(await shop.portal('GET', '/service-plans')).data.find(
           (p: { title: string }) => p.title === 'Lobby and stairs',
         );
         expect(plan).toMatchObject({ property_id: optionB, address });
-        const visits = (await shop.portal('GET', `/service-plans/${plan.id}/visits?when=all&limit=100`)).body
-          .data as Array<{ scheduled_start: string; address: string; job_number: string }>;
+        const visits = okBody(
+          await shop.portal('GET', `/service-plans/${plan!.id}/visits?when=all&limit=100`),
+        ).data as Array<{ scheduled_start: string; address: string; job_number: string }>;
         expect(visits.length).toBeGreaterThan(7);
         for (const visit of visits) expect(visit.address).toBe(address);
         const week = visits[0]!.scheduled_start.slice(0, 10);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount } from '../helpers/server';
 import { signedInPage } from './browser';
 import type { UiContext } from './context';
@@ -27,11 +28,8 @@ export function startPortalSession(): UiContext {
 }
 
 async function seed(account: TestAccount) {
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const response = await account.portal(method, path, { body });
-    expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-    return response.body;
-  };
+  const ok = async <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
+    okBody(await account.portal(method, path, { body }));
   await ok('PUT', '/config', {
     business_name: 'Sparkle Cleaning',
     default_taxes: [

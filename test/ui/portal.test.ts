@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals, fromCents } from '../../shared/money';
+import { expectStatus, okBody } from '../helpers/api-responses';
 import { screenshot, signedInPage } from './browser';
 import { money } from './context';
 import { startPortalSession } from './portal-session';
@@ -11,7 +12,7 @@ import { startPortalSession } from './portal-session';
  * test file each (documents, scheduling, settings, backups, owner-week, plans, phone, pdf).
  */
 const ui = startPortalSession();
-const portalPath = () => `/api/portal/${ui.shop.clientId}`;
+const portalPath = () => `/api/portal/${ui.shop.clientId}` as const;
 
 describe('portal UI', () => {
   it('explains how to sign in when there is no session', async () => {
@@ -27,7 +28,7 @@ describe('portal UI', () => {
 
   it('signs in with the one-time link and shows the dashboard with its data', async () => {
     await ui.page.waitForSelector('[data-testid="dashboard-loaded"]');
-    const dashboard = (await ui.shop.portal('GET', '/dashboard')).body;
+    const dashboard = okBody(await ui.shop.portal('GET', '/dashboard'));
     const text = await ui.page.textContent('main');
     expect(text).toContain(money(dashboard.outstanding.amount));
     expect(text).toContain(money(dashboard.revenue_this_month.amount));
@@ -36,7 +37,7 @@ describe('portal UI', () => {
 
   it('serves the UI with a CSP, an index that is never cached, and an SPA fallback', async () => {
     const index = await fetch(`${ui.server.url}/some/ui/path`);
-    expect(index.status).toBe(200);
+    expectStatus(index, 200);
     expect(index.headers.get('cache-control')).toBe('no-cache');
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await index.text();
@@ -61,7 +62,7 @@ describe('portal UI', () => {
     await dialog.getByRole('button', { name: 'Add customer' }).click();
     await ui.page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
     const stored = await ui.shop.portal('GET', '/customers/ada%40example.com');
-    expect(stored.status).toBe(200);
+    expectStatus(stored, 200);
     await ui.page.goto(`${ui.server.url}/#/customers`);
     await ui.page.getByText('Oliver Grant').waitFor();
     await screenshot(ui.page, 'customers');
@@ -102,10 +103,10 @@ describe('portal UI', () => {
     const number = (await ui.page.getByRole('heading', { name: /Invoice INV-/ }).textContent())!.match(
       /INV-\d+/,
     )![0];
-    const invoice = (await ui.shop.portal('GET', `/invoices/${number}`)).body;
+    const invoice = okBody(await ui.shop.portal('GET', `/invoices/${number}`));
     expect(shownTotal).toBe(money(invoice.total));
-    expect(shownGst).toBe(money(invoice.taxes[0].amount));
-    expect(shownPst).toBe(money(invoice.taxes[1].amount));
+    expect(shownGst).toBe(money(invoice.taxes[0]!.amount));
+    expect(shownPst).toBe(money(invoice.taxes[1]!.amount));
     expect(await ui.page.getByTestId('doc-total').textContent()).toBe(money(invoice.total));
 
     await ui.page.getByRole('button', { name: 'Record payment' }).click();
@@ -116,7 +117,7 @@ describe('portal UI', () => {
     await dialog.getByLabel('Amount').fill('50');
     await dialog.getByRole('button', { name: 'Record payment' }).click();
     await ui.page.locator('.badge', { hasText: 'Partially paid' }).waitFor();
-    const paid = (await ui.shop.portal('GET', `/invoices/${number}`)).body;
+    const paid = okBody(await ui.shop.portal('GET', `/invoices/${number}`));
     expect(paid.status).toBe('partially_paid');
     expect(await ui.page.getByTestId('doc-balance').textContent()).toBe(money(paid.balance));
     await screenshot(ui.page, 'invoice-detail');
@@ -146,11 +147,11 @@ describe('portal UI', () => {
     const number = (await ui.page.getByRole('heading', { name: /Quote Q-/ }).textContent())!.match(
       /Q-\d+/,
     )![0];
-    const quote = (await ui.shop.portal('GET', `/quotes/${number}`)).body;
+    const quote = okBody(await ui.shop.portal('GET', `/quotes/${number}`));
     expect(quote.status).toBe('converted');
     expect(quote.job_id).toMatch(/^job_/);
     await ui.page.getByTestId('converted-job-link').click();
-    const job = (await ui.shop.portal('GET', `/jobs/${quote.job_id}`)).body;
+    const job = okBody(await ui.shop.portal('GET', `/jobs/${quote.job_id}`));
     await ui.page.getByRole('heading', { name: new RegExp(job.job_number) }).waitFor();
     expect(job.quote_id).toBe(quote.id);
   });
@@ -183,7 +184,7 @@ describe('portal UI', () => {
     expect(secret).toMatch(/^sd_live_[A-Za-z0-9]{32}$/);
     await screenshot(ui.page, 'settings-key-created');
     const works = await ui.server.request('GET', '/api/v1/clients', { key: secret });
-    expect(works.status).toBe(200);
+    expectStatus(works, 200);
     await ui.page.getByRole('button', { name: 'Done' }).click();
     await ui.page.getByText('Website booking form').waitFor();
     expect(await ui.page.content()).not.toContain(secret);
@@ -216,7 +217,7 @@ describe('webhooks in the UI', () => {
     await expect
       .poll(
         async () =>
-          (await ui.server.request('GET', `${portalPath()}/config`, { key: ui.shop.portalKey })).body
+          okBody(await ui.server.request('GET', `${portalPath()}/config`, { key: ui.shop.portalKey }))
             .allow_local_webhooks,
       )
       .toBe(true);

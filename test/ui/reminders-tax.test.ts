@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
@@ -9,10 +10,8 @@ let browser: Browser;
 let shop: TestAccount;
 let page: Page;
 
-async function ok(method: string, path: string, body?: unknown) {
-  const response = await shop.portal(method, path, { body });
-  expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
-  return response.body;
+async function ok<M extends Method, P extends string>(method: M, path: P, body?: unknown) {
+  return okBody(await shop.portal(method, path, { body }));
 }
 
 beforeAll(async () => {

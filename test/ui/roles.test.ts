@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 /** A page signed in as a new team member of this role, on their own session cookie. */
 async function memberPage(name: string, role: MemberRole): Promise<Page> {
-  const added = await shop.portal('POST', '/team', { body: { name } });
+  const added = expectOk(await shop.portal('POST', '/team', { body: { name } }));
   await server.ctx.db.updateTable('team_members').set({ role }).where('id', '=', added.body.id).execute();
   const { token } = await server.ctx.db
     .transaction()
@@ -70,7 +71,7 @@ describe('the UI follows the role', () => {
           assignees: [who],
         },
       });
-      expect(job.status).toBe(201);
+      expectStatus(job, 201);
     }
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { name: 'My schedule' }).waitFor();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { OutboxMessage } from '../../shared/schemas/mail-outbox';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../shared/schemas/webhook';
+import { okBody } from '../helpers/api-responses';
 import type { ListPage } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
 import { portalCall, portalOk, type UiContext } from './context';
@@ -97,15 +98,15 @@ export function settingsFlows(ui: UiContext) {
       await form.getByRole('button', { name: 'Replace password' }).waitFor();
       await screenshot(page, 'settings-smtp');
       expect(await page.content()).not.toContain('app-password-1');
-      const config = (await mailer.portal('GET', '/config')).body;
+      const config = okBody(await mailer.portal('GET', '/config'));
       expect(config.smtp).toMatchObject({ host: 'smtp.example.com', port: 587, password_set: true });
       expect(config.smtp).not.toHaveProperty('password');
 
       // Saving again without a new password keeps the stored one.
       await form.getByLabel('Port', { exact: true }).fill('2525');
       await form.getByRole('button', { name: 'Save e-mail settings' }).click();
-      await expect.poll(async () => (await mailer.portal('GET', '/config')).body.smtp.port).toBe(2525);
-      expect((await mailer.portal('GET', '/config')).body.smtp.password_set).toBe(true);
+      await expect.poll(async () => okBody(await mailer.portal('GET', '/config')).smtp?.port).toBe(2525);
+      expect(okBody(await mailer.portal('GET', '/config')).smtp?.password_set).toBe(true);
       await page.context().close();
     });
 

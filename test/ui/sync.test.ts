@@ -5,6 +5,7 @@ import { setOnline } from '../../server/context';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { TeamMember } from '../../shared/schemas/team';
+import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
@@ -38,7 +39,7 @@ beforeAll(async () => {
       items: [{ description: 'Move-out deep clean', quantity: 1, unit_price: 240 }],
     },
   });
-  expect(invoice.status).toBe(201);
+  expectStatus(invoice, 201);
   invoiceId = invoice.body.id;
   const local = await other.createAccount({ business: 'Laptop Trial' });
   trialClientId = local.clientId;
@@ -171,7 +172,7 @@ describe('Settings > Sync', () => {
     await indicator(hubPage)
       .getByText(/^Synced /)
       .waitFor();
-    const open = await shop.portal('GET', '/sync/conflicts');
+    const open = expectOk(await shop.portal('GET', '/sync/conflicts'));
     expect(open.body.data).toEqual([]);
   });
 
@@ -184,7 +185,7 @@ describe('Settings > Sync', () => {
     const edited = await shop.portal('PATCH', '/customers/maya@example.com', {
       body: { phone: '+1 416 555 1111' },
     });
-    expect(edited.status).toBe(200);
+    expectStatus(edited, 200);
     await hub.ctx.sync!.syncNow(shop.clientId);
     // Dana, on the van, later types another number; her change reaches the hub and wins by its clock.
     const dana = await shop.portal<TeamMember>('POST', '/team', { body: { name: 'Dana Office' } });
