@@ -4,9 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../server/db/schema';
 import { selectCustomers } from '../server/domain/customer-list';
-import { IdGenerator } from '../server/lib/ids';
-
-const benchIds = new IdGenerator();
+import { newId } from '../server/lib/ids';
 
 /**
  * The floor the real routes are compared with: a bare Fastify instance with its own connection,
@@ -69,7 +67,7 @@ export async function startBareFloor(
     account.get(accountId);
     const customer = customerByEmail.get(accountId, body.customer_email.toLowerCase()) as { id: string };
     const number = (counter.get(accountId) as { value: number }).value;
-    const id = benchIds.next('inv');
+    const id = newId('inv');
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const lines = body.items.map((item) => Math.round(item.quantity * item.unit_price * 100));
     const subtotal = lines.reduce((a, b) => a + b, 0);

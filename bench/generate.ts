@@ -4,10 +4,8 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import { createContext } from '../server/context';
 import { createAccount } from '../server/domain/accounts';
 import { manualClock, toIso } from '../server/lib/clock';
-import { IdGenerator } from '../server/lib/ids';
+import { newId } from '../server/lib/ids';
 import { openDatabase } from '../server/sync/open';
-
-const benchIds = new IdGenerator();
 
 /**
  * The benchmark's data set: one busy account, written with prepared statements in large
@@ -95,7 +93,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
   );
   const insertTag = sqlite.prepare('insert into customer_tags (customer_id, tag) values (?, ?)');
   for (const [i, at] of timeline(sizes.customers, start, now).entries()) {
-    const id = benchIds.next('cus', at);
+    const id = newId('cus', at);
     const email = `customer${i}@example.com`;
     insertCustomer.run(
       id,
@@ -117,7 +115,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
     'insert into team_members (id, account_id, name, created_at) values (?, ?, ?, ?)',
   );
   for (let i = 0; i < sizes.teamMembers; i++) {
-    const id = benchIds.next('tm', start);
+    const id = newId('tm', start);
     insertMember.run(id, accountId, `Member ${i + 1}`, iso(start));
     members.push(id);
   }
@@ -140,7 +138,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
   );
   const payments: Array<{ invoiceId: string; cents: number; paidAt: number }> = [];
   for (const [i, at] of timeline(sizes.invoices, start, now).entries()) {
-    const id = benchIds.next('inv', at);
+    const id = newId('inv', at);
     let subtotal = 0;
     const lineCount = rng.int(1, 4);
     for (let p = 0; p < lineCount; p++) {
@@ -200,7 +198,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
   payments.sort((a, b) => a.paidAt - b.paidAt);
   for (const { invoiceId, cents, paidAt } of payments) {
     insertPayment.run(
-      benchIds.next('pay', paidAt),
+      newId('pay', paidAt),
       accountId,
       invoiceId,
       cents,
@@ -217,7 +215,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
   );
   const insertAssignee = sqlite.prepare('insert into job_assignees (job_id, member_id) values (?, ?)');
   for (const [i, at] of timeline(sizes.jobs, start, now + 14 * DAY_MS).entries()) {
-    const id = benchIds.next('job', Math.min(at, now));
+    const id = newId('job', Math.min(at, now));
     const end = at + 2 * 3_600_000;
     const past = end < now;
     const status = past ? (rng.next() < 0.95 ? 'completed' : 'cancelled') : 'scheduled';
@@ -247,7 +245,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
      values (?, ?, ?, ?, ?, 'CAD', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const [i, at] of timeline(sizes.quotes, start, now).entries()) {
-    const id = benchIds.next('quo', at);
+    const id = newId('quo', at);
     const subtotal = rng.int(100, 3000) * 100;
     const tax = Math.round(subtotal * 0.05);
     const decidedAt = Math.min(at + rng.int(1, 20) * DAY_MS, now - 60_000);
@@ -289,7 +287,7 @@ function insertAll(sqlite: SQLite.Database, accountId: string, sizes: ReturnType
   );
   for (const at of timeline(sizes.reviews, start, now)) {
     insertReview.run(
-      benchIds.next('rev', at),
+      newId('rev', at),
       accountId,
       customers[rng.int(0, customers.length - 1)],
       rng.int(3, 5),
@@ -335,7 +333,7 @@ export async function ensureBenchData(
   const database = await openDatabase(dataDir);
   try {
     const ctx = createContext(
-      database,
+      database.db,
       manualClock(new Date(Date.parse(DATA_NOW) - HISTORY_DAYS * DAY_MS - DAY_MS)),
     );
     const account = await createAccount(ctx, {

@@ -155,9 +155,9 @@ async function run(argv: string[], print: (text: string) => void): Promise<void>
     return;
   }
   const database = await openDatabaseWithBackups(backups);
-  const ctx = createContext(database, systemClock);
+  const ctx = createContext(database.db, systemClock);
   // Review requests carry a client hub link wherever the business set its hub's address.
-  ctx.clientLinks = clientLinkMaker(ctx);
+  ctx.clientLinks = clientLinkMaker(systemClock);
   try {
     switch (command) {
       case 'init': {

@@ -1,10 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { SyncWebhookSecrets } from '../shared/schemas/sync';
-import type { DatabaseFile, Db, Tx } from './db/database';
+import type { Db, Tx } from './db/database';
 import type { ReadSnapshot } from './db/read-worker';
 import type { LeasedBlock } from './domain/number-blocks';
 import type { Clock } from './lib/clock';
-import type { IdGenerator } from './lib/ids';
 import type { HostLookup } from './lib/webhook-target';
 
 /** Whether outbound work (webhooks, e-mail, sync) may use the network. The desktop shell keeps it current. */
@@ -46,8 +45,6 @@ export interface ClientLinkMaker {
 export interface AppContext<Sync extends SyncPort = SyncPort> {
   db: Db;
   clock: Clock;
-  /** Makes the database's ids (one generator per database, lib/ids.ts). */
-  ids: IdGenerator;
   connectivity: Connectivity;
   /**
    * 'outbox' after a transaction that queued events or mail commits, so workers wake at once;
@@ -73,14 +70,10 @@ export interface AppContext<Sync extends SyncPort = SyncPort> {
   clientLinks?: ClientLinkMaker;
 }
 
-export function createContext<Sync extends SyncPort = SyncPort>(
-  database: Pick<DatabaseFile, 'db' | 'ids'>,
-  clock: Clock,
-): AppContext<Sync> {
+export function createContext<Sync extends SyncPort = SyncPort>(db: Db, clock: Clock): AppContext<Sync> {
   return {
-    db: database.db,
+    db,
     clock,
-    ids: database.ids,
     connectivity: { online: true },
     signals: new EventEmitter(),
     listening: { port: null },

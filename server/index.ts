@@ -130,10 +130,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lock.release();
     throw error;
   });
-  const ctx = createContext<SyncEngine>(database, clock);
+  const ctx = createContext<SyncEngine>(database.db, clock);
   ctx.hostLookup = options.hostLookup;
   // Review requests carry a client hub link wherever the business set its hub's address.
-  ctx.clientLinks = clientLinkMaker(ctx);
+  ctx.clientLinks = clientLinkMaker(clock);
   // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
   const reader = new ReadWorker(database.file, keyPragmas(key));
   ctx.readSnapshot = reader.read;
@@ -149,7 +149,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sqlite: opened.sqlite,
       capture: opened.capture,
       clock,
-      ids: ctx.ids,
       connectivity: ctx.connectivity,
       signals: ctx.signals,
       log: app.log,
@@ -188,7 +187,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           key,
           holdsFolderLock: true,
           checkedInBackground: true,
-          ids: ctx.ids,
         });
         ctx.db = database.db;
         await afterRestore(ctx.db, kept);

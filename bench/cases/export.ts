@@ -30,7 +30,7 @@ const exportCase: BenchCase = async ({ account, dataFile }) => {
   copyFileSync(dataFile, path.join(dataDir, 'shopdesk.sqlite'));
   // The bench's key lives in the bench server's copy; this copy gets one of its own.
   const database = await openDatabase(dataDir);
-  const portalKey = await createKey(createContext(database, systemClock), account.id, { kind: 'portal' })
+  const portalKey = await createKey(createContext(database.db, systemClock), account.id, { kind: 'portal' })
     .then((created) => created.key)
     .finally(() => database.close());
   const child = spawn(process.execPath, ['scripts/serve.mjs', '--data-dir', dataDir, '--port', '0'], {

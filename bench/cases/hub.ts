@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SCHEMA_VERSION } from '../../server/db/database';
 import { systemClock } from '../../server/lib/clock';
-import { IdGenerator } from '../../server/lib/ids';
+import { newId } from '../../server/lib/ids';
 import { formatHlc } from '../../server/sync/hlc';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
@@ -18,8 +18,6 @@ import { openDatabase } from '../../server/sync/open';
 import { SYNC_SCHEMA_HEADER } from '../../shared/schemas/sync';
 import { startThrowawayPostgres } from '../../test/helpers/postgres-cluster';
 import { type BenchCase, fmt, type Row } from '../harness';
-
-const benchIds = new IdGenerator();
 
 /**
  * The hub at scale (docs/sync.md, "Hosted hub"): simulated devices pushing and pulling over the
@@ -286,7 +284,7 @@ function pushBody(device: Device, round: number): string {
 function pushChanges(device: Device, round: number, size: number) {
   return Array.from({ length: size }, (_, i) => {
     const n = round * size + i;
-    const id = benchIds.next('cus');
+    const id = newId('cus');
     const email = `${device.node}-${n}@example.com`;
     const hlc = formatHlc({ ms: Date.now(), counter: n }, device.node);
     const v = customerValues(device.accountId, id, email, `Customer ${device.node} ${n}`);

@@ -17,7 +17,7 @@ import SQLite from 'better-sqlite3-multiple-ciphers';
 import { SCHEMA_VERSION } from '../../server/db/database';
 import { createKey } from '../../server/domain/api-keys';
 import { type RunningServer, startServer } from '../../server/index';
-import { IdGenerator } from '../../server/lib/ids';
+import { newId } from '../../server/lib/ids';
 import { sentColumns } from '../../server/sync/capture';
 import type { SyncEngine } from '../../server/sync/device/engine';
 import { formatHlc } from '../../server/sync/hlc';
@@ -25,8 +25,6 @@ import { syncedTable } from '../../server/sync/tables';
 import { SYNC_SCHEMA_HEADER } from '../../shared/schemas/sync';
 import { assertHealthy, type BenchCase, benchClock, fmt, load, type Row } from '../harness';
 import { invoiceBodies } from './invoices-create';
-
-const benchIds = new IdGenerator();
 
 /**
  * Sync against the design note's section 5: first pairing and first sync of the whole bench
@@ -421,7 +419,7 @@ async function hubIngest(hub: RunningServer, accountId: string, hubFile: string)
       JSON.stringify({
         changes: Array.from({ length: INGEST_BATCH }, (_, i) => {
           const n = b * INGEST_BATCH + i;
-          const id = benchIds.next('cus');
+          const id = newId('cus');
           const email = `ingest-${d}-${n}@example.com`;
           const hlc = formatHlc({ ms: Date.now(), counter: n }, node);
           const v = { ...template, id, email, email_lower: email, name: `Ingest ${d}-${n}` };

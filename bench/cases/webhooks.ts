@@ -30,8 +30,8 @@ async function queueBurst(ctx: AppContext, accountId: string, url: string, count
   });
   await ctx.db.transaction().execute(async (tx) => {
     for (let i = 0; i < count; i++) {
-      const event = await insertEvent(tx, ctx, accountId, 'webhook.test', { id: endpoint.id, n: i });
-      await insertDelivery(tx, ctx, { ...endpoint, account_id: accountId }, event);
+      const event = await insertEvent(tx, ctx.clock, accountId, 'webhook.test', { id: endpoint.id, n: i });
+      await insertDelivery(tx, ctx.clock, { ...endpoint, account_id: accountId }, event);
     }
   });
   return endpoint.id;

@@ -6,6 +6,7 @@ import type { StoredConfig } from '../../shared/schemas/config';
 import type { ClientActionsTable } from '../db/schema';
 import { findService, preferredInstants, requireOpenPage } from '../domain/booking-page';
 import { formatMoney } from '../domain/documents';
+import { newId } from '../lib/ids';
 import { errorNotice, hoursList, preferredFieldset, refusal } from './booking-forms';
 import { type BusinessView, businessConfig, withLogoAt } from './data';
 import { HUB_SCHEMAS } from './openapi';
@@ -104,13 +105,13 @@ export function publicBookingPage(app: FastifyInstance, hub: HubRouteContext): v
         );
       }
       const action: ClientActionsTable = {
-        id: hub.data.rows.ids.next('act', now.getTime()),
+        id: newId('act', now.getTime()),
         account_id: page.accountId,
         // A visitor is nobody's customer yet: applying the request finds or makes the customer.
         customer_id: '',
         link_id: '',
         kind: 'booking.page',
-        subject_id: hub.data.rows.ids.next('bkg', now.getTime()),
+        subject_id: newId('bkg', now.getTime()),
         payload: JSON.stringify(input),
         ip: request.ip,
         created_at: now.toISOString(),

@@ -1,4 +1,3 @@
-import { IdGenerator } from '../lib/ids';
 import { formatHlc } from '../sync/hlc';
 import type { HubStorage } from '../sync/hub/storage';
 import type { ClientHubRows } from './rows';
@@ -13,7 +12,6 @@ const HUB_NODE = 'hub';
  */
 export function hubRows(storage: HubStorage, now: () => number): ClientHubRows {
   return {
-    ids: new IdGenerator(),
     readRow: async (accountId, table, id) => {
       const found = accountId
         ? (await storage.readRows(accountId, table, 'id', [id])).map((row) => ({

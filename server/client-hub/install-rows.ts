@@ -32,7 +32,6 @@ export function installRows(ctx: AppContext, onApplyError: (error: unknown) => v
     }));
   };
   return {
-    ids: ctx.ids,
     readRow: async (accountId, table, id) => (await select(accountId, table, 'id', [id]))[0],
     readRows: async (accountId, table, where) =>
       (await select(accountId, table, where.column, where.values)).map((found) => found.row),

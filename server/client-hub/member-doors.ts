@@ -31,7 +31,7 @@ export function installDoor(
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (Number(used.numUpdatedRows) === 0) return null;
-        return openMemberSession(tx, ctx, invite.account_id, invite.member_id, userAgent);
+        return openMemberSession(tx, ctx.clock, invite.account_id, invite.member_id, userAgent);
       }),
     open: (accountId, memberId, userAgent, sessionId) =>
       ctx.db.transaction().execute(async (tx) => {
@@ -41,7 +41,7 @@ export function installDoor(
           .where('id', '=', sessionId)
           .executeTakeFirst();
         if (used) return null;
-        return openMemberSession(tx, ctx, accountId, memberId, userAgent, sessionId);
+        return openMemberSession(tx, ctx.clock, accountId, memberId, userAgent, sessionId);
       }),
     challengeKey: async () => key,
     revoke: async (_accountId, sessionId) => {
@@ -69,13 +69,7 @@ export function hubDoor(
   challengeKey: () => Promise<Uint8Array>,
 ): MemberDoor {
   const open = async (accountId: string, memberId: string, userAgent: string | null, id?: string) => {
-    const { row, token } = newMemberSession(
-      { clock: { now }, ids: rows.ids },
-      accountId,
-      memberId,
-      userAgent,
-      id,
-    );
+    const { row, token } = newMemberSession({ now }, accountId, memberId, userAgent, id);
     await rows.writeRow(accountId, 'member_sessions', { ...row });
     return { token, expiresAt: row.expires_at };
   };

@@ -4,6 +4,7 @@ import { ClientWorkForm, preferredOf } from '../../shared/schemas/client-hub';
 import type { StoredConfig } from '../../shared/schemas/config';
 import { findService, preferredInstants, UNLISTED_SERVICE_MINUTES } from '../domain/booking-page';
 import { checkPhotos } from '../domain/booking-photos';
+import { newId } from '../lib/ids';
 import { errorNotice, preferredFieldset, refusal } from './booking-forms';
 import { businessConfig } from './data';
 import { type FormFile, parseMultipart } from './multipart';
@@ -87,13 +88,7 @@ export function requestWorkPage(app: FastifyInstance, hub: HubRouteContext): voi
       if (error) {
         return hub.html(reply, workFormPage(opened.page, config, places, hub.clock.now(), error), 400);
       }
-      await hub.record(
-        opened,
-        'booking.request',
-        hub.data.rows.ids.next('bkg', hub.clock.now().getTime()),
-        payload,
-        request,
-      );
+      await hub.record(opened, 'booking.request', newId('bkg', hub.clock.now().getTime()), payload, request);
       return reply.redirect(`/c/${request.params.token}/request/sent`, 303);
     },
   );

@@ -8,7 +8,7 @@ import type { ClientActionsTable, ClientLinksTable } from '../db/schema';
 import { RateLimiter } from '../http/rate-limiter';
 import { formToken, formTokenMatches, parseClientToken, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
-import type { IdGenerator } from '../lib/ids';
+import { newId } from '../lib/ids';
 import { publicBookingPage } from './booking-page-public';
 import { type ClientHubData, withLogoAt } from './data';
 import { HUB_SCHEMAS } from './openapi';
@@ -41,7 +41,6 @@ const ACTIONS: Record<string, ClientActionKind> = {
  */
 export function clientHubRoutes(data: ClientHubData, clock: Clock) {
   const limiter = new RateLimiter();
-  const stamps = { clock, ids: data.rows.ids };
   return async (app: FastifyInstance) => {
     publicPages(app);
     app.addHook('onRequest', async (request, reply) => {
@@ -123,7 +122,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       formOk: (opened, body) =>
         formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
       record: async (opened, kind, subjectId, payload, request) => {
-        const row = actionRow(opened.link, kind, subjectId, payload, request, stamps);
+        const row = actionRow(opened.link, kind, subjectId, payload, request, clock);
         await data.record(row);
         return row;
       },
@@ -216,7 +215,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
           (a) => a.subject_id === quote.id && a.kind !== 'quote.changes' && a.status !== 'refused',
         );
         if (kind === 'quote.changes' || !answered) {
-          await data.record(actionRow(link, kind, quote.id, form.data, request, stamps));
+          await data.record(actionRow(link, kind, quote.id, form.data, request, clock));
         }
         return reply.redirect(`/c/${request.params.token}/quotes/${quote.id}`, 303);
       },
@@ -230,7 +229,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
       checkForm: (opened, body) =>
         formTokenMatches(String(body.form_token ?? ''), opened.link.id, opened.link.token_hash),
       record: (opened, kind, subjectId, payload, request) =>
-        data.record(actionRow(opened.link, kind, subjectId, payload, request, stamps)),
+        data.record(actionRow(opened.link, kind, subjectId, payload, request, clock)),
     });
 
     app.post<{ Params: { token: string }; Body: Record<string, string> }>(
@@ -243,7 +242,7 @@ export function clientHubRoutes(data: ClientHubData, clock: Clock) {
         const link = parsed && (await data.link(parsed.linkId));
         // Only a real link that ran out asks its business; the answer is the same whatever matched.
         if (parsed && link && !link.revoked_at && secretMatches(parsed.secret, link.token_hash)) {
-          await data.record(actionRow(link, 'link.renew', link.id, form.data, request, stamps));
+          await data.record(actionRow(link, 'link.renew', link.id, form.data, request, clock));
         }
         return html(reply, linkNotValidPage(`/c/${request.params.token}`, true));
       },
@@ -257,11 +256,11 @@ function actionRow(
   subjectId: string,
   payload: unknown,
   request: FastifyRequest,
-  stamps: { clock: Clock; ids: IdGenerator },
+  clock: Clock,
 ): ClientActionsTable {
-  const now = stamps.clock.now();
+  const now = clock.now();
   return {
-    id: stamps.ids.next('act', now.getTime()),
+    id: newId('act', now.getTime()),
     account_id: link.account_id,
     customer_id: link.customer_id,
     link_id: link.id,

@@ -1,5 +1,3 @@
-import type { IdGenerator } from '../lib/ids';
-
 /**
  * The rows the client hub reads and writes (docs/client-hub.md, "Serving"): a business's synced
  * rows in the JSON shape sync carries (the columns a device sends, values as SQLite stores them),
@@ -33,6 +31,4 @@ export interface ClientHubRows {
    * (domain/client-actions.ts): on an install at once, on the hosted hub when a device syncs.
    */
   writeRow(accountId: string, table: string, row: Row): Promise<void>;
-  /** Makes the ids of the rows the pages originate, sorted with the storage's other new rows. */
-  ids: IdGenerator;
 }

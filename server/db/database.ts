@@ -9,7 +9,7 @@ import {
   type SqliteDatabase,
   type Transaction,
 } from 'kysely';
-import { IdGenerator } from '../lib/ids';
+import { keepIdsAfter } from '../lib/ids';
 import { type DatabaseKey, DatabaseKeyError, isPlainDatabaseFile, openSqliteFile } from './cipher';
 import { encryptInPlace } from './encrypt-in-place';
 import { runningServer } from './folder-lock';
@@ -104,8 +104,6 @@ export interface DatabaseFile {
   /** The database file's path. */
   file: string;
   health: StorageHealth;
-  /** Makes this database's ids, after its newest record (lib/ids.ts). */
-  ids: IdGenerator;
   close(): Promise<void>;
 }
 
@@ -139,7 +137,7 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Each table's newest id is one index lookup; together they give the newest id in the file. */
-function keepIdsAfterNewestRecord(sqlite: SQLite.Database, ids: IdGenerator): void {
+function keepIdsAfterNewestRecord(sqlite: SQLite.Database): void {
   const tables = sqlite
     .prepare(
       `SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
@@ -149,7 +147,7 @@ function keepIdsAfterNewestRecord(sqlite: SQLite.Database, ids: IdGenerator): vo
     .all() as string[];
   for (const table of tables) {
     const newest = sqlite.prepare(`SELECT max(id) FROM "${table}"`).pluck().get();
-    if (typeof newest === 'string') ids.keepAfter(newest);
+    if (typeof newest === 'string') keepIdsAfter(newest);
   }
 }
 
@@ -203,11 +201,6 @@ export interface OpenDatabaseOptions {
    * only what costs the same at any size, instead of reading every page before the first answer.
    */
   checkedInBackground?: boolean;
-  /**
-   * The id generator to go on with (a server reopening its folder after a restore): ids made before
-   * stay behind the new ones even where the reopened file's newest record is older.
-   */
-  ids?: IdGenerator;
 }
 
 /**
@@ -267,14 +260,12 @@ export async function openDatabaseFile(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
     );
   }
-  const ids = options.ids ?? new IdGenerator();
-  keepIdsAfterNewestRecord(sqlite, ids);
+  keepIdsAfterNewestRecord(sqlite);
   return {
     db,
     sqlite,
     file,
     health: new StorageHealth(dataDir),
-    ids,
     close: () => db.destroy(),
   };
 }

@@ -5,6 +5,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { AccountsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { conflict, invalidState, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
 
 export type Plan = AccountsTable['plan'];
 export type ApiPlan = AccountsTable['api_plan'];
@@ -68,7 +69,7 @@ export async function createAccount(
 ): Promise<Account> {
   const now = isoNow(ctx.clock);
   const row: AccountsTable = {
-    id: ctx.ids.next('acct', ctx.clock.now().getTime()),
+    id: newId('acct', ctx.clock.now().getTime()),
     plan: input.plan,
     api_plan: input.apiPlan,
     config: JSON.stringify(defaultConfig(input.businessName)),

@@ -6,6 +6,7 @@ import type { ApiKeysTable } from '../db/schema';
 import { storageProblem } from '../db/storage-errors';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, invalidState, notFound, unauthorized } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../lib/secrets';
 
 export const ROTATION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -67,7 +68,7 @@ export async function createKey(
   const secret = newSecret(prefixFor(input.kind, mode));
   const now = isoNow(ctx.clock);
   const row: ApiKeysTable = {
-    id: ctx.ids.next('key', ctx.clock.now().getTime()),
+    id: newId('key', ctx.clock.now().getTime()),
     account_id: accountId,
     kind: input.kind,
     mode,

@@ -186,7 +186,7 @@ async function insertRequest(tx: Tx, ctx: AppContext, accountId: string, request
     .execute();
   await insertPhotos(tx, accountId, request.id, request.photos, now);
   const [presented] = await presentBookings(tx, [booking]);
-  await recordEvent(tx, ctx, accountId, 'booking.created', presented, request.event);
+  await recordEvent(tx, ctx.clock, accountId, 'booking.created', presented, request.event);
   const customer = presented!.customer;
   const choices = request.preferred.map((p) => `${p.date} ${p.time}`).join(', ');
   await notifyOwner(tx, ctx, accountId, {

@@ -11,6 +11,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { BookingsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
 import { applyJobAction, insertJob, type JobAction, rescheduleBookedJob } from './jobs';
@@ -152,7 +153,7 @@ export async function createBooking(
     const place = await placeFor(tx, accountId, customer.id, booking.property_id);
     const now = isoNow(ctx.clock);
     const row: BookingsTable = {
-      id: ctx.ids.next('bkg', ctx.clock.now().getTime()),
+      id: newId('bkg', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customer.id,
       property_id: place?.id ?? null,
@@ -168,7 +169,7 @@ export async function createBooking(
     };
     await tx.insertInto('bookings').values(row).execute();
     const presented = await presentBooking(tx, row);
-    await recordEvent(tx, ctx, accountId, 'booking.created', presented);
+    await recordEvent(tx, ctx.clock, accountId, 'booking.created', presented);
     return presented;
   });
 }

@@ -2,8 +2,9 @@ import type { AppContext, ClientLinkMaker } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { ClientLinksTable } from '../db/schema';
 import { hashClientSecret, newClientSecret } from '../lib/client-token';
-import { isoNow } from '../lib/clock';
+import { type Clock, isoNow } from '../lib/clock';
 import { notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 
 /** How long a client hub link works (docs/client-hub.md, "Links"). */
@@ -19,14 +20,14 @@ export interface IssuedLink {
 /** Issues a link to one customer's page; the caller's transaction keeps it with what sends it. */
 export async function issueClientLink(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  ctx: Pick<AppContext, 'clock'>,
   accountId: string,
   customerId: string,
 ): Promise<IssuedLink> {
   const now = ctx.clock.now();
   const secret = newClientSecret();
   const row: ClientLinksTable = {
-    id: ctx.ids.next('lnk', now.getTime()),
+    id: newId('lnk', now.getTime()),
     account_id: accountId,
     customer_id: customerId,
     token_hash: hashClientSecret(secret),
@@ -43,12 +44,12 @@ export async function issueClientLink(
  * link opens the visit's review form on the customer's page, where the business set its client
  * hub's address; without one there is no page to open and the request stays unsent.
  */
-export function clientLinkMaker(ctx: Pick<AppContext, 'clock' | 'ids'>): ClientLinkMaker {
+export function clientLinkMaker(clock: Clock): ClientLinkMaker {
   return {
     async reviewLink(tx, request) {
       const { config } = await getAccount(tx, request.accountId);
       if (!config.client_hub_url) return null;
-      const link = await issueClientLink(tx, ctx, request.accountId, request.customerId);
+      const link = await issueClientLink(tx, { clock }, request.accountId, request.customerId);
       return `${clientHubUrl(config.client_hub_url, link.token)}/reviews/${request.reviewRequestId}`;
     },
   };

@@ -26,7 +26,7 @@ let accountId: string;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-figures-'));
   database = await openDatabase(dir);
-  ctx = createContext(database, manualClock('2026-11-22T15:00:00Z'));
+  ctx = createContext(database.db, manualClock('2026-11-22T15:00:00Z'));
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;
 });
 

@@ -6,6 +6,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { CustomersTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { ApiError, conflict, invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { presentCustomer, selectCustomers, winbackDays } from './customer-list';
 import { recordEvent } from './events';
@@ -113,7 +114,7 @@ async function insertCustomer(
   ctx: AppContext,
   accountId: string,
   input: CustomerCreate,
-  id: string = ctx.ids.next('cus', ctx.clock.now().getTime()),
+  id: string = newId('cus', ctx.clock.now().getTime()),
 ): Promise<Customer> {
   const email = input.email?.trim() || null;
   if (email && (await findRowByEmail(tx, accountId, email))) {
@@ -142,7 +143,7 @@ async function insertCustomer(
       .execute();
   }
   const customer = await getCustomer(ctx, accountId, row.id, tx);
-  await recordEvent(tx, ctx, accountId, 'customer.created', customer);
+  await recordEvent(tx, ctx.clock, accountId, 'customer.created', customer);
   if (row.address) await addFirstPlace(tx, ctx, accountId, row.id, row.address);
   return customer;
 }
@@ -333,7 +334,7 @@ export async function addNote(ctx: AppContext, accountId: string, idOrEmail: str
     const now = isoNow(ctx.clock);
     await tx
       .insertInto('customer_notes')
-      .values({ id: ctx.ids.next('note', ctx.clock.now().getTime()), customer_id: id, text, created_at: now })
+      .values({ id: newId('note', ctx.clock.now().getTime()), customer_id: id, text, created_at: now })
       .execute();
     return touchedCustomer(tx, ctx, accountId, id, now);
   });

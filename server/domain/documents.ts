@@ -14,6 +14,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { Database } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
@@ -289,7 +290,7 @@ export async function newDocumentBasics(
   const issueDate = input.issue_date ?? todayIn(ctx.clock, config.timezone);
   const now = isoNow(ctx.clock);
   const columns = {
-    id: id ?? ctx.ids.next(series === 'invoice' ? 'inv' : 'quo', ctx.clock.now().getTime()),
+    id: id ?? newId(series === 'invoice' ? 'inv' : 'quo', ctx.clock.now().getTime()),
     account_id: accountId,
     number: await nextNumber(
       tx,

@@ -1,7 +1,8 @@
 import type { PORTAL_EVENT_TYPES } from '../../shared/schemas/event';
-import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
+import type { Clock } from '../lib/clock';
 import { isoNow } from '../lib/clock';
+import { newId } from '../lib/ids';
 import { fanOutEvent } from './webhook-fanout';
 
 /** Every event type either interface can deliver (spec part 6): the portal's list holds them all. */
@@ -22,14 +23,14 @@ export interface EventBody {
  */
 export async function recordEvent(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   accountId: string,
   type: EventType,
   object: unknown,
   origin?: EventOrigin,
 ): Promise<EventBody> {
-  const event = await insertEvent(tx, ctx, accountId, type, object, origin);
-  await fanOutEvent(tx, ctx, event);
+  const event = await insertEvent(tx, clock, accountId, type, object, origin);
+  await fanOutEvent(tx, clock, event);
   return event;
 }
 
@@ -45,16 +46,16 @@ export interface EventOrigin {
 /** Writes an event into the outbox without delivering it anywhere (webhook.test picks its one endpoint). */
 export async function insertEvent(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   accountId: string,
   type: EventType,
   object: unknown,
   origin?: EventOrigin,
 ): Promise<EventBody> {
   const event: EventBody = {
-    id: origin?.id ?? ctx.ids.next('evt', ctx.clock.now().getTime()),
+    id: origin?.id ?? newId('evt', clock.now().getTime()),
     type,
-    created_at: origin?.at ?? isoNow(ctx.clock),
+    created_at: origin?.at ?? isoNow(clock),
     account_id: accountId,
     data: { object },
   };

@@ -6,6 +6,7 @@ import type { Tx } from '../db/database';
 import type { InvoicesTable } from '../db/schema';
 import { isoNow, toIso } from '../lib/clock';
 import { invalidState, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { formatMoney } from './documents';
 import { recordEvent } from './events';
@@ -66,7 +67,7 @@ async function applyPayment(
     await tx
       .insertInto('payments')
       .values({
-        id: ctx.ids.next('pay', ctx.clock.now().getTime()),
+        id: newId('pay', ctx.clock.now().getTime()),
         account_id: row.account_id,
         invoice_id: row.id,
         amount_cents: amountCents,
@@ -100,7 +101,7 @@ async function applyPayment(
   const invoice = await reload(tx, ctx, row);
   await recordEvent(
     tx,
-    ctx,
+    ctx.clock,
     row.account_id,
     paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',
     invoice,

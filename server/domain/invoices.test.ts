@@ -41,7 +41,7 @@ beforeEach(async () => {
   database = await openDatabase(dir);
   // 10:00 in Toronto on 22 November.
   clock = manualClock('2026-11-22T15:00:00Z');
-  ctx = createContext(database, clock);
+  ctx = createContext(database.db, clock);
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;
 });
 

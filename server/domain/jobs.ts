@@ -13,6 +13,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { JobsTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { nextNumber } from './counters';
 import { findOrCreateCustomer } from './customers';
@@ -189,7 +190,7 @@ export async function insertJob(
   const where = await newWorkPlace(tx, accountId, customer, job);
   const now = isoNow(ctx.clock);
   const row: JobsTable = {
-    id: ctx.ids.next('job', ctx.clock.now().getTime()),
+    id: newId('job', ctx.clock.now().getTime()),
     account_id: accountId,
     number: await nextNumber(tx, ctx, accountId, 'job', config.job_prefix),
     customer_id: customer.id,
@@ -339,7 +340,7 @@ export async function applyJobAction(
   const next: JobsTable = { ...row, status, [stampFor[action]]: now, updated_at: now, ...detach };
   const job = await presentJob(tx, next);
   if (action === 'complete') {
-    await recordEvent(tx, ctx, accountId, 'job.completed', job, origin);
+    await recordEvent(tx, ctx.clock, accountId, 'job.completed', job, origin);
     // A visit of a plan billed per visit gets its invoice now (recurring-work.md).
     if (row.plan_id) await billCompletedVisit(tx, ctx, accountId, next);
     await askForReview(tx, ctx, accountId, next);

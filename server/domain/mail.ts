@@ -6,6 +6,7 @@ import type { MailMessagesTable, ReminderKind } from '../db/schema';
 import type { MailPurpose } from '../db/schema-requests';
 import { isoNow } from '../lib/clock';
 import { invalidState } from '../lib/errors';
+import { newId } from '../lib/ids';
 
 export interface QueuedMail {
   kind: MailMessagesTable['kind'];
@@ -41,7 +42,7 @@ export async function queueMail(
     );
   const now = isoNow(ctx.clock);
   const row: MailMessagesTable = {
-    id: mail.id ?? ctx.ids.next('msg', ctx.clock.now().getTime()),
+    id: mail.id ?? newId('msg', ctx.clock.now().getTime()),
     account_id: accountId,
     kind: mail.kind,
     customer_id: mail.customerId,

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import type { MemberInvitesTable, TeamMembersTable } from '../db/schema';
 import { hashClientSecret, newClientSecret, secretMatches } from '../lib/client-token';
 import { invalidState, notFound } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { queueMail } from './mail';
 
@@ -84,7 +85,7 @@ export async function inviteMember(
       .execute();
     const secret = newClientSecret();
     const row: MemberInvitesTable = {
-      id: ctx.ids.next('minv', now.getTime()),
+      id: newId('minv', now.getTime()),
       account_id: accountId,
       member_id: memberId,
       token_hash: hashClientSecret(secret),

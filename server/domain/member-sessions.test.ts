@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { IdGenerator } from '../lib/ids';
+import type { Clock } from '../lib/clock';
 import { isMemberSessionToken, memberSignedIn, newMemberSession } from './member-sessions';
 
-const at = (iso: string) => ({ clock: { now: () => new Date(iso) }, ids: new IdGenerator() });
+const at = (iso: string): Clock => ({ now: () => new Date(iso) });
 const crew = { id: 'tm_1', role: 'crew' as const, can_see_prices: 0, deactivated_at: null };
 
 describe('member sessions', () => {

@@ -1,9 +1,9 @@
 import type { MemberRole } from '../../shared/schemas/team';
-import type { AppContext } from '../context';
 import type { Queryable, Tx } from '../db/database';
 import type { MemberSessionsTable, TeamMembersTable } from '../db/schema';
 import { hashClientSecret, newClientSecret, secretMatches } from '../lib/client-token';
 import type { Clock } from '../lib/clock';
+import { newId } from '../lib/ids';
 
 /** How long a team member stays signed in on one browser (docs/crew-design.md, "Sessions per person"). */
 export const MEMBER_SESSION_DAYS = 30;
@@ -31,16 +31,16 @@ export function isMemberSessionToken(token: string): boolean {
  * rows) and the cookie's token, shown once. Pure, so the install and the hub make it the same way.
  */
 export function newMemberSession(
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   accountId: string,
   memberId: string,
   userAgent: string | null,
   id?: string,
 ): { row: MemberSessionsTable; token: string } {
-  const now = ctx.clock.now();
+  const now = clock.now();
   const secret = newClientSecret();
   const row: MemberSessionsTable = {
-    id: id ?? ctx.ids.next('mss', now.getTime()),
+    id: id ?? newId('mss', now.getTime()),
     account_id: accountId,
     member_id: memberId,
     token_hash: hashClientSecret(secret),
@@ -84,13 +84,13 @@ export function memberSignedIn(
  */
 export async function openMemberSession(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   accountId: string,
   memberId: string,
   userAgent: string | null,
   id?: string,
 ): Promise<{ token: string; accountId: string; expiresAt: string }> {
-  const { row, token } = newMemberSession(ctx, accountId, memberId, userAgent, id);
+  const { row, token } = newMemberSession(clock, accountId, memberId, userAgent, id);
   await tx.insertInto('member_sessions').values(row).execute();
   return { token, accountId, expiresAt: row.expires_at };
 }

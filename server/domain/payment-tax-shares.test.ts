@@ -25,7 +25,7 @@ let customerId: string;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-tax-shares-'));
   database = await openDatabase(dir);
-  const ctx = createContext(database, manualClock('2026-11-22T15:00:00Z'));
+  const ctx = createContext(database.db, manualClock('2026-11-22T15:00:00Z'));
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;
   customerId = (await createCustomer(ctx, accountId, { name: 'Ada', email: 'ada@example.com' })).id;
 });

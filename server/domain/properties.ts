@@ -11,6 +11,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { PropertiesTable } from '../db/schema';
 import { isoNow } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { recordEvent } from './events';
 import { keysetPage, type Page } from './pagination';
 
@@ -212,7 +213,7 @@ export async function addFirstPlace(
   const now = isoNow(ctx.clock);
   const row: PropertiesTable = {
     ...EMPTY_PLACE,
-    id: ctx.ids.next('prop', ctx.clock.now().getTime()),
+    id: newId('prop', ctx.clock.now().getTime()),
     account_id: accountId,
     customer_id: customerId,
     street: address.trim(),
@@ -221,7 +222,7 @@ export async function addFirstPlace(
     updated_at: now,
   };
   await tx.insertInto('properties').values(row).execute();
-  await recordEvent(tx, ctx, accountId, 'property.created', presentProperty(row));
+  await recordEvent(tx, ctx.clock, accountId, 'property.created', presentProperty(row));
 }
 
 const EMPTY_PLACE = {
@@ -277,7 +278,7 @@ export async function createProperty(
       .executeTakeFirst();
     const now = isoNow(ctx.clock);
     const row: PropertiesTable = {
-      id: ctx.ids.next('prop', ctx.clock.now().getTime()),
+      id: newId('prop', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customer.id,
       label: blank(input.label),
@@ -298,7 +299,7 @@ export async function createProperty(
     await tx.insertInto('properties').values(row).execute();
     if (row.is_default) await makeDefault(tx, customer.id, row.id, now);
     const property = presentProperty(row);
-    await recordEvent(tx, ctx, accountId, 'property.created', property);
+    await recordEvent(tx, ctx.clock, accountId, 'property.created', property);
     return property;
   });
 }
@@ -338,7 +339,7 @@ export async function updateProperty(
     const updated = await getRow(tx, accountId, id);
     if (placeLine(updated) !== placeLine(current)) await followAddress(tx, updated, now);
     const property = presentProperty(updated);
-    await recordEvent(tx, ctx, accountId, 'property.updated', property);
+    await recordEvent(tx, ctx.clock, accountId, 'property.updated', property);
     return property;
   });
 }
@@ -374,7 +375,7 @@ export async function archiveProperty(ctx: AppContext, accountId: string, id: st
       }
     }
     const property = presentProperty(await getRow(tx, accountId, id));
-    await recordEvent(tx, ctx, accountId, 'property.archived', property);
+    await recordEvent(tx, ctx.clock, accountId, 'property.archived', property);
     return property;
   });
 }

@@ -45,7 +45,7 @@ beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-quotes-'));
   database = await openDatabase(dir);
   clock = manualClock('2026-11-22T15:00:00Z');
-  ctx = createContext(database, clock);
+  ctx = createContext(database.db, clock);
   accountId = (await createAccount(ctx, { businessName: 'Brush Co', plan: 'platform', apiPlan: 'growth' }))
     .id;
 });

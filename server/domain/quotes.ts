@@ -319,7 +319,7 @@ export async function answerQuote(
   const quote = await reload(tx, ctx, row);
   await recordEvent(
     tx,
-    ctx,
+    ctx.clock,
     accountId,
     decision === 'accepted' ? 'quote.accepted' : 'quote.declined',
     quote,

@@ -162,7 +162,7 @@ export async function recordReviewIn(
     .where('id', '=', request.id)
     .execute();
   const [review] = await presentReviews(tx, [row]);
-  await recordEvent(tx, ctx, accountId, 'review.received', review, ids.origin);
+  await recordEvent(tx, ctx.clock, accountId, 'review.received', review, ids.origin);
   const stars = '★'.repeat(row.rating) + '☆'.repeat(5 - row.rating);
   await notifyOwner(tx, ctx, accountId, {
     key: `review:${row.id}`,

@@ -12,6 +12,7 @@ import type { Queryable } from '../db/database';
 import type { ReviewsTable } from '../db/schema';
 import { isoNow, todayIn, toIso } from '../lib/clock';
 import { notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
@@ -127,7 +128,7 @@ export async function createReview(ctx: AppContext, accountId: string, input: Re
     }
     const now = isoNow(ctx.clock);
     const row: ReviewsTable = {
-      id: ctx.ids.next('rev', ctx.clock.now().getTime()),
+      id: newId('rev', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customerId,
       job_id: job?.id ?? null,
@@ -140,7 +141,7 @@ export async function createReview(ctx: AppContext, accountId: string, input: Re
     };
     await tx.insertInto('reviews').values(row).execute();
     const [presented] = await presentReviews(tx, [row]);
-    await recordEvent(tx, ctx, accountId, 'review.received', presented);
+    await recordEvent(tx, ctx.clock, accountId, 'review.received', presented);
     return presented!;
   });
 }

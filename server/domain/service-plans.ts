@@ -17,6 +17,7 @@ import type { Queryable } from '../db/database';
 import type { ServicePlansTable } from '../db/schema';
 import { isoNow, todayIn } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import { findOrCreateCustomer } from './customers';
 import { recordEvent } from './events';
@@ -198,7 +199,7 @@ export async function createPlan(
     const rule = ruleFromInput(input);
     const now = isoNow(ctx.clock);
     const row: ServicePlansTable = {
-      id: ctx.ids.next('plan', ctx.clock.now().getTime()),
+      id: newId('plan', ctx.clock.now().getTime()),
       account_id: accountId,
       customer_id: customer.id,
       title: input.title,
@@ -228,7 +229,7 @@ export async function createPlan(
     await tx.insertInto('service_plans').values(row).execute();
     await reconcileVisits(tx, ctx, row);
     const plan = await presentPlan(tx, ctx, row);
-    await recordEvent(tx, ctx, accountId, 'service_plan.created', plan);
+    await recordEvent(tx, ctx.clock, accountId, 'service_plan.created', plan);
     return plan;
   });
 }
@@ -306,7 +307,7 @@ export async function updatePlan(
     await tx.updateTable('service_plans').set(changes).where('id', '=', row.id).execute();
     await reconcileVisits(tx, ctx, updated);
     const plan = await presentPlan(tx, ctx, updated);
-    await recordEvent(tx, ctx, accountId, 'service_plan.updated', plan);
+    await recordEvent(tx, ctx.clock, accountId, 'service_plan.updated', plan);
     return plan;
   });
 }
@@ -325,7 +326,7 @@ export async function endPlan(ctx: AppContext, accountId: string, id: string): P
       .execute();
     await reconcileVisits(tx, ctx, ended);
     const plan = await presentPlan(tx, ctx, ended);
-    await recordEvent(tx, ctx, accountId, 'service_plan.ended', plan);
+    await recordEvent(tx, ctx.clock, accountId, 'service_plan.ended', plan);
     return plan;
   });
 }
@@ -359,7 +360,7 @@ export async function deletePlan(
     }
     for (const job of visits) await removeVisit(tx, job.id);
     await tx.deleteFrom('service_plans').where('id', '=', row.id).execute();
-    await recordEvent(tx, ctx, accountId, 'service_plan.deleted', {
+    await recordEvent(tx, ctx.clock, accountId, 'service_plan.deleted', {
       id: row.id,
       object: 'service_plan',
       deleted: true,

@@ -13,6 +13,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { TeamMembersTable } from '../db/schema';
 import { isoNow, todayIn, toIso } from '../lib/clock';
 import { conflict, invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { getAccount } from './accounts';
 import type { SignedInMember } from './member-sessions';
 import { jobsStartingBetween, NOT_CANCELLED } from './scheduled-jobs';
@@ -61,7 +62,7 @@ export async function ensureMembers(
       continue;
     }
     const row: TeamMembersTable = {
-      id: ctx.ids.next('tm', ctx.clock.now().getTime()),
+      id: newId('tm', ctx.clock.now().getTime()),
       account_id: accountId,
       name,
       created_at: isoNow(ctx.clock),

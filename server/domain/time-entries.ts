@@ -10,6 +10,7 @@ import type { Queryable, Tx } from '../db/database';
 import type { TimeEntriesTable } from '../db/schema-hours';
 import { isoNow, toIso } from '../lib/clock';
 import { conflict, invalidState, notFound, roleForbidden, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { keysetPage, type Page } from './pagination';
 
 /** A typed entry longer than this is a mistake (a forgotten clock-out, a wrong day): split it instead. */
@@ -183,7 +184,7 @@ export async function createTimeEntry(
       now,
     );
     return insertEntry(tx, {
-      id: ctx.ids.next('te', ctx.clock.now().getTime()),
+      id: newId('te', ctx.clock.now().getTime()),
       account_id: accountId,
       member_id: input.member_id,
       job_id: input.job_id ?? null,
@@ -236,7 +237,7 @@ export async function clockInIn(
       time_entry_id: open.id,
     });
   return insertEntry(tx, {
-    id: stamp?.id ?? ctx.ids.next('te', ctx.clock.now().getTime()),
+    id: stamp?.id ?? newId('te', ctx.clock.now().getTime()),
     account_id: accountId,
     member_id: member.id,
     job_id: input.job_id ?? null,

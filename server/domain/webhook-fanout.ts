@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { EVENT_TYPES_BY_INTERFACE } from '../../shared/schemas/event';
-import type { AppContext } from '../context';
 import type { Tx } from '../db/database';
 import { deliveredHere } from '../db/node';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
-import { isoNow } from '../lib/clock';
+import { type Clock, isoNow } from '../lib/clock';
+import { newId } from '../lib/ids';
 import { maxAttempts, PORTAL_WEBHOOK_SCHEDULE, V1_WEBHOOK_SCHEDULE } from './retry-schedules';
 
 /** Whether an endpoint wants events of this type: its interface must know the type and its list must name it. */
@@ -24,14 +24,14 @@ export function scheduleOf(iface: WebhookEndpointsTable['interface']) {
 /** Queues one delivery of an event to one endpoint, due at once. */
 export async function insertDelivery(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   endpoint: Pick<WebhookEndpointsTable, 'id' | 'account_id' | 'interface'>,
   event: { id: string; type: string },
   options: { redeliveryOf?: string } = {},
 ): Promise<WebhookDeliveriesTable> {
-  const now = isoNow(ctx.clock);
+  const now = isoNow(clock);
   const row: WebhookDeliveriesTable = {
-    id: ctx.ids.next('dlv', ctx.clock.now().getTime()),
+    id: newId('dlv', clock.now().getTime()),
     account_id: endpoint.account_id,
     endpoint_id: endpoint.id,
     event_id: event.id,
@@ -66,7 +66,7 @@ export const lastArrival = sql<number>`(SELECT coalesce(max(seq), 0) FROM event_
  */
 export async function fanOutEvent(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  clock: Clock,
   event: { id: string; type: string; account_id: string },
 ): Promise<number> {
   if (event.type === 'webhook.test') return 0;
@@ -81,7 +81,7 @@ export async function fanOutEvent(
   let queued = 0;
   for (const endpoint of endpoints) {
     if (!subscribes(endpoint, event.type)) continue;
-    await insertDelivery(tx, ctx, endpoint, event);
+    await insertDelivery(tx, clock, endpoint, event);
     queued++;
   }
   return queued;

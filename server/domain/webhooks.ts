@@ -13,6 +13,7 @@ import { thisNode } from '../db/node';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookInterface } from '../db/schema';
 import { isoNow, toIso } from '../lib/clock';
 import { invalidState, notFound, validationError } from '../lib/errors';
+import { newId } from '../lib/ids';
 import { newSecret, SECRET_PREFIXES } from '../lib/secrets';
 import { registrationRefusal } from '../lib/webhook-target';
 import { getAccount } from './accounts';
@@ -81,7 +82,7 @@ export async function createEndpoint(
   await refuseForbiddenTarget(ctx, accountId, input.url);
   const now = isoNow(ctx.clock);
   const row: WebhookEndpointsTable = {
-    id: ctx.ids.next('whk', ctx.clock.now().getTime()),
+    id: newId('whk', ctx.clock.now().getTime()),
     account_id: accountId,
     interface: iface,
     url: input.url,
@@ -265,8 +266,8 @@ export async function sendTestEvent(
   const delivery = await ctx.db.transaction().execute(async (tx) => {
     const row = await getRow(tx, accountId, iface, id);
     requireEnabled(row);
-    const event = await insertEvent(tx, ctx, accountId, 'webhook.test', presentEndpoint(row));
-    return insertDelivery(tx, ctx, row, event);
+    const event = await insertEvent(tx, ctx.clock, accountId, 'webhook.test', presentEndpoint(row));
+    return insertDelivery(tx, ctx.clock, row, event);
   });
   ctx.signals.emit('outbox');
   return presentDelivery(delivery, []);
@@ -286,7 +287,7 @@ export async function redeliver(
     const original = await getDeliveryRow(tx, endpoint.id, deliveryId);
     return insertDelivery(
       tx,
-      ctx,
+      ctx.clock,
       endpoint,
       { id: original.event_id, type: original.event_type },
       { redeliveryOf: original.id },

@@ -10,6 +10,7 @@ import { memberDoorRoutes } from '../client-hub/join-routes';
 import { installDoor } from '../client-hub/member-doors';
 import { clientHubRoutes } from '../client-hub/routes';
 import type { StorageHealth } from '../db/integrity';
+import { newId } from '../lib/ids';
 import type { LineSink } from '../lib/rotating-file';
 import type { EngineContext } from '../sync/device/engine';
 import { syncApiRoutes } from '../sync/hub/routes';
@@ -95,7 +96,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     keepAliveTimeout: Math.floor(timeouts.idleMs / 2),
     // Off: registerRequestDeadline keeps the same deadline, longer for a CSV upload.
     requestTimeout: 0,
-    genReqId: () => ctx.ids.next('req'),
+    genReqId: () => newId('req'),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors raised before routing (a malformed percent-escape) get the contract's shape too.

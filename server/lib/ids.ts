@@ -36,6 +36,9 @@ export type IdPrefix =
   | 'minv'
   | 'mpk';
 
+let lastTime = 0;
+let lastRandom = new Uint8Array(10);
+
 /**
  * Random bytes drawn from the system 4 KB at a time: every request gets an id, and one system call
  * per id was a few percent of a small request's CPU.
@@ -53,41 +56,19 @@ function freshRandom(): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Makes time-sortable ids (ULID layout, lower-case Crockford base32): 10 characters of millisecond
- * time then 16 of randomness. Within one millisecond, and while the wall clock is behind the newest
- * id (it was stepped back), the time part stays and the random part is incremented, so ids sort in
- * creation order; keyset pagination and newest-first lists rely on that. One per database (the
- * server's context holds it, seeded from the file's newest record at open), not one per process:
- * a process that holds several databases on clocks of their own (the tests, a backup opened beside
- * the served file) must not carry one's newest time into another's ids.
+ * Time-sortable id (ULID layout, lower-case Crockford base32): 10 characters of millisecond time
+ * then 16 of randomness. Within one millisecond, and while the wall clock is behind the newest id
+ * (it was stepped back), the time part stays and the random part is incremented, so ids sort in
+ * creation order; keyset pagination and newest-first lists rely on that.
  */
-export class IdGenerator {
-  private lastTime = 0;
-  private lastRandom = new Uint8Array(10);
-
-  next(prefix: IdPrefix, now: number = Date.now()): string {
-    if (now <= this.lastTime) {
-      incrementRandom(this.lastRandom);
-    } else {
-      this.lastTime = now;
-      this.lastRandom = freshRandom();
-    }
-    return `${prefix}_${encodeTime(this.lastTime)}${encodeRandom(this.lastRandom)}`;
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  if (now <= lastTime) {
+    incrementRandom(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = freshRandom();
   }
-
-  /**
-   * Makes later ids sort after `id` (the database's newest, read at open), so a process started
-   * while the wall clock is behind the newest record still adds records after it.
-   */
-  keepAfter(id: string): void {
-    const time = decodeTime(id);
-    if (time === null || time < this.lastTime) return;
-    const random = decodeRandom(id);
-    // Only ever forward: an older id of the same millisecond must not rewind the generator.
-    if (time === this.lastTime && Buffer.compare(random, this.lastRandom) <= 0) return;
-    this.lastTime = time;
-    this.lastRandom = random;
-  }
+  return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
 }
 
 /**
@@ -101,9 +82,23 @@ export function derivedId(prefix: IdPrefix, timeMs: number, key: string): string
   return `${prefix}_${encodeTime(timeMs)}${encodeRandom(digest.subarray(0, 10))}`;
 }
 
-/** The millisecond time part of an id made by IdGenerator or derivedId (null for any other string). */
+/** The millisecond time part of an id made by newId or derivedId (null for any other string). */
 export function idTime(id: string): number | null {
   return decodeTime(id);
+}
+
+/**
+ * Makes later ids sort after `id` (one read from the database at open), so a process started while
+ * the wall clock is behind the newest record still adds records after it.
+ */
+export function keepIdsAfter(id: string): void {
+  const time = decodeTime(id);
+  if (time === null || time < lastTime) return;
+  const random = decodeRandom(id);
+  // Only ever forward: an older id of the same millisecond must not rewind the generator.
+  if (time === lastTime && Buffer.compare(random, lastRandom) <= 0) return;
+  lastTime = time;
+  lastRandom = random;
 }
 
 const ID_BODY = /^[a-z]+_([0-9a-hjkmnp-tv-z]{10})([0-9a-hjkmnp-tv-z]{16})$/;

@@ -167,7 +167,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
           last_error: null,
           sent_at: toIso(now),
         };
-        await recordEvent(tx, ctx, job.row.account_id, 'reminder.sent', {
+        await recordEvent(tx, ctx.clock, job.row.account_id, 'reminder.sent', {
           ...presentMail(sent),
           document_id: job.row.document_id,
         });

@@ -6,7 +6,7 @@ import { retryDelayMs } from '../domain/retry-schedules';
 import { DISABLE_AFTER_FAILURES } from '../domain/webhook-failures';
 import { scheduleOf } from '../domain/webhook-fanout';
 import { toIso } from '../lib/clock';
-import type { IdGenerator } from '../lib/ids';
+import { newId } from '../lib/ids';
 import { type HostLookup, TargetRefused } from '../lib/webhook-target';
 import { postToTarget } from './http-post';
 import { type OutboxHost, OutboxRunner } from './runner';
@@ -20,8 +20,6 @@ import { deliveryHeaders } from './signing';
  */
 export interface DeliveryHost extends OutboxHost {
   db: Db;
-  /** Makes the attempts' ids; the thread keeps its own (ids are made per connection, lib/ids.ts). */
-  ids: IdGenerator;
   /**
    * The server's clock read once: `wall` is what attempts record and signatures carry; `steady`
    * orders due times and leases (steadyClock: it never steps back with the wall clock).
@@ -245,7 +243,7 @@ export function startWebhookDelivery(
       await tx
         .insertInto('webhook_attempts')
         .values({
-          id: host.ids.next('att', now.getTime()),
+          id: newId('att', now.getTime()),
           delivery_id: job.id,
           attempt: job.attempt,
           status: outcome.ok ? 'succeeded' : 'failed',

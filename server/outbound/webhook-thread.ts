@@ -9,7 +9,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openWriterConnection } from '../db/writer-connection';
 import { defaultJitter } from '../domain/retry-schedules';
 import { type Clock, steadyClock } from '../lib/clock';
-import { IdGenerator } from '../lib/ids';
 import type { HostLookup } from '../lib/webhook-target';
 import { attachWithoutCapture } from '../sync/capture';
 import { type DeliveryHost, startWebhookDelivery } from './webhook-delivery';
@@ -63,7 +62,6 @@ const connectivity = { online: start.online };
 const runner = startWebhookDelivery(
   {
     db: connection.db,
-    ids: new IdGenerator(),
     signals,
     connectivity,
     now: start.machineOffsetMs === null ? serverTime : machineTime(start.machineOffsetMs),

@@ -53,7 +53,6 @@ export async function runSyncCommand(
     sqlite: database.sqlite,
     capture: database.capture,
     clock: ctx.clock,
-    ids: ctx.ids,
     connectivity: ctx.connectivity,
     signals: ctx.signals,
     clientActions: (id) => applyOutsideActions(ctx, id),

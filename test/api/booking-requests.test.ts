@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestBooking, requestBookingFromPage } from '../../server/domain/booking-requests';
 import { manualClock } from '../../server/lib/clock';
+import { newId } from '../../server/lib/ids';
 import { MAX_PHOTO_BYTES } from '../../shared/schemas/booking-request';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -107,7 +108,7 @@ describe('booking page settings', () => {
 
 describe('booking requests from the client hub', () => {
   it('records a request once per id, with its photos, event and alert', async () => {
-    const id = server.ctx.ids.next('bkg', clock.now().getTime());
+    const id = newId('bkg', clock.now().getTime());
     const input = {
       customer_id: customer.id,
       service_id: gutters,
@@ -182,9 +183,7 @@ describe('booking requests from the client hub', () => {
       [{ ...base, service_id: 'svc_nope' }, 'service_id', /No service/],
     ] as const;
     for (const [input, param, message] of cases) {
-      const attempt = requestBooking(server.ctx, shop.clientId, input as any, {
-        id: server.ctx.ids.next('bkg'),
-      });
+      const attempt = requestBooking(server.ctx, shop.clientId, input as any, { id: newId('bkg') });
       await expect(attempt, param).rejects.toMatchObject({
         status: 400,
         options: { param },
@@ -205,7 +204,7 @@ describe('the owner answers requests', () => {
       server.ctx,
       shop.clientId,
       { customer_id: customer.id, service_id: windows, preferred, ...extra },
-      { id: server.ctx.ids.next('bkg', clock.now().getTime()) },
+      { id: newId('bkg', clock.now().getTime()) },
     );
 
   it('confirms at another time, once', async () => {
@@ -248,7 +247,7 @@ describe('the owner answers requests', () => {
       server.ctx,
       shop.clientId,
       { customer_id: customer.id, service_id: gutters, preferred: [{ date: '2026-11-30', time: '08:00' }] },
-      { id: server.ctx.ids.next('bkg', clock.now().getTime()) },
+      { id: newId('bkg', clock.now().getTime()) },
     );
     const converted = expectOk(await shop.portal('POST', `/booking-requests/${request.id}/convert-to-quote`));
     expect(converted.body).toMatchObject({ status: 'converted_to_quote', booking: { status: 'cancelled' } });
@@ -320,13 +319,11 @@ describe('requests from the public booking page', () => {
       service_id: gutters,
       preferred: [{ date: '2026-11-24', time: '13:00' }],
     };
-    const newId1 = server.ctx.ids.next('bkg', clock.now().getTime());
+    const newId1 = newId('bkg', clock.now().getTime());
     const first = await requestBookingFromPage(server.ctx, shop.clientId, asNew, { id: newId1 });
     expect(await requestBookingFromPage(server.ctx, shop.clientId, asNew, { id: newId1 })).toEqual(first);
     const asKnown = { ...asNew, name: 'Not Dana', email: 'DANA@example.com' };
-    const second = await requestBookingFromPage(server.ctx, shop.clientId, asKnown, {
-      id: server.ctx.ids.next('bkg'),
-    });
+    const second = await requestBookingFromPage(server.ctx, shop.clientId, asKnown, { id: newId('bkg') });
     expect(Object.keys(second)).toEqual(Object.keys(first));
     expect(second.object).toBe('booking_request_receipt');
 
@@ -358,7 +355,7 @@ describe('requests from the public booking page', () => {
         service_id: gutters,
         preferred: [{ date: '2026-11-24', time: '13:00' }],
       },
-      { id: server.ctx.ids.next('bkg') },
+      { id: newId('bkg') },
     );
     await expect(attempt).rejects.toMatchObject({
       status: 409,

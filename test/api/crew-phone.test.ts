@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientLink } from '../../server/domain/client-links';
 import { applyCrewActions } from '../../server/domain/crew-actions';
 import { openMemberSession } from '../../server/domain/member-sessions';
+import { newId } from '../../server/lib/ids';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
@@ -79,7 +80,7 @@ async function shop(business: string, serve = true): Promise<Shop> {
   const session = (memberId: string) =>
     server.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, server.ctx, account.clientId, memberId, 'test'));
+      .execute((tx) => openMemberSession(tx, server.ctx.clock, account.clientId, memberId, 'test'));
   const cookie = (token: string) => `${server.app.sessionCookie}=${encodeURIComponent(token)}`;
   const [samSession, leeSession] = [await session(idOf('Sam Rivera')), await session(idOf('Lee Park'))];
   return {
@@ -104,7 +105,7 @@ async function call(path: string, cookie: string | null, body?: unknown) {
 }
 
 const action = (kind: string, jobId: string | null, payload: unknown = {}, doneAt = new Date()) => ({
-  id: server.ctx.ids.next('cra', doneAt.getTime()),
+  id: newId('cra', doneAt.getTime()),
   kind,
   job_id: jobId,
   done_at: doneAt.toISOString(),
@@ -128,7 +129,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
       .execute((tx) => issueClientLink(tx, server.ctx, s.account.clientId, s.customerId));
     const revoked = await server.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, server.ctx, s.account.clientId, s.sam, 'test'));
+      .execute((tx) => openMemberSession(tx, server.ctx.clock, s.account.clientId, s.sam, 'test'));
     await server.ctx.db
       .updateTable('member_sessions')
       .set({ revoked_at: new Date().toISOString() })
@@ -147,7 +148,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
         [
           '/crew/api/photos',
           {
-            id: server.ctx.ids.next('jph'),
+            id: newId('jph'),
             job_id: s.samJob,
             content_type: 'image/jpeg',
             data: jpeg(10).toString('base64'),
@@ -176,7 +177,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     // Sam's id is not Lee's to reuse, nor Lee's photo of Sam's visit.
     expect((await call('/crew/api/actions', s.samCookie, tried)).status).toBe(409);
     const photo = {
-      id: server.ctx.ids.next('jph'),
+      id: newId('jph'),
       job_id: s.samJob,
       content_type: 'image/jpeg',
       data: jpeg(100).toString('base64'),
@@ -194,7 +195,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     const t = Date.now() - 60 * 60_000;
     const at = (minutes: number) => new Date(t + minutes * 60_000);
     const photo = {
-      id: server.ctx.ids.next('jph'),
+      id: newId('jph'),
       job_id: s.samJob,
       content_type: 'image/jpeg',
       data: jpeg(5000).toString('base64'),
@@ -261,7 +262,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
   it('refuses a photo past 2 MB, and anything but a JPEG', async () => {
     const s = await shop('Clear View');
     const big = {
-      id: server.ctx.ids.next('jph'),
+      id: newId('jph'),
       job_id: s.samJob,
       content_type: 'image/jpeg',
       data: jpeg(2 * 1024 * 1024 + 1).toString('base64'),
@@ -269,11 +270,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     const tooLarge = await call('/crew/api/photos', s.samCookie, big);
     expectStatus(tooLarge, 413);
     expect(tooLarge.body.error.code).toBe('photo_too_large');
-    const png = {
-      ...big,
-      id: server.ctx.ids.next('jph'),
-      data: Buffer.from('\x89PNG\r\n').toString('base64'),
-    };
+    const png = { ...big, id: newId('jph'), data: Buffer.from('\x89PNG\r\n').toString('base64') };
     expect((await call('/crew/api/photos', s.samCookie, png)).status).toBe(400);
     const count = await server.ctx.db
       .selectFrom('job_photos')
@@ -286,7 +283,7 @@ describe('the crew phone API', { timeout: 90_000 }, () => {
     const s = await shop('Late Signal');
     const t = Date.now() - 30 * 60_000;
     const row = (kind: 'start' | 'complete', minutes: number) => ({
-      id: server.ctx.ids.next('cra', t + minutes * 60_000),
+      id: newId('cra', t + minutes * 60_000),
       account_id: s.account.clientId,
       member_id: s.sam,
       session_id: 'mss_01kdz8y0000000000000000000',

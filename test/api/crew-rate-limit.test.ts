@@ -33,7 +33,7 @@ it('answers 429 with Retry-After to a session past its limit, and not to another
     const member = await shop.portal<TeamMember>('POST', '/team', { body: { name } });
     const session = await server.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, server.ctx, shop.clientId, member.body.id, 'phone'));
+      .execute((tx) => openMemberSession(tx, clock, shop.clientId, member.body.id, 'phone'));
     cookies.push(`${server.app.sessionCookie}=${encodeURIComponent(session.token)}`);
   }
   const [sam, lee] = cookies as [string, string];

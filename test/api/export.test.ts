@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { manualClock } from '../../server/lib/clock';
 import { csvField } from '../../server/lib/csv';
+import { newId } from '../../server/lib/ids';
 import { expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -27,7 +28,7 @@ async function seed() {
     .select('id')
     .where('email_lower', '=', 'bob@example.com')
     .executeTakeFirstOrThrow();
-  const invoiceId = server.ctx.ids.next('inv');
+  const invoiceId = newId('inv');
   const at = '2026-11-10T12:00:00Z';
   await db
     .insertInto('invoices')
@@ -82,7 +83,7 @@ async function seed() {
   await db
     .insertInto('payments')
     .values({
-      id: server.ctx.ids.next('pay'),
+      id: newId('pay'),
       account_id: shop.clientId,
       invoice_id: invoiceId,
       amount_cents: 2_345,
@@ -92,7 +93,7 @@ async function seed() {
     })
     .execute();
   const member = {
-    id: server.ctx.ids.next('tm'),
+    id: newId('tm'),
     account_id: shop.clientId,
     name: 'Maria',
     created_at: at,
@@ -100,7 +101,7 @@ async function seed() {
     can_see_prices: 0,
   };
   await db.insertInto('team_members').values(member).execute();
-  const jobId = server.ctx.ids.next('job');
+  const jobId = newId('job');
   await db
     .insertInto('jobs')
     .values({

@@ -3,6 +3,7 @@ import { issueClientLink } from '../../server/domain/client-links';
 import { updateCustomer } from '../../server/domain/customers';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { memberActor, runAs } from '../../server/lib/actor';
+import { newId } from '../../server/lib/ids';
 import { startPeriodicJob } from '../../server/lib/periodic-job';
 import type { Customer } from '../../shared/schemas/customer';
 import type { HistoryEntry } from '../../shared/schemas/history';
@@ -31,7 +32,7 @@ async function member(name: string, role: MemberRole) {
   await server.ctx.db.updateTable('team_members').set({ role }).where('id', '=', added.body.id).execute();
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, shop.clientId, added.body.id, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, shop.clientId, added.body.id, 'test'));
   return { id: added.body.id, cookie: `${server.app.sessionCookie}=${encodeURIComponent(token)}` };
 }
 
@@ -144,7 +145,7 @@ describe('who made each change, on one install', { timeout: 90_000 }, () => {
       method: 'POST',
       headers: { cookie: sam.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({
-        id: server.ctx.ids.next('cra'),
+        id: newId('cra'),
         kind: 'start',
         job_id: job.body.id,
         done_at: new Date().toISOString(),

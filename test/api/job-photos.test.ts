@@ -27,7 +27,7 @@ async function signedIn(account: TestAccount, name: string, role: MemberRole): P
   await server.ctx.db.updateTable('team_members').set({ role }).where('id', '=', id).execute();
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, account.clientId, id, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, account.clientId, id, 'test'));
   return `${server.app.sessionCookie}=${token}`;
 }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../server/db/database';
 import { toIso } from '../../server/lib/clock';
-import { IdGenerator, type IdPrefix } from '../../server/lib/ids';
+import { type IdPrefix, newId } from '../../server/lib/ids';
 import { addDays, dateInZone, startOfDay } from '../../shared/time-zone';
 
 /**
@@ -33,8 +33,7 @@ export async function seedRandom(db: Db, accountId: string, timeZone: string, se
     return toIso(new Date(startOfDay(day, timeZone).getTime() + seconds * 1000));
   };
   let serial = 0;
-  const ids = new IdGenerator();
-  const id = (prefix: IdPrefix) => ids.next(prefix, Date.parse('2026-01-01T00:00:00Z') + ++serial);
+  const id = (prefix: IdPrefix) => newId(prefix, Date.parse('2026-01-01T00:00:00Z') + ++serial);
   const customers: string[] = [];
   for (let i = 0; i < 120; i++) {
     const at = when();

@@ -1,8 +1,7 @@
 import type { Db } from '../../server/db/database';
-import { IdGenerator, type IdPrefix } from '../../server/lib/ids';
+import { type IdPrefix, newId } from '../../server/lib/ids';
 
-const ids = new IdGenerator();
-const id = (prefix: IdPrefix, at: string) => ids.next(prefix, Date.parse(at));
+const id = (prefix: IdPrefix, at: string) => newId(prefix, Date.parse(at));
 
 /**
  * The small, hand-checked data set of overview.test.ts, in America/Toronto: "now" is 2026-11-15

@@ -35,7 +35,7 @@ async function memberCookie(account: TestAccount, name: string, role: MemberRole
     .execute();
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, account.clientId, added.body.id, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, account.clientId, added.body.id, 'test'));
   return { id: added.body.id as string, cookie: `${server.app.sessionCookie}=${token}` };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNow, manualClock } from '../../server/lib/clock';
+import { newId } from '../../server/lib/ids';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -19,7 +20,7 @@ async function insertCustomers(accountId: string, count: number, label: string):
   const rows = Array.from({ length: count }, (_, i) => {
     const email = `${label}-${i}@example.com`;
     return {
-      id: server.ctx.ids.next('cus', clock.now().getTime()),
+      id: newId('cus', clock.now().getTime()),
       account_id: accountId,
       name: `${label} ${i}`,
       email,

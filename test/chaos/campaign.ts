@@ -59,7 +59,7 @@ async function portal<T>(
 async function prepareHub(dir: string) {
   const database = await openDatabase(dir);
   try {
-    const ctx = createContext(database, systemClock);
+    const ctx = createContext(database.db, systemClock);
     const account = await createAccount(ctx, { businessName: 'Chaos', plan: 'platform', apiPlan: 'growth' });
     await updateConfig(ctx, account.id, { allow_local_webhooks: true });
     const portalKey = (await createKey(ctx, account.id, { kind: 'portal' })).key;
@@ -74,7 +74,7 @@ async function prepareHub(dir: string) {
 async function deviceKeys(dir: string, clientId: string) {
   const database = await openDatabase(dir);
   try {
-    const ctx = createContext(database, systemClock);
+    const ctx = createContext(database.db, systemClock);
     const portalKey = (await createKey(ctx, clientId, { kind: 'portal' })).key;
     const v1Key = (await createKey(ctx, clientId, { kind: 'v1' })).key;
     return { portalKey, v1Key };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientLinkMaker } from '../../server/context';
 import { askForReview, recordCustomerReview } from '../../server/domain/review-requests';
 import { manualClock } from '../../server/lib/clock';
+import { newId } from '../../server/lib/ids';
 import { expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
@@ -111,7 +112,7 @@ describe('review requests after a visit', () => {
   it('takes the customer’s review once per action id, and one review per visit', async () => {
     const { job } = await completedVisit('sky@example.com');
     const request = await requestFor(job.id);
-    const id = server.ctx.ids.next('rev', clock.now().getTime());
+    const id = newId('rev', clock.now().getTime());
     const answer = { review_request_id: request.id, rating: 4, comment: 'Tidy work' };
     const review = await recordCustomerReview(server.ctx, shop.clientId, answer, { id });
     expect(await recordCustomerReview(server.ctx, shop.clientId, { ...answer, rating: 1 }, { id })).toEqual(
@@ -123,14 +124,10 @@ describe('review requests after a visit', () => {
     );
     expect(await requestFor(job.id)).toMatchObject({ status: 'answered', review_id: id });
 
-    const second = recordCustomerReview(server.ctx, shop.clientId, answer, {
-      id: server.ctx.ids.next('rev'),
-    });
+    const second = recordCustomerReview(server.ctx, shop.clientId, answer, { id: newId('rev') });
     await expect(second).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
     const other = await server.createAccount({ business: 'Other' });
-    const foreign = recordCustomerReview(server.ctx, other.clientId, answer, {
-      id: server.ctx.ids.next('rev'),
-    });
+    const foreign = recordCustomerReview(server.ctx, other.clientId, answer, { id: newId('rev') });
     await expect(foreign).rejects.toMatchObject({ status: 404 });
 
     await server.outbound.mail.runDue();

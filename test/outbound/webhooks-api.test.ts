@@ -228,7 +228,7 @@ describe('delivery', () => {
     const account = await server.createAccount({ business: 'Rollback' });
     const endpoint = expectOk(await account.portal('POST', '/webhooks', { body: { url: receiver.url } }));
     const failed = server.ctx.db.transaction().execute(async (tx) => {
-      await recordEvent(tx, server.ctx, account.clientId, 'customer.created', { id: 'cus_ghost' });
+      await recordEvent(tx, server.ctx.clock, account.clientId, 'customer.created', { id: 'cus_ghost' });
       throw new Error('the change failed after its event was recorded');
     });
     await expect(failed).rejects.toThrow('the change failed');

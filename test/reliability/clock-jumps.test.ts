@@ -1,11 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createContext } from '../../server/context';
-import { createAccount } from '../../server/domain/accounts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
-import { openDatabase } from '../../server/sync/open';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from '../outbound/receiver';
 
@@ -68,13 +65,17 @@ describe('a wall clock stepped back', () => {
   it('new records still sort after the existing ones after a restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-ids-'));
     folders.push(dataDir);
+    const { createContext } = await import('../../server/context');
     const clock = manualClock('2026-11-22T09:00:00Z');
 
     async function addAccount(name: string): Promise<string> {
-      // A start afresh: the opened file's id generator knows only the file's newest record.
+      // A fresh process: module state (the newest id this process made) starts empty.
+      vi.resetModules();
+      const { openDatabase } = await import('../../server/sync/open');
+      const { createAccount } = await import('../../server/domain/accounts');
       const database = await openDatabase(dataDir);
       try {
-        const ctx = createContext(database, clock);
+        const ctx = createContext(database.db, clock);
         return (await createAccount(ctx, { businessName: name, plan: 'platform', apiPlan: 'lite' })).id;
       } finally {
         await database.close();

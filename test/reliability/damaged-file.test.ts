@@ -36,7 +36,7 @@ afterAll(() => {
 async function populatedFolder(): Promise<{ dataDir: string; file: string }> {
   const dataDir = folder();
   const database = await openDatabase(dataDir);
-  const ctx = createContext(database, systemClock);
+  const ctx = createContext(database.db, systemClock);
   const account = await createAccount(ctx, { businessName: 'Damaged', plan: 'platform', apiPlan: 'lite' });
   for (let i = 0; i < 400; i++) {
     await createCustomer(ctx, account.id, {

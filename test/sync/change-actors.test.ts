@@ -75,7 +75,7 @@ async function patchAsMember(
 ) {
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, accountId, memberId, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, accountId, memberId, 'test'));
   const response = await fetch(`${server.url}/api/portal/${accountId}/customers/${id}`, {
     method: 'PATCH',
     headers: {

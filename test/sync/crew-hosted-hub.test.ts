@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
+import { newId } from '../../server/lib/ids';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
@@ -76,10 +77,10 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
       .executeTakeFirstOrThrow();
     const session = await office.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, office.ctx, account.clientId, sam.id, 'phone'));
+      .execute((tx) => openMemberSession(tx, office.ctx.clock, account.clientId, sam.id, 'phone'));
     const revoked = await office.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, office.ctx, account.clientId, sam.id, 'old phone'));
+      .execute((tx) => openMemberSession(tx, office.ctx.clock, account.clientId, sam.id, 'old phone'));
     await office.ctx.db
       .updateTable('member_sessions')
       .set({ revoked_at: new Date().toISOString() })
@@ -98,14 +99,14 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
     const t = Date.now() - 60 * 60_000;
     const at = (minutes: number) => new Date(t + minutes * 60_000).toISOString();
     const action = (kind: string, jobId: string | null, minutes: number, payload: unknown = {}) => ({
-      id: office.ctx.ids.next('cra', t + minutes * 60_000),
+      id: newId('cra', t + minutes * 60_000),
       kind,
       job_id: jobId,
       done_at: at(minutes),
       payload,
     });
     const photo = {
-      id: office.ctx.ids.next('jph'),
+      id: newId('jph'),
       job_id: job.body.id,
       content_type: 'image/jpeg',
       data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(2000, 1)]).toString('base64'),

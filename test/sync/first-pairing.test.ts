@@ -59,7 +59,6 @@ describe('the first pairing', () => {
         sqlite: pushed.database.sqlite,
         capture: pushed.database.capture,
         clock: pushed.clock,
-        ids: pushed.ctx.ids,
         connectivity: pushed.ctx.connectivity,
         signals: pushed.ctx.signals,
         hubStorage: sqliteHubStorage(pushed.database.db, pushed.database.sqlite),

@@ -59,7 +59,7 @@ it('finishes a ceremony on another process than the one that began it, and refus
   const added = await account.portal<{ id: string }>('POST', '/team', { body: { name: 'Sam Rivera' } });
   const session = await office.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, office.ctx, account.clientId, added.body.id, 'phone'));
+    .execute((tx) => openMemberSession(tx, office.ctx.clock, account.clientId, added.body.id, 'phone'));
   await office.ctx.sync!.syncNow(account.clientId);
   const cookie = `sd_member=${encodeURIComponent(session.token)}`;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestBooking } from '../../server/domain/booking-requests';
+import { newId } from '../../server/lib/ids';
 import type { BookingPageSettings } from '../../shared/schemas/booking-page';
 import type { BookingRequest } from '../../shared/schemas/booking-request';
 import type { Config } from '../../shared/schemas/config';
@@ -86,7 +87,7 @@ describe('booking requests, the owner’s side', () => {
           ],
           ...extra,
         },
-        { id: server.ctx.ids.next('bkg') },
+        { id: newId('bkg') },
       );
     const gutters = await ask('Maya Chen', 0, 2, {
       notes: 'The back downspout overflows when it rains.',

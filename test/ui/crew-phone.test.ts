@@ -36,7 +36,7 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
     .executeTakeFirstOrThrow();
   const s = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, account.clientId, sam.id, 'x'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, account.clientId, sam.id, 'x'));
   const browser = await launchChromium();
   const page = await phonePage(browser);
   const errors: string[] = [];

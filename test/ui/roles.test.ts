@@ -27,7 +27,7 @@ async function memberPage(name: string, role: MemberRole): Promise<Page> {
   await server.ctx.db.updateTable('team_members').set({ role }).where('id', '=', added.body.id).execute();
   const { token } = await server.ctx.db
     .transaction()
-    .execute((tx) => openMemberSession(tx, server.ctx, shop.clientId, added.body.id, 'test'));
+    .execute((tx) => openMemberSession(tx, server.ctx.clock, shop.clientId, added.body.id, 'test'));
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   await context.addCookies([
     { name: server.app.sessionCookie, value: token, url: server.url, httpOnly: true, sameSite: 'Strict' },

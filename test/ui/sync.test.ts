@@ -198,7 +198,7 @@ describe('Settings > Sync', () => {
     await other.ctx.sync!.syncNow(shop.clientId);
     const { token } = await other.ctx.db
       .transaction()
-      .execute((tx) => openMemberSession(tx, other.ctx, shop.clientId, dana.body.id, 'test'));
+      .execute((tx) => openMemberSession(tx, other.ctx.clock, shop.clientId, dana.body.id, 'test'));
     const typed = await fetch(`${other.url}/api/portal/${shop.clientId}/customers/${maya.id}`, {
       method: 'PATCH',
       headers: {

@@ -3,7 +3,7 @@ import { MAX_TAGS } from '../../../shared/schemas/customer';
 import type { ImportedCustomer } from '../../../shared/schemas/customer-import';
 import type { Queryable } from '../../db/database';
 import type { CustomersTable, PropertiesTable } from '../../db/schema';
-import type { IdGenerator } from '../../lib/ids';
+import { newId } from '../../lib/ids';
 import { emptyStage, type StagedRows, type StagedUpdate, stageRows } from './stage';
 
 /** A mapped row waiting to be written, with its row number for the report. */
@@ -26,7 +26,6 @@ export interface BatchContext {
   /** One timestamp for everything the import writes: a customer whose updated_at differs was touched since. */
   now: string;
   nowMs: number;
-  ids: IdGenerator;
 }
 
 type Existing = Pick<
@@ -115,7 +114,7 @@ function propertyRow(
   isDefault: boolean,
 ): PropertiesTable {
   return {
-    id: ctx.ids.next('prop', ctx.nowMs),
+    id: newId('prop', ctx.nowMs),
     account_id: ctx.accountId,
     customer_id: customerId,
     ...p,
@@ -167,7 +166,7 @@ async function updateExisting(
         !places.some((p) => p.is_default === 1 && p.status === 'active'),
       )
     : null;
-  const noteIds = c.notes.map(() => ctx.ids.next('note', ctx.nowMs));
+  const noteIds = c.notes.map(() => newId('note', ctx.nowMs));
   const email = c.email || existing.email;
   out.updates.push({
     customer_id: existing.id,
@@ -236,7 +235,7 @@ export async function writeBatch(ctx: BatchContext, batch: PendingRow[]): Promis
     }
     const existing = key ? matches.get(key) : undefined;
     if (!existing) {
-      const id = ctx.ids.next('cus', ctx.nowMs);
+      const id = newId('cus', ctx.nowMs);
       fresh.push({ pending, id });
       outcomes.push({ kind: 'added', row: pending, id });
       for (const k of keysOf(pending.customer)) if (!settled.has(k)) settled.set(k, pending.row);
@@ -288,12 +287,7 @@ function addFresh(ctx: BatchContext, out: StagedRows, fresh: Array<{ pending: Pe
     });
     out.customer_tags.push(...c.tags.map((tag) => ({ customer_id: id, tag })));
     out.customer_notes.push(
-      ...c.notes.map((text) => ({
-        id: ctx.ids.next('note', ctx.nowMs),
-        customer_id: id,
-        text,
-        created_at: now,
-      })),
+      ...c.notes.map((text) => ({ id: newId('note', ctx.nowMs), customer_id: id, text, created_at: now })),
     );
     if (c.property) out.properties.push(propertyRow(ctx, id, c.property, true));
     out.customer_import_rows.push({

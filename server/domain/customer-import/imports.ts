@@ -17,6 +17,7 @@ import type { CustomerImportsTable } from '../../db/import-schema';
 import type { WriterConnection } from '../../db/writer-connection';
 import { isoNow } from '../../lib/clock';
 import { ApiError, invalidState, notFound, payloadTooLarge, validationError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
 import { type CsvShape, countDataRows, readHead, sniffShape } from './csv-file';
 import { suggestColumns } from './presets';
 import { mapRow } from './rows';
@@ -97,7 +98,7 @@ export async function uploadImport(
   body: Readable,
 ): Promise<CustomerImport> {
   mkdirSync(place.folder, { recursive: true });
-  const id = ctx.ids.next('imp', ctx.clock.now().getTime());
+  const id = newId('imp', ctx.clock.now().getTime());
   const file = uploadPath(place, id);
   let size = 0;
   const limit = new Transform({

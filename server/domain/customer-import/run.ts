@@ -127,7 +127,6 @@ export async function stageFile(
     // the same second, leaves an updated_at that differs from this one.
     now: now.toISOString(),
     nowMs: now.getTime(),
-    ids: ctx.ids,
   };
   const summary: ImportSummary = {
     rows: 0,
@@ -202,7 +201,7 @@ export async function applyFile(tx: Tx, ctx: AppContext, accountId: string, send
   for await (const ids of stagedCustomerIds(tx)) {
     const rows = await selectCustomers(tx).where('c.id', 'in', ids).orderBy('c.id').execute();
     for (const row of rows) {
-      await recordEvent(tx, ctx, accountId, 'customer.created', presentCustomer(row, now, days));
+      await recordEvent(tx, ctx.clock, accountId, 'customer.created', presentCustomer(row, now, days));
       sent += 1;
     }
   }

@@ -3,7 +3,6 @@ import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Connectivity } from '../../context';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import type { IdGenerator } from '../../lib/ids';
 import type { Capture } from '../capture';
 import type { HubStorage } from '../hub/storage';
 import type { HubAddress, HubTransport, joinHub } from './transport';
@@ -14,8 +13,6 @@ export interface EngineDeps {
   sqlite: SQLite.Database;
   capture: Capture;
   clock: Clock;
-  /** The database's id generator (AppContext.ids): webhook deliveries of arrived events. */
-  ids: IdGenerator;
   connectivity: Connectivity;
   /** 'outbox' after local writes (push soon), 'online' / 'offline' from the desktop shell. */
   signals: EventEmitter;

@@ -210,7 +210,7 @@ export class SyncRounds {
    * Kysely here: the fan-out is the domain's, and the domain speaks Kysely.
    */
   private async fanOutArrivedEvents(): Promise<void> {
-    const { db, signals } = this.deps;
+    const { db, clock, signals } = this.deps;
     const arrived = await db.selectFrom('sync_event_fanout').select('event_id').execute();
     if (arrived.length === 0) return;
     for (const { event_id } of arrived) {
@@ -220,7 +220,7 @@ export class SyncRounds {
           .select(['id', 'type', 'account_id'])
           .where('id', '=', event_id)
           .executeTakeFirst();
-        if (event) await fanOutEvent(tx, this.deps, event);
+        if (event) await fanOutEvent(tx, clock, event);
         await tx.deleteFrom('sync_event_fanout').where('event_id', '=', event_id).execute();
       });
     }

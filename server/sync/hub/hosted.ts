@@ -13,7 +13,7 @@ import { registerClosingConnections } from '../../http/closing-connections';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
-import { IdGenerator } from '../../lib/ids';
+import { newId } from '../../lib/ids';
 import { onboardingRoutes } from './onboarding-routes';
 import { pgHubDeliveries } from './pg-deliveries';
 import { migratePgHub } from './pg-schema';
@@ -55,11 +55,10 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
   const clock = options.clock ?? systemClock;
   await migratePgHub(options.pool);
   const hub = new Hub(pgHubStorage(options.pool, options.listen), clock);
-  const requestIds = new IdGenerator();
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => requestIds.next('req'),
+    genReqId: () => newId('req'),
     requestIdHeader: false,
   });
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { IdGenerator } from '../../lib/ids';
+import { newId } from '../../lib/ids';
 import type { RowState } from '../merge';
 import type { ClaimedDelivery, HubDelivery, HubDeliveryStorage } from './webhook-deliveries';
 
@@ -9,7 +9,6 @@ import type { ClaimedDelivery, HubDelivery, HubDeliveryStorage } from './webhook
  * with FOR UPDATE SKIP LOCKED, so two processes never take the same one.
  */
 export function pgHubDeliveries(pool: Pool): HubDeliveryStorage {
-  const deliveryIds = new IdGenerator();
   return {
     handOver: async (accountId, endpointId, secrets, now) => {
       await pool.query(
@@ -75,7 +74,7 @@ export function pgHubDeliveries(pool: Pool): HubDeliveryStorage {
             accountId,
             endpointId,
             now,
-            deliveries.map(() => deliveryIds.next('dlv')),
+            deliveries.map(() => newId('dlv')),
             deliveries.map((d) => d.event_id),
             deliveries.map((d) => d.event_type),
             deliveries.map((d) => d.max_attempts),

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { SyncDevice, SyncPairing } from '../../../shared/schemas/sync';
 import { type Clock, isoNow, toIso } from '../../lib/clock';
 import { ApiError, invalidState, notFound, unauthorized, validationError } from '../../lib/errors';
-import { IdGenerator } from '../../lib/ids';
+import { newId } from '../../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../../lib/secrets';
 import { syncedTable } from '../tables';
 import { checkChangeShape } from './push-authorization';
@@ -30,8 +30,6 @@ export class Hub {
   /** Ends every long poll at once, so a closing server is not held open by waiting devices. */
   private readonly closing = new AbortController();
   private readonly unwatch: (() => void) | undefined;
-  /** The hub's storage is not an install's database: the devices it adds take their ids here. */
-  private readonly ids = new IdGenerator();
 
   constructor(
     readonly storage: HubStorage,
@@ -117,7 +115,7 @@ export class Hub {
     for (let attempt = 0; attempt < DEVICE_CODE_ATTEMPTS; attempt++) {
       const existing = await this.storage.listDevices(accountId);
       const device: HubDevice = {
-        id: this.ids.next('dev', this.clock.now().getTime()),
+        id: newId('dev', this.clock.now().getTime()),
         account_id: accountId,
         name,
         code: deviceCode(existing.length),

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
-import { IdGenerator } from '../../lib/ids';
+import { newId } from '../../lib/ids';
 import { exclusive } from '../exclusive';
 import { stateOf, toClaimed, toDelivery } from './pg-deliveries';
 import type { HubDeliveryStorage } from './webhook-deliveries';
@@ -11,7 +11,6 @@ import type { HubDeliveryStorage } from './webhook-deliveries';
  * immediate transaction.
  */
 export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliveryStorage {
-  const deliveryIds = new IdGenerator();
   const run = <T>(fn: () => T) => exclusive({ db, sqlite }, () => sqlite.transaction(fn).immediate());
   return {
     handOver: (accountId, endpointId, secrets, now) =>
@@ -80,7 +79,7 @@ export function sqliteHubDeliveries(db: Db, sqlite: SQLite.Database): HubDeliver
         );
         for (const d of deliveries) {
           insert.run(
-            deliveryIds.next('dlv'),
+            newId('dlv'),
             accountId,
             endpointId,
             d.event_id,

@@ -2,12 +2,9 @@ import { businessConfig } from '../../../server/client-hub/data';
 import { hubRows } from '../../../server/client-hub/hub-rows';
 import type { ClientHubRows } from '../../../server/client-hub/rows';
 import type { ClientActionsTable } from '../../../server/db/schema';
-import { IdGenerator } from '../../../server/lib/ids';
+import { newId } from '../../../server/lib/ids';
 import type { Ledger } from './operations';
 import type { Rng, World } from './world';
-
-/** The hosted hub's pages make their ids in one process, as a hub serving many customers does. */
-const pageIds = new IdGenerator();
 
 type Kind = ClientActionsTable['kind'];
 type Row = Record<string, unknown>;
@@ -60,8 +57,13 @@ interface Page {
 export async function recordCustomerAction(world: World, random: Rng, ledger: Ledger): Promise<void> {
   const { accountId } = world;
   const now = world.hub.clock.now().getTime();
-  const rows = hubRows(world.hub.engine.hub.storage, () => now);
-  const page: Page = { accountId, rows, random, now, link: pageIds.next('lnk', now) };
+  const page: Page = {
+    accountId,
+    rows: hubRows(world.hub.engine.hub.storage, () => now),
+    random,
+    now,
+    link: newId('lnk', now),
+  };
   // Kinds in a random order (the weighted ones earlier more often): the first whose form the page
   // would offer now, so the few runs that hold a completed visit have their reviews.
   const order = new Set(
@@ -78,7 +80,7 @@ export async function recordCustomerAction(world: World, random: Rng, ledger: Le
   if (!kind || !answer) return;
   const at = new Date(now);
   const action: ClientActionsTable = {
-    id: pageIds.next('act', now),
+    id: newId('act', now),
     account_id: accountId,
     customer_id: answer.customerId,
     link_id: answer.customerId ? page.link : '',
@@ -144,7 +146,7 @@ const FORMS: Record<Kind, (page: Page, kind: Kind) => Promise<Answer | undefined
     if (!customer) return undefined;
     return {
       customerId: String(customer.id),
-      subjectId: pageIds.next('bkg', page.now),
+      subjectId: newId('bkg', page.now),
       payload: {
         service: 'Gutter clearing',
         property_id: null,
@@ -160,7 +162,7 @@ const FORMS: Record<Kind, (page: Page, kind: Kind) => Promise<Answer | undefined
     if (!config?.booking_page.enabled || !service) return undefined;
     return {
       customerId: '',
-      subjectId: pageIds.next('bkg', page.now),
+      subjectId: newId('bkg', page.now),
       payload: {
         name: 'Noor Haddad',
         // A visitor who is a customer already (found by e-mail) or someone new.

@@ -88,7 +88,7 @@ export class World {
     if (!dir) copyFileSync(await templateFile(), path.join(folder, 'shopdesk.sqlite'));
     const database = await openDatabase(folder);
     const clock = manualClock(new Date(this.start + skewMs + this.elapsed));
-    const ctx = createContext(database, clock);
+    const ctx = createContext(database.db, clock);
     const replica: Replica = {
       name,
       dir: folder,
@@ -104,7 +104,6 @@ export class World {
       sqlite: database.sqlite,
       capture: database.capture,
       clock,
-      ids: ctx.ids,
       connectivity: ctx.connectivity,
       signals: ctx.signals,
       hubStorage: name === 'hub' ? this.hubStorage?.() : undefined,
