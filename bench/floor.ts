@@ -34,10 +34,11 @@ export async function startBareFloor(
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // Change capture's triggers call functions only the app's connection defines; the floor's
+  // Change capture's and history's triggers call functions only the app's connection defines; the floor's
   // account does not sync, so it reports itself as applying and the triggers stay quiet.
   db.function('sync_applying', { deterministic: false }, () => 1);
   db.function('sync_tick', { deterministic: false }, () => '');
+  db.function('change_actor', { deterministic: false }, () => 'system');
 
   const account = db.prepare('select * from accounts where id = ?');
   const pages = customerPageStatements(db);
