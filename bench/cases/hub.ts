@@ -270,7 +270,6 @@ function customerValues(accountId: string, id: string, email: string, name: stri
     email_lower: email,
     phone: '+44 20 7946 0958',
     address: '12 High Street, Testville',
-    notes: 'Prefers mornings; gate code 4821.',
     created_at: '2026-11-22T09:00:00Z',
     updated_at: '2026-11-22T09:00:00Z',
     _deleted: 0,
