@@ -1,17 +1,5 @@
-import { spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  createReadStream,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { SCHEMA_VERSION } from '../../server/db/database';
@@ -24,6 +12,7 @@ import { formatHlc } from '../../server/sync/hlc';
 import { syncedTable } from '../../server/sync/tables';
 import { SYNC_SCHEMA_HEADER } from '../../shared/schemas/sync';
 import { assertHealthy, type BenchCase, benchClock, fmt, load, type Row } from '../harness';
+import { checkpoint, copyOverHttp, hubRowCount, joinInChild } from '../sync-join';
 import { invoiceBodies } from './invoices-create';
 
 /**
@@ -33,7 +22,6 @@ import { invoiceBodies } from './invoices-create';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.join(here, '..', '..');
 const LATENCY_SAMPLES = 40;
 const CAPTURE_ROUNDS = 3;
 const INGEST_DEVICES = 10;
@@ -244,105 +232,6 @@ async function captureCost(
       offline: range(runs.offline),
     },
   };
-}
-
-/** The CLI's `sync join` in a process of its own, so its peak memory is its own. */
-function joinInChild(
-  hubUrl: string,
-  code: string,
-  dataDir: string,
-): Promise<{ ms: number; peakKb: number; cpuSeconds: number }> {
-  const started = performance.now();
-  const child = spawn(
-    '/usr/bin/time',
-    [
-      '-v',
-      process.execPath,
-      '--import',
-      'tsx',
-      'server/cli.ts',
-      'sync',
-      'join',
-      '--hub',
-      hubUrl,
-      '--code',
-      code,
-      '--json',
-      '--data-dir',
-      dataDir,
-    ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
-      const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
-      if (code !== 0 || !peak || !user || !system) {
-        reject(new Error(`sync join exited ${code}: ${stdout}${stderr.slice(-2000)}`));
-        return;
-      }
-      // CPU time beside wall time: on a loaded machine the wall time measures the neighbours too.
-      resolve({ ms, peakKb: Number(peak[1]), cpuSeconds: Number(user[1]) + Number(system[1]) });
-    });
-  });
-}
-
-/** The rows the hub holds for the business: what a first sync reads (tombstones and merges too). */
-function hubRowCount(file: string, accountId: string): number {
-  const db = new SQLite(file, { readonly: true });
-  try {
-    return (
-      db.prepare('SELECT count(*) AS n FROM hub_rows WHERE account_id = ?').get(accountId) as { n: number }
-    ).n;
-  } finally {
-    db.close();
-  }
-}
-
-/** Moves the WAL into the file, so the floor copies everything the file holds. */
-function checkpoint(file: string): void {
-  const db = new SQLite(file);
-  try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
-}
-
-/** The floor of a first sync: the bytes of a database file streamed over loopback HTTP to disk. */
-async function copyOverHttp(file: string, to: string): Promise<{ ms: number; bytes: number }> {
-  const server = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/octet-stream' });
-    createReadStream(file).pipe(response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    const started = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      http
-        .get(`http://127.0.0.1:${port}/`, (response) => {
-          pipeline(response, createWriteStream(to)).then(resolve, reject);
-        })
-        .on('error', reject);
-    });
-    const ms = performance.now() - started;
-    return { ms, bytes: statSync(to).size };
-  } finally {
-    server.close();
-    rmSync(to, { force: true });
-  }
 }
 
 interface Replica {
