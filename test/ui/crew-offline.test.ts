@@ -8,8 +8,8 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { expectOk } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { until } from '../ui/phone-page';
 import { launchChromium, screenshot } from './browser';
+import { crewPhone, until } from './phone-page';
 
 /**
  * Issue 22's done-means, end to end in real Chromium at phone size with touch: a crew member
@@ -73,15 +73,7 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   started.pop();
 
   const browser = await launchChromium();
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { context, page, errors } = await crewPhone(browser);
   const jpeg = await madeJpeg(page);
 
   await page.goto(invite.body.url);

@@ -5,6 +5,7 @@ import type { TeamMember } from '../../shared/schemas/team';
 import type { MemberInvite, MemberPasskey, MemberSession } from '../../shared/schemas/team-access';
 import { startTestServer } from '../helpers/server';
 import { screenshot } from './browser';
+import { crewPhone } from './phone-page';
 import { runBrowser } from './run-browser';
 
 /**
@@ -37,15 +38,7 @@ it('a member adds a passkey after joining and signs in with it after signing out
   expect(invite.body.url.startsWith(`${local}/join/`)).toBe(true);
 
   const browser = await runBrowser();
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { context, page, errors } = await crewPhone(browser);
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** A page at phone size (390×844), as customers open the client hub. */
 export async function phonePage(browser: Browser): Promise<Page> {
@@ -6,6 +6,25 @@ export async function phonePage(browser: Browser): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
+}
+
+/**
+ * A crew member's phone (390×844, touch) that collects the page's uncaught errors: the crew's
+ * tests end by asserting there were none.
+ */
+export async function crewPhone(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
 }
 
 /** Waits for a condition reached by another process (a sync, a delivery), polling it. */
