@@ -33,12 +33,19 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch(CHROMIUM);
 }
 
+/**
+ * How long one browser step (a click, a wait for a locator) may take before it fails with
+ * playwright's message naming the locator. Generous: a first visit loads screen chunks, and CI's
+ * two cores run other files beside it (a 10 s limit failed there on a page that did load); still
+ * well inside the ui project's 90 s test timeout, so the message says which step hung.
+ */
+export const STEP_TIMEOUT_MS = 30_000;
+
 /** A fresh browser context signed in through the one-time link, the way an owner signs in. */
 export async function signedInPage(browser: Browser, server: TestServer, clientId: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
-  // Fail a step within the test's own timeout, with playwright's message saying which locator never appeared.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const token = await createSignInToken(server.ctx, clientId);
   await page.goto(`${server.url}/sign-in?token=${token}`);
   return page;

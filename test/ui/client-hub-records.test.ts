@@ -5,7 +5,7 @@ import type { Customer } from '../../shared/schemas/customer';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Job } from '../../shared/schemas/job';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { screenshot } from './browser';
+import { STEP_TIMEOUT_MS, screenshot } from './browser';
 import { runBrowser } from './run-browser';
 
 /**
@@ -88,7 +88,7 @@ async function phone(): Promise<Page> {
     hasTouch: true,
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   return page;
 }
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { Invoice } from '../../shared/schemas/invoice';
-import { screenshot } from './browser';
+import { STEP_TIMEOUT_MS, screenshot } from './browser';
 import { money, portalOk, type UiContext } from './context';
 
 const PHONE = { width: 390, height: 844 };
@@ -16,7 +16,7 @@ async function phonePage(ui: UiContext): Promise<Page> {
     deviceScaleFactor: 2,
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   await page.goto(
     `${ui.server.url}/sign-in?token=${await createSignInToken(ui.server.ctx, ui.shop.clientId)}`,
   );

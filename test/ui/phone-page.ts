@@ -1,10 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { STEP_TIMEOUT_MS } from './browser';
 
 /** A page at phone size (390×844), as customers open the client hub. */
 export async function phonePage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   return page;
 }
 
@@ -21,7 +22,7 @@ export async function crewPhone(
     hasTouch: true,
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   return { context, page, errors };

@@ -4,7 +4,7 @@ import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { screenshot, signedInPage } from './browser';
+import { STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 let browser: Browser;
@@ -33,7 +33,7 @@ async function memberPage(name: string, role: MemberRole): Promise<Page> {
     { name: server.app.sessionCookie, value: token, url: server.url, httpOnly: true, sameSite: 'Strict' },
   ]);
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   return page;
 }
 

@@ -7,7 +7,7 @@ import { createSignInToken } from '../../server/domain/sessions';
 import type { TeamMember } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 /**
@@ -241,7 +241,7 @@ describe('Settings > Sync', () => {
   it('fits a phone screen', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const phone = await context.newPage();
-    phone.setDefaultTimeout(10_000);
+    phone.setDefaultTimeout(STEP_TIMEOUT_MS);
     await phone.goto(`${hub.url}/sign-in?token=${await createSignInToken(hub.ctx, shop.clientId)}`);
     await phone.goto(`${hub.url}/#/settings/sync`);
     await phone.getByRole('row', { name: /Van laptop/ }).waitFor();
