@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPlainDatabaseFile, openSqliteFile } from '../server/db/cipher';
 import { bundledArgs } from '../test/helpers/process-bundles';
 import { type FromServer, parseFromServer } from './protocol';
@@ -80,60 +80,67 @@ function accountCount(dataDir: string): { accounts: number; portalKeys: number }
   }
 }
 
-afterEach(() => {
+afterAll(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-describe('the server process (utility-server.ts)', () => {
-  it('reports ready with a working sign-in link, follows online messages and shuts down cleanly', async () => {
-    const dataDir = tempFolder();
-    const { child, firstMessage, exited } = startServerProcess(dataDir);
-    const ready = await firstMessage;
+/**
+ * One process through a whole life, then a second launch on its folder: each start costs seconds
+ * on a loaded machine, so the tests below share it and run in order.
+ */
+describe('the server process (utility-server.ts), one life', () => {
+  const dataDir = tempFolder();
+  const logDir = path.join(dataDir, 'logs');
+  let server: ReturnType<typeof startServerProcess>;
+  let url: string;
+
+  beforeAll(async () => {
+    server = startServerProcess(dataDir, 0, ['--log-dir', logDir]);
+    const ready = await server.firstMessage;
     if (ready.type !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(ready)}`);
+    url = ready.url;
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.signInUrl.startsWith(`${ready.url}/sign-in?token=`)).toBe(true);
-
     const signIn = await fetch(ready.signInUrl, { redirect: 'manual' });
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+  });
 
-    expect(await status(ready.url)).toMatchObject({ online: true, version: expect.any(String) });
-    child.send({ type: 'online', online: false });
+  it('reports ready with a working sign-in link and follows online messages', async () => {
+    expect(await status(url)).toMatchObject({ online: true, version: expect.any(String) });
+    server.child.send({ type: 'online', online: false });
     expect(
       (
         await eventually(
-          () => status(ready.url),
+          () => status(url),
           (s) => !s.online,
         )
       ).online,
     ).toBe(false);
-    child.send({ type: 'online', online: true });
+    server.child.send({ type: 'online', online: true });
     expect(
       (
         await eventually(
-          () => status(ready.url),
+          () => status(url),
           (s) => s.online,
         )
       ).online,
     ).toBe(true);
-
-    child.send({ type: 'shutdown' });
-    expect(await exited).toBe(0);
-    // The last connection to close checkpoints WAL mode's journal away: the database was closed, not abandoned.
-    expect(existsSync(path.join(dataDir, 'shopdesk.sqlite-wal'))).toBe(false);
-    await expect(fetch(`${ready.url}/health`)).rejects.toThrow();
   });
 
-  it('logs requests and server errors to a rotating server.log in --log-dir', async () => {
-    const dataDir = tempFolder();
-    const logDir = path.join(dataDir, 'logs');
-    const { child, firstMessage, exited } = startServerProcess(dataDir, 0, ['--log-dir', logDir]);
-    const ready = await firstMessage;
-    if (ready.type !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(ready)}`);
-    await status(ready.url);
-    child.send({ type: 'shutdown' });
-    expect(await exited).toBe(0);
+  it('ignores malformed messages', async () => {
+    server.child.send({ type: 'online', online: 'no' });
+    server.child.send({ type: 'reboot' });
+    expect((await status(url)).online).toBe(true);
+  });
+
+  it('shuts down cleanly, having logged its requests to a rotating server.log in --log-dir', async () => {
+    server.child.send({ type: 'shutdown' });
+    expect(await server.exited).toBe(0);
+    // The last connection to close checkpoints WAL mode's journal away: the database was closed, not abandoned.
+    expect(existsSync(path.join(dataDir, 'shopdesk.sqlite-wal'))).toBe(false);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
     const lines = readFileSync(path.join(logDir, 'server.log'), 'utf8')
       .trim()
       .split('\n')
@@ -149,27 +156,15 @@ describe('the server process (utility-server.ts)', () => {
   });
 
   it('creates the business on first launch only', async () => {
-    const dataDir = tempFolder();
-    for (let launch = 0; launch < 2; launch += 1) {
-      const { child, firstMessage, exited } = startServerProcess(dataDir);
-      expect((await firstMessage).type).toBe('ready');
-      child.send({ type: 'shutdown' });
-      expect(await exited).toBe(0);
-    }
+    const second = startServerProcess(dataDir);
+    expect((await second.firstMessage).type).toBe('ready');
+    second.child.send({ type: 'shutdown' });
+    expect(await second.exited).toBe(0);
     expect(accountCount(dataDir)).toEqual({ accounts: 1, portalKeys: 1 });
   });
+});
 
-  it('ignores malformed messages', async () => {
-    const { child, firstMessage, exited } = startServerProcess(tempFolder());
-    const ready = await firstMessage;
-    if (ready.type !== 'ready') throw new Error('expected ready');
-    child.send({ type: 'online', online: 'no' });
-    child.send({ type: 'reboot' });
-    expect((await status(ready.url)).online).toBe(true);
-    child.send({ type: 'shutdown' });
-    expect(await exited).toBe(0);
-  });
-
+describe('the server process (utility-server.ts)', () => {
   it('reports a taken fixed port as port_in_use and exits', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
