@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  cpSync,
   mkdtempSync,
   openSync,
   rmSync,
@@ -33,8 +34,7 @@ afterAll(() => {
 });
 
 /** A data folder with a business and enough customers to span many pages, closed cleanly. */
-async function populatedFolder(): Promise<{ dataDir: string; file: string }> {
-  const dataDir = folder();
+async function populate(dataDir: string): Promise<void> {
   const database = await openDatabase(dataDir);
   const ctx = createContext(database.db, systemClock);
   const account = await createAccount(ctx, { businessName: 'Damaged', plan: 'platform', apiPlan: 'lite' });
@@ -46,6 +46,19 @@ async function populatedFolder(): Promise<{ dataDir: string; file: string }> {
   }
   database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   await database.close();
+}
+
+let template: Promise<string> | undefined;
+
+/** A copy of one populated folder per test (each damages its own): filling one takes seconds. */
+async function populatedFolder(): Promise<{ dataDir: string; file: string }> {
+  template ??= (async () => {
+    const dir = folder();
+    await populate(dir);
+    return dir;
+  })();
+  const dataDir = folder();
+  cpSync(await template, dataDir, { recursive: true });
   return { dataDir, file: path.join(dataDir, 'shopdesk.sqlite') };
 }
 
