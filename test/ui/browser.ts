@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type LaunchOptions, type Page } from 'playwright-core';
+import { type Browser, chromium, type LaunchOptions, type Locator, type Page } from 'playwright-core';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { TestServer } from '../helpers/server';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-export const SCREENSHOT_DIR = path.join(ROOT, 'test-artifacts/screenshots');
+const SCREENSHOT_DIR = path.join(ROOT, 'test-artifacts/screenshots');
 
 /** Builds dist/renderer only when it is missing or older than its sources (a second run costs nothing). */
 export function ensureRendererBuilt() {
@@ -51,7 +51,23 @@ export async function signedInPage(browser: Browser, server: TestServer, clientI
   return page;
 }
 
-export async function screenshot(page: Page, name: string) {
+/**
+ * Screenshots are for people to look at, and each full-page one costs the ui project seconds on a
+ * loaded machine (rendering the whole page, encoding, sending the PNG over the browser's socket):
+ * taken only with SCREENSHOTS=1, which CI (.ci/run) sets so its artifacts keep them.
+ */
+const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** The whole page by default; `fullPage: false` for what the viewport shows (a phone-sized one). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+}
+
+/** One element (the sync indicator), under the same rule. */
+export async function screenshotOf(element: Locator, name: string) {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await element.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../server/lib/clock';
 import { type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { SCREENSHOT_DIR, screenshot, signedInPage } from './browser';
+import { screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 /**
@@ -214,7 +214,7 @@ describe('Settings › E-mail', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await saveLeavesSaveUncovered(save);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-email-saved-phone.png` });
+      await screenshot(page, 'settings-email-saved-phone', { fullPage: false });
     } finally {
       await page.setViewportSize({ width: 1360, height: 900 });
     }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
@@ -7,7 +6,7 @@ import { createSignInToken } from '../../server/domain/sessions';
 import type { TeamMember } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
+import { STEP_TIMEOUT_MS, screenshot, screenshotOf, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 /**
@@ -117,7 +116,7 @@ describe('Settings > Sync', () => {
       await devicePage.locator('.toast', { hasText: 'Synced' }).waitFor();
       expect(await devicePage.locator('.details').textContent()).toContain('Changes waitingNone, all sent');
       await screenshot(devicePage, 'sync-settings-device');
-      await indicator(devicePage).screenshot({ path: path.join(SCREENSHOT_DIR, 'sync-indicator.png') });
+      await screenshotOf(indicator(devicePage), 'sync-indicator');
     },
     JOIN_MS + 30_000,
   );
@@ -263,7 +262,7 @@ describe('Settings > Sync', () => {
     await indicator(devicePage)
       .getByText(/^Offline — \d+ changes? waiting$/)
       .waitFor();
-    await indicator(devicePage).screenshot({ path: path.join(SCREENSHOT_DIR, 'sync-indicator-offline.png') });
+    await screenshotOf(indicator(devicePage), 'sync-indicator-offline');
 
     setOnline(other.ctx, true);
     await expect
