@@ -21,6 +21,13 @@ export async function buildServer() {
   const { bundleOptions, serverExternals } = await import('./server-bundle.mjs');
   await build({
     ...bundleOptions,
+    // Every start reads, hashes and loads the whole bundle: without comments and whitespace it is
+    // 30 % smaller and all ASCII (comments kept verbatim were not), which scripts/code-cache.mjs reads
+    // as one byte a character. Names stay, so stack traces still say which function; the linked
+    // source map has the rest, and the packages' licences go to serve.cjs.LEGAL.txt.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'linked',
     entryPoints: { serve: 'server/serve.ts', 'webhook-thread': 'server/outbound/webhook-thread.ts' },
     outdir: path.dirname(serverBundle),
     external: serverExternals(),

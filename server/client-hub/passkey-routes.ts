@@ -1,11 +1,4 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MemberPasskeysTable, TeamMembersTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
@@ -16,6 +9,12 @@ import { type MemberDoor, memberCookie, setMemberCookie, userAgent } from './mem
 import { MEMBER_SCHEMAS } from './member-openapi';
 import { memberFromRows } from './member-sign-in';
 import { checkChallenge, issueChallenge } from './passkey-challenges';
+
+/**
+ * Loaded at the first passkey request: with its certificate and ASN.1 parsers it is a tenth of the
+ * server's code, which no start and few installs need.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 const refused = (message: string) => new ApiError(401, 'passkey_refused', message);
 
@@ -59,6 +58,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
         businessConfig(door.rows, accountId),
         door.rows.readRows(accountId, 'member_passkeys', { column: 'member_id', values: [memberId] }),
       ]);
+      const { generateRegistrationOptions } = await webauthn();
       const options = await generateRegistrationOptions({
         challenge: issueChallenge(await door.challengeKey(), `register:${memberId}`, nowMs()),
         rpName: config?.business_name ?? 'Shopdesk',
@@ -85,6 +85,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
       if (!request.body || typeof request.body !== 'object')
         throw validationError('Send the passkey as JSON');
       const issued = await challenge(`register:${memberId}`);
+      const { verifyRegistrationResponse } = await webauthn();
       const result = await verifyRegistrationResponse({
         response: request.body,
         expectedChallenge: issued.expected,
@@ -117,6 +118,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
     '/member/passkeys/authentication-options',
     { schema: MEMBER_SCHEMAS.authenticationOptions },
     async (request) => {
+      const { generateAuthenticationOptions } = await webauthn();
       return generateAuthenticationOptions({
         challenge: issueChallenge(await door.challengeKey(), 'sign-in', nowMs()),
         rpID: rpId(request),
@@ -149,6 +151,7 @@ export function memberPasskeyRoutes(app: FastifyInstance, door: MemberDoor, cloc
         | undefined;
       if (!member || member.deactivated_at) throw refused('You are no longer on this team.');
       const issued = await challenge('sign-in');
+      const { verifyAuthenticationResponse } = await webauthn();
       const result = await verifyAuthenticationResponse({
         response: body,
         expectedChallenge: issued.expected,

@@ -20,7 +20,7 @@ import { registerClosingConnections } from './closing-connections';
 import { registerCsrfCheck } from './csrf';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
-import { registerOpenApiCompletion } from './openapi';
+import { documentedSchema } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
@@ -133,7 +133,6 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   });
   registerErrorHandling(app, options.storage);
   registerJsonBodies(app, timeouts.drainMs);
-  registerOpenApiCompletion(app);
   await app.register(cookie);
   app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
@@ -160,7 +159,11 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) =>
+      jsonSchemaTransform({
+        ...input,
+        schema: documentedSchema(input.route.method, input.url, input.schema),
+      }),
     transformObject: (document) => bareExampleBodies(jsonSchemaTransformObject(document)),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });

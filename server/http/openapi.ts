@@ -1,4 +1,3 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorBody } from '../../shared/schemas/common';
 import { isWrite } from './auth';
 
@@ -22,18 +21,16 @@ function errorStatuses(method: string, authenticated: boolean): number[] {
 }
 
 /**
- * Completes every documented route for generated clients and linters: an operationId, and each
- * error status it can answer in the contract's error shape, so no route has to list them all.
+ * A documented route's schema as generated clients and linters need it: with an operationId, and
+ * each error status it can answer in the contract's error shape, so no route has to list them all.
+ * Done as the document is built (the first time it is asked for), not for each route at every start.
  */
-export function registerOpenApiCompletion(app: FastifyInstance) {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const schema = route.schema as (Record<string, unknown> & { hide?: boolean }) | undefined;
-    if (!schema || schema.hide) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const method = methods[0]!;
-    const authenticated = !(Array.isArray(schema.security) && schema.security.length === 0);
-    const response = { ...(schema.response as Record<string, unknown> | undefined) };
-    for (const status of errorStatuses(method, authenticated)) response[status] ??= ErrorBody;
-    route.schema = { ...schema, operationId: operationId(method, route.url), response };
-  });
+export function documentedSchema<S extends object>(method: string | string[], url: string, schema: S): S {
+  const fields = schema as Record<string, unknown> & { hide?: boolean };
+  if (!fields || fields.hide) return schema;
+  const first = Array.isArray(method) ? method[0]! : method;
+  const authenticated = !(Array.isArray(fields.security) && fields.security.length === 0);
+  const response = { ...(fields.response as Record<string, unknown> | undefined) };
+  for (const status of errorStatuses(first, authenticated)) response[status] ??= ErrorBody;
+  return { ...fields, operationId: operationId(first, url), response } as S;
 }

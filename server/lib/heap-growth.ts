@@ -7,7 +7,8 @@ import v8 from 'node:v8';
  * the nearer the heap gets to 4 times the ~50 MB it holds: peak heap 74, 180, 210 MB at 10,000,
  * 50,000 and 200,000 rows, which was what the server's peak RSS grew with (BENCHMARKS.md,
  * "Import"). V8 reads the flag at each collection, so setting it at start-up is enough; it caps
- * nothing, so a task that needs a bigger heap still gets one.
+ * nothing, so a task that needs a bigger heap still gets one. scripts/serve.mjs sets the same value
+ * before it loads the server's bundle: V8 refuses a code cache written under other flags.
  */
 const HEAP_GROWING_PERCENT = 25;
 

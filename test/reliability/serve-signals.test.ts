@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -48,6 +48,53 @@ it('npm run serve runs the compiled server; started through a shell that dies on
     await next.stop();
   } finally {
     shell.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** The code caches beside the bundle (scripts/code-cache.mjs), with when each was written. */
+function codeCaches(): Map<string, number> {
+  const folder = path.join(root, 'dist/server');
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => name.endsWith('.v8cache'))
+      .map((name) => [name, statSync(path.join(folder, name)).mtimeMs]),
+  );
+}
+
+/** Starts `npm run serve`'s script, waits for it to answer, and stops it the way a signal does. */
+async function startAndStop(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['scripts/serve.mjs', '--data-dir', dataDir, '--port', '0'], {
+    cwd: root,
+  });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      // Printed last, after the signal handlers are in place.
+      if (output.includes('Sign in')) resolve();
+    });
+    void exited.then(() => reject(new Error(`serve.mjs exited before it ran: ${output}`)));
+  });
+  child.kill('SIGTERM');
+  await exited;
+}
+
+// The cache is written at exit with the V8 flags then in force; the server sets one at its start, so
+// the next start must set it before reading the cache, or V8 refuses it and compiles everything again.
+it('a second start of npm run serve runs with the code cache the first one left', {
+  timeout: 300_000,
+}, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-code-cache-'));
+  try {
+    await startAndStop(dataDir);
+    const left = codeCaches();
+    expect(left.size).toBe(1);
+    await startAndStop(dataDir);
+    // Rewritten only when V8 refused it: the same file, untouched, was taken.
+    expect(codeCaches()).toEqual(left);
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import {
   MemberInvite,
@@ -48,6 +47,8 @@ export function portalTeamAccessRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           thisInstall: `${request.protocol}://${request.headers.host}`,
           email: request.body.email ?? false,
         });
+        // Loaded here: with its PNG encoder it is some sixty files no start needs.
+        const { default: QRCode } = await import('qrcode');
         const qr_svg = await QRCode.toString(invite.url, { type: 'svg', margin: 1 });
         return reply.status(201).send({ object: 'member_invite' as const, ...invite, qr_svg });
       },
