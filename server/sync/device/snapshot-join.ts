@@ -24,8 +24,13 @@ const PAGE_ROWS = 5000;
 const APPLY_SLICE = 500;
 /** Rows per INSERT: one call into SQLite for many rows of a table. */
 const INSERT_ROWS = 50;
-/** Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. */
-const LOAD_CACHE_SIZE = -65_536;
+/**
+ * Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. Rows go in in
+ * key order and are summed in that order, so a small cache serves; SQLite also sizes its sorts'
+ * memory by it (the indexes, the derived tables' rebuilds), and at 64 MB the join's peak was
+ * ~130 MB higher (BENCHMARKS.md, first sync).
+ */
+const LOAD_CACHE_SIZE = -16_384;
 /**
  * Lines before taxes (a tax is a share of the lines), and all three before documents: a
  * document's figures are then summed from its rows already in, over their keys and indexes.
