@@ -24,8 +24,13 @@ const PAGE_ROWS = 5000;
 const APPLY_SLICE = 500;
 /** Rows per INSERT: one call into SQLite for many rows of a table. */
 const INSERT_ROWS = 50;
-/** Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. */
-const LOAD_CACHE_SIZE = -65_536;
+/**
+ * Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. Rows go in in
+ * key order and are summed in that order, so a small cache serves; SQLite also sizes its sorts'
+ * memory by it (the indexes, the derived tables' rebuilds), and at 64 MB the join's peak was
+ * ~130 MB higher (BENCHMARKS.md, first sync).
+ */
+const LOAD_CACHE_SIZE = -16_384;
 /**
  * Lines before taxes (a tax is a share of the lines), and all three before documents: a
  * document's figures are then summed from its rows already in, over their keys and indexes.
@@ -124,10 +129,8 @@ class SnapshotLoader {
   private readonly aliases = new Map<string, Map<string, string>>();
   /** Rows that name a merged-away record: the ordinary applier takes them at the end. */
   private readonly named: PulledRow[] = [];
-  /** The last document whose lines a tax was worked out from (taxes arrive in document order). */
-  private lastSubtotal: { id: string; cents: number } | undefined;
-  private readonly subtotal: SQLite.Statement;
-  private readonly documentSums: SQLite.Statement;
+  /** Per figure, the statement summing it for each document of a JSON array of ids. */
+  private readonly sums: Record<keyof Figures, SQLite.Statement>;
   /** INSERT statements by table, columns and number of rows. */
   private readonly inserts = new Map<string, SQLite.Statement>();
   /** Rows of one table with the same columns, waiting to go in together. */
@@ -142,14 +145,18 @@ class SnapshotLoader {
     this.putClocks = target.sqlite.prepare(
       'INSERT OR REPLACE INTO sync_clocks (tbl, pk, clocks) VALUES (?, ?, ?)',
     );
-    this.subtotal = target.sqlite
-      .prepare('SELECT coalesce(sum(amount_cents), 0) FROM document_lines WHERE document_id = ?')
-      .pluck();
-    this.documentSums = target.sqlite.prepare(
-      `SELECT (SELECT coalesce(sum(amount_cents), 0) FROM document_lines WHERE document_id = :id) AS subtotal,
-        (SELECT coalesce(sum(amount_cents), 0) FROM document_taxes WHERE document_id = :id) AS taxTotal,
-        (SELECT coalesce(sum(amount_cents), 0) FROM payments WHERE invoice_id = :id) AS paid`,
-    );
+    const sum = (table: string, column: string) =>
+      target.sqlite
+        .prepare(
+          `SELECT ${column} AS id, sum(amount_cents) AS cents FROM ${table}
+           WHERE ${column} IN (SELECT value FROM json_each(?)) GROUP BY ${column}`,
+        )
+        .raw();
+    this.sums = {
+      subtotal: sum('document_lines', 'document_id'),
+      taxTotal: sum('document_taxes', 'document_id'),
+      paid: sum('payments', 'invoice_id'),
+    };
   }
 
   apply(page: Page, from: number, to: number): void {
@@ -169,6 +176,7 @@ class SnapshotLoader {
     const { local } = this.target;
     const columns = local.columnsOf(table);
     const defaults = local.requiredDefaultsOf(table);
+    const ready: Array<Record<string, unknown>> = [];
     for (const [pk, values, clocks] of rows) {
       // A merged-away record's own row is history: the hub has merged its changes into the survivor.
       if (table.naturalKey && this.aliasOf(table.name, pk[0])) continue;
@@ -188,10 +196,14 @@ class SnapshotLoader {
         this.keepClocks(table, key, values, clocks, columns);
       }
       if (values[DELETED] === 1) continue;
-      this.derive(table.name, row);
+      ready.push(row);
+    }
+    const figures = this.figuresOf(table.name, ready);
+    for (const row of ready) {
+      if (figures) this.derive(table.name, row, figures);
       this.insert(table.name, row);
     }
-    // A later slice's figures are summed from these rows.
+    // Later tables' figures are summed from these rows.
     this.flush();
   }
 
@@ -228,7 +240,10 @@ class SnapshotLoader {
   }
 
   private namesMergedRecord(table: SyncedTable, pk: unknown[], values: Record<string, unknown>): boolean {
-    for (const [column, target] of Object.entries(table.refs ?? {})) {
+    // Most businesses never merged a record: then no row names one.
+    if (this.aliases.size === 0 || !table.refs) return false;
+    for (const column in table.refs) {
+      const target = table.refs[column]!;
       const i = table.pk.indexOf(column);
       const id = column in values ? values[column] : i >= 0 ? pk[i] : undefined;
       if (id !== undefined && id !== null && this.aliasOf(target, id)) return true;
@@ -258,32 +273,49 @@ class SnapshotLoader {
   }
 
   /**
-   * Figures no device sends (device/derived.ts), summed from the rows already in: a tax from its
-   * document's lines, a document from its lines, taxes and payments.
+   * The sums a slice's rows are derived from, per document: a tax's from its document's lines, a
+   * document's from its lines, taxes and payments, all already in. One query per figure for the
+   * whole slice, each document's rows found through their key or index.
    */
-  private derive(table: string, row: Record<string, unknown>): void {
-    switch (table) {
-      case 'document_taxes': {
-        const id = String(row.document_id);
-        if (this.lastSubtotal?.id !== id) {
-          this.lastSubtotal = { id, cents: this.subtotal.get(id) as number };
-        }
-        row.amount_cents = taxAmountCents(this.lastSubtotal.cents, Number(row.rate));
-        break;
+  private figuresOf(table: string, rows: Array<Record<string, unknown>>): Sums | undefined {
+    const wanted: Array<keyof Figures> =
+      table === 'document_taxes'
+        ? ['subtotal']
+        : table === 'quotes'
+          ? ['subtotal', 'taxTotal']
+          : table === 'invoices'
+            ? ['subtotal', 'taxTotal', 'paid']
+            : [];
+    if (wanted.length === 0 || rows.length === 0) return undefined;
+    const key = table === 'document_taxes' ? 'document_id' : 'id';
+    const ids = JSON.stringify([...new Set(rows.map((row) => String(row[key])))]);
+    const figures: Sums = { subtotal: new Map(), taxTotal: new Map(), paid: new Map() };
+    for (const figure of wanted) {
+      for (const [id, cents] of this.sums[figure].all(ids) as Array<[string, number]>) {
+        figures[figure].set(id, cents);
       }
-      case 'quotes':
-      case 'invoices': {
-        const { subtotal, taxTotal, paid } = this.documentSums.get({ id: String(row.id) }) as Figures;
-        const total = subtotal + taxTotal;
-        row.subtotal_cents = subtotal;
-        row.tax_total_cents = taxTotal;
-        row.total_cents = total;
-        if (table === 'invoices') {
-          row.amount_paid_cents = paid;
-          row.status = statusAfterPayments(String(row.status), paid, total);
-        }
-        break;
-      }
+    }
+    return figures;
+  }
+
+  /** Figures no device sends (device/derived.ts), from the sums of the row's slice. */
+  private derive(table: string, row: Record<string, unknown>, figures: Sums): void {
+    if (table === 'document_taxes') {
+      const subtotal = figures.subtotal.get(String(row.document_id)) ?? 0;
+      row.amount_cents = taxAmountCents(subtotal, Number(row.rate));
+      return;
+    }
+    const id = String(row.id);
+    const subtotal = figures.subtotal.get(id) ?? 0;
+    const taxTotal = figures.taxTotal.get(id) ?? 0;
+    const total = subtotal + taxTotal;
+    row.subtotal_cents = subtotal;
+    row.tax_total_cents = taxTotal;
+    row.total_cents = total;
+    if (table === 'invoices') {
+      const paid = figures.paid.get(id) ?? 0;
+      row.amount_paid_cents = paid;
+      row.status = statusAfterPayments(String(row.status), paid, total);
     }
   }
 
@@ -369,6 +401,9 @@ interface Figures {
   taxTotal: number;
   paid: number;
 }
+
+/** Per figure, each document's cents (a document without rows of it has none: 0). */
+type Sums = Record<keyof Figures, Map<string, number>>;
 
 function sameNames(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;

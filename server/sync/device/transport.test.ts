@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SyncSnapshotResponse } from '../../../shared/schemas/sync';
 import { httpTransport, joinHub, SyncError } from './transport';
 
 /**
@@ -62,6 +63,54 @@ describe('the device reads its hub’s answers with the wire schemas', () => {
     expect(error.status).toBe(502);
     expect(error.message).toContain(`The hub at ${url} sent an answer to /pull this install cannot read`);
     expect(error.message).toContain('at rows.0.seq');
+  });
+
+  it('hands on a snapshot page of the wire shape as it came', async () => {
+    const page = {
+      table: 'customers',
+      up_to: 42,
+      rows: [
+        [['cus_1'], { name: 'Ada', tags: ['vip'] }, 0],
+        [['cus_2'], { name: 'Grace' }, { name: '0000001a-node' }],
+      ],
+      next: '["cus_2"]',
+    };
+    answer = json(page);
+    const snapshot = httpTransport({ url }, 'sd_sync_x').snapshot({
+      table: 'customers',
+      after: '',
+      limit: 2,
+    });
+    await expect(snapshot).resolves.toEqual(page);
+  });
+
+  it('refuses a snapshot page with a row out of shape, naming where, as the schema would', async () => {
+    const rows = [
+      [['cus_1'], { name: 'Ada' }, 0],
+      [['cus_2'], { name: 'Grace' }, { name: 7 }],
+    ];
+    answer = json({ table: 'customers', up_to: 42, rows, next: null });
+    const error = await failure(
+      httpTransport({ url }, 'sd_sync_x').snapshot({ table: 'customers', after: '', limit: 2 }),
+    );
+    expect(error.code).toBe('hub_bad_answer');
+    expect(error.message).toContain('/snapshot');
+    expect(error.message).toContain('at rows.1.2.name');
+    for (const row of [
+      [['cus_1'], { name: 'Ada' }],
+      [['cus_1'], ['Ada'], 0],
+      ['cus_1', {}, 0],
+      [[], {}, 1],
+    ]) {
+      answer = json({ table: 'customers', up_to: 42, rows: [row], next: null });
+      const refused = await failure(
+        httpTransport({ url }, 'sd_sync_x').snapshot({ table: 'customers', after: '', limit: 1 }),
+      );
+      expect(refused.message).toContain('at rows.0');
+      expect(
+        SyncSnapshotResponse.safeParse({ table: 'customers', up_to: 42, rows: [row], next: null }).success,
+      ).toBe(false);
+    }
   });
 
   it('refuses a push answer without its figures', async () => {

@@ -5,7 +5,8 @@ import {
   SyncLeaseResponse,
   SyncPullResponse,
   SyncPushResponse,
-  SyncSnapshotResponse,
+  SyncSnapshotPage,
+  type SyncSnapshotResponse,
   type SyncUploadRequest,
   type SyncWebhookSecrets,
 } from '../../../shared/schemas/sync';
@@ -156,7 +157,7 @@ export function httpTransport(hub: HubAddress, credential: string): HubTransport
     snapshot: ({ table, after, upTo, limit }) => {
       const query = new URLSearchParams({ table, after, limit: String(limit) });
       if (upTo !== undefined) query.set('up_to', String(upTo));
-      return call(hub, `/snapshot?${query}`, { method: 'GET', credential }, SyncSnapshotResponse);
+      return call(hub, `/snapshot?${query}`, { method: 'GET', credential }, SyncSnapshotPage);
     },
     handOverWebhook: (endpointId, secrets) =>
       call(
