@@ -42,7 +42,7 @@ import * as invitesPasskeys from './migrations/0032_member_invites_passkeys';
 import * as crewActions from './migrations/0033_crew_actions';
 import * as jobPhotos from './migrations/0034_job_photos';
 import * as changeActors from './migrations/0035_change_actors';
-import { watchOtherWriters } from './other-writers';
+import { watchAccountWrites, watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
 import {
@@ -261,6 +261,7 @@ export async function openDatabaseFile(
     );
   }
   keepIdsAfterNewestRecord(sqlite);
+  watchAccountWrites(db, sqlite);
   return {
     db,
     sqlite,

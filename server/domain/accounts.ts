@@ -53,7 +53,8 @@ export function readStoredConfig(text: string): StoredConfig {
   return config;
 }
 
-function toAccount(row: AccountsTable): Account {
+/** An account as the app uses it, from its stored row. */
+export function toAccount(row: Omit<AccountsTable, 'updated_at'>): Account {
   return {
     id: row.id,
     plan: row.plan,

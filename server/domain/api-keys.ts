@@ -1,13 +1,15 @@
 import type { ApiKey, ApiKeyWithSecret, Scope } from '../../shared/schemas/api-key';
 import type { AppContext } from '../context';
+import { runCompiledOnce } from '../db/compiled-once';
 import type { Queryable } from '../db/database';
-import { otherWritersVersion } from '../db/other-writers';
+import { otherWritersVersion, ownAccountWrites } from '../db/other-writers';
 import type { ApiKeysTable } from '../db/schema';
 import { storageProblem } from '../db/storage-errors';
 import { isoNow, toIso } from '../lib/clock';
 import { ApiError, invalidState, notFound, unauthorized } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { hashSecret, newSecret, SECRET_PREFIXES } from '../lib/secrets';
+import { type Account, toAccount } from './accounts';
 
 export const ROTATION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -198,15 +200,20 @@ type SecretRow = Pick<
   'id' | 'account_id' | 'kind' | 'mode' | 'scopes' | 'revoked_at' | 'last_used_at'
 > & {
   expires_at: string | null;
+  /** The key's account, read with it: every request needs both. Undefined when the account is gone. */
+  account: Account | undefined;
 };
 
 /**
- * Presented secrets already looked up, by hash, for one database: every request of an integration
- * presents the same key. Dropped whole when this process writes a key (create, rotate, revoke) and
- * when another process (the CLI) commits anything, so a revocation refuses the very next request.
+ * Presented secrets already looked up, by hash, for one database, with their accounts: every
+ * request of an integration presents the same key. Dropped whole when this process writes a key
+ * (create, rotate, revoke) or an account (a settings or plan change, a sync pull), and when another
+ * connection (the CLI) commits anything, so a revocation refuses the very next request and a plan
+ * change applies to it.
  */
 interface SecretCache {
   otherWriters: number;
+  accountWrites: number;
   rows: Map<string, SecretRow | undefined>;
 }
 
@@ -223,37 +230,84 @@ function forgetKeys(db: object): void {
 
 async function findSecret(db: AppContext['db'], hash: string): Promise<SecretRow | undefined> {
   const version = otherWritersVersion(db);
+  const accountWrites = ownAccountWrites(db);
   const writes = keyWrites.get(db) ?? 0;
   let cache = secretCaches.get(db);
-  if (version !== null && cache?.otherWriters === version && cache.rows.has(hash))
+  if (
+    version !== null &&
+    cache?.otherWriters === version &&
+    cache.accountWrites === accountWrites &&
+    cache.rows.has(hash)
+  )
     return cache.rows.get(hash);
-  const row = await db
-    .selectFrom('api_key_secrets as s')
-    .innerJoin('api_keys as k', 'k.id', 's.key_id')
-    .select([
-      'k.id',
-      'k.account_id',
-      'k.kind',
-      'k.mode',
-      'k.scopes',
-      'k.revoked_at',
-      'k.last_used_at',
-      's.expires_at',
-    ])
-    .where('s.hash', '=', hash)
-    .executeTakeFirst();
-  if (version === null || (keyWrites.get(db) ?? 0) !== writes) return row;
+  const found = await runCompiledOnce(db, 'api key by secret hash', { hash }, (v) =>
+    db
+      .selectFrom('api_key_secrets as s')
+      .innerJoin('api_keys as k', 'k.id', 's.key_id')
+      .leftJoin('accounts as a', 'a.id', 'k.account_id')
+      .select([
+        'k.id',
+        'k.account_id',
+        'k.kind',
+        'k.mode',
+        'k.scopes',
+        'k.revoked_at',
+        'k.last_used_at',
+        's.expires_at',
+        'a.id as account_found',
+        'a.plan',
+        'a.api_plan',
+        'a.config',
+        'a.created_at',
+      ])
+      .where('s.hash', '=', v.hash),
+  );
+  const [result] = found;
+  const row: SecretRow | undefined = result && {
+    id: result.id,
+    account_id: result.account_id,
+    kind: result.kind,
+    mode: result.mode,
+    scopes: result.scopes,
+    revoked_at: result.revoked_at,
+    last_used_at: result.last_used_at,
+    expires_at: result.expires_at,
+    account:
+      result.account_found === null
+        ? undefined
+        : Object.freeze(
+            toAccount({
+              id: result.account_found,
+              plan: result.plan!,
+              api_plan: result.api_plan!,
+              config: result.config!,
+              created_at: result.created_at!,
+            }),
+          ),
+  };
+  if (version === null || (keyWrites.get(db) ?? 0) !== writes || ownAccountWrites(db) !== accountWrites)
+    return row;
   cache = secretCaches.get(db);
-  if (cache?.otherWriters !== version || cache.rows.size >= SECRET_CACHE_SIZE) {
-    cache = { otherWriters: version, rows: new Map() };
+  if (
+    cache?.otherWriters !== version ||
+    cache.accountWrites !== accountWrites ||
+    cache.rows.size >= SECRET_CACHE_SIZE
+  ) {
+    cache = { otherWriters: version, accountWrites: accountWrites ?? 0, rows: new Map() };
     secretCaches.set(db, cache);
   }
   cache.rows.set(hash, row);
   return row;
 }
 
-/** Resolves a presented secret to its key, or throws 401 (unknown, revoked or expired). */
-export async function authenticateSecret(ctx: AppContext, secret: string): Promise<AuthenticatedKey> {
+/**
+ * Resolves a presented secret to its key and the key's account, or throws 401 (unknown, revoked
+ * or expired), or 404 when the account is gone.
+ */
+export async function authenticateSecret(
+  ctx: AppContext,
+  secret: string,
+): Promise<{ key: AuthenticatedKey; account: Account }> {
   const row = await findSecret(ctx.db, hashSecret(secret));
   if (!row || row.revoked_at) {
     throw unauthorized('The API key is missing, unknown or revoked.');
@@ -280,12 +334,16 @@ export async function authenticateSecret(ctx: AppContext, secret: string): Promi
     // The cached row is this key's (only key writes change it): it keeps the note it just got.
     row.last_used_at = lastUsed;
   }
+  if (!row.account) throw notFound(`No account ${row.account_id}`);
   return {
-    keyId: row.id,
-    accountId: row.account_id,
-    kind: row.kind,
-    mode: row.mode,
-    scopes: scopesOf(row),
-    expiresAt: row.expires_at,
+    key: {
+      keyId: row.id,
+      accountId: row.account_id,
+      kind: row.kind,
+      mode: row.mode,
+      scopes: scopesOf(row),
+      expiresAt: row.expires_at,
+    },
+    account: row.account,
   };
 }

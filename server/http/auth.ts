@@ -47,9 +47,9 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 }
 
 export async function authenticateKey(ctx: AppContext, secret: string): Promise<RequestAuth> {
-  const key = await authenticateSecret(ctx, secret);
+  const { key, account } = await authenticateSecret(ctx, secret);
   return {
-    account: await getAccount(ctx.db, key.accountId),
+    account,
     via: 'key',
     key,
     scopes: key.scopes,

@@ -57,15 +57,15 @@ export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN
   // sent it all; the close then meets bytes still arriving, the kernel resets the connection, and the
   // client loses the answer. Keeping the connection lets Node read the rest and drop it, so the client
   // reads its 413; a client still sending after drainMs is cut off.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.raw.complete || reply.getHeader('connection') !== 'close') return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete || reply.getHeader('connection') !== 'close') return done(null, payload);
     reply.removeHeader('connection');
     const socket = request.raw.socket;
     const cutOff = setTimeout(() => socket.destroy(), drainMs);
     const settle = () => clearTimeout(cutOff);
     request.raw.once('end', settle);
     socket.once('close', settle);
-    return payload;
+    done(null, payload);
   });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
     const text = String(raw);

@@ -8,10 +8,17 @@ import { ApiError, validationError } from '../lib/errors';
 import { crashAfterCommit } from '../lib/faults';
 import { REPLAY_WINDOW_MS } from '../maintenance/retention';
 
+/** An Idempotency-Key this request holds the claim of. */
+interface HeldKey {
+  scope: string;
+  key: string;
+  answered: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The claimed key; `answered` once the first write's transaction stored its answer. */
-    idempotency?: { scope: string; key: string; answered: boolean };
+    idempotency?: HeldKey;
   }
   interface FastifyContextConfig {
     /**
@@ -102,10 +109,21 @@ export function registerIdempotency(
    * refused the write): the next request with the key takes the claim over, as a restart would.
    */
   const unreleased = new Set<string>();
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST') return;
+  // Most requests carry no Idempotency-Key: they pass with a callback, without a promise and a turn.
+  app.addHook('preHandler', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return;
+    if (request.method !== 'POST' || key === undefined) return done();
+    claim(request, reply, key).then((replayed) => {
+      if (!replayed) done();
+    }, done);
+  });
+
+  /** Claims the key for this request, or replays the stored answer (true) or refuses the request. */
+  async function claim(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string | string[],
+  ): Promise<boolean> {
     if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
       throw validationError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
     }
@@ -132,7 +150,7 @@ export function registerIdempotency(
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
       request.idempotency = { scope, key, answered: false };
-      return;
+      return false;
     }
     if (unreleased.has(claimId(scope, key))) {
       await ctx.db
@@ -144,7 +162,7 @@ export function registerIdempotency(
         .execute();
       unreleased.delete(claimId(scope, key));
       request.idempotency = { scope, key, answered: false };
-      return;
+      return false;
     }
     const stored = await ctx.db
       .selectFrom('idempotency_keys')
@@ -187,12 +205,13 @@ export function registerIdempotency(
         },
       );
     }
-    return reply
+    reply
       .status(stored.status_code)
       .header('Idempotent-Replayed', 'true')
       .type('application/json; charset=utf-8')
       .send(stored.response);
-  });
+    return true;
+  }
 
   // The handler runs with a hook on its transactions: the first that writes stores the answer.
   app.addHook('preHandler', (request, reply, done) => {
@@ -215,15 +234,20 @@ export function registerIdempotency(
     );
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const held = request.idempotency;
-    if (!held) return payload;
+    if (!held) return done(null, payload);
     request.idempotency = undefined;
+    void record(request, reply, payload, held).then(() => done(null, payload));
+  });
+
+  /** Stores a claimed request's answer, or releases its claim when it failed; never throws. */
+  async function record(request: FastifyRequest, reply: FastifyReply, payload: unknown, held: HeldKey) {
     const failed = reply.statusCode >= 500 || typeof payload !== 'string';
     try {
       if (failed) {
         // A write already committed keeps its stored answer: running the request again would repeat it.
-        if (held.answered) return payload;
+        if (held.answered) return;
         await ctx.db
           .deleteFrom('idempotency_keys')
           .where('scope', '=', held.scope)
@@ -244,6 +268,5 @@ export function registerIdempotency(
       request.log.error({ err: error, route: request.routeOptions.url }, 'idempotency record not saved');
       if (failed) unreleased.add(claimId(held.scope, held.key));
     }
-    return payload;
-  });
+  }
 }

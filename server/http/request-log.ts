@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * the error handler.
  */
 export function registerRequestLog(app: FastifyInstance) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -16,5 +16,6 @@ export function registerRequestLog(app: FastifyInstance) {
       },
       'request',
     );
+    done();
   });
 }

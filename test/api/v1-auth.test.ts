@@ -1,7 +1,12 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3-multiple-ciphers';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../server/db/storage-errors';
 import { setPlans } from '../../server/domain/accounts';
 import { createKey, revokeKey, rotateKey } from '../../server/domain/api-keys';
 import { manualClock } from '../../server/lib/clock';
+import { attachWithoutCapture } from '../../server/sync/capture';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
@@ -130,6 +135,26 @@ describe('v1 keys', () => {
     expect(refused.body.error.code).toBe('plan_required');
     await setPlans(server.ctx, other.clientId, { apiPlan: 'lite' });
     expect((await other.v1('GET', '/clients')).status).toBe(200);
+  });
+
+  it('applies a plan changed by another process (the CLI) or by any write of its own from the next request on', async () => {
+    const other = await server.createAccount({ apiPlan: 'lite' });
+    expect((await other.v1('GET', '/clients')).status).toBe(200);
+    expect((await other.v1('GET', '/clients')).status).toBe(200);
+    const cli = new SQLite(path.join(server.dataDir, DATABASE_FILE));
+    try {
+      attachWithoutCapture(cli);
+      cli.prepare("UPDATE accounts SET api_plan = 'none' WHERE id = ?").run(other.clientId);
+    } finally {
+      cli.close();
+    }
+    const refused = await other.v1('GET', '/clients');
+    expectStatus(refused, 403);
+    expect(refused.body.error.code).toBe('plan_required');
+    // Not through setPlans: a write on the server's own connection that no cache was told of.
+    await sql`UPDATE accounts SET api_plan = 'essential' WHERE id = ${other.clientId}`.execute(server.ctx.db);
+    const served = expectOk(await other.v1('GET', '/clients'));
+    expect(served.headers.get('x-ratelimit-limit')).toBe('1000');
   });
 
   it("never shows one account's records to another account's key", async () => {

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../../../shared/schemas/api-key';
 import type { AppContext } from '../../context';
-import { getAccount } from '../../domain/accounts';
 import { authenticateSecret } from '../../domain/api-keys';
 import { INSTALL_OWNER } from '../../domain/member-sessions';
 import { ApiError, forbidden, planRequired } from '../../lib/errors';
@@ -23,7 +22,7 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const secret = bearerToken(request);
     if (!secret) throw missingCredentials();
-    const key = await authenticateSecret(ctx, secret);
+    const { key, account } = await authenticateSecret(ctx, secret);
     if (key.kind !== 'v1') {
       throw forbidden(
         key.kind === 'feed'
@@ -33,7 +32,6 @@ export function v1Guard(ctx: AppContext, limiter: RateLimiter) {
     }
     // A rotated-out secret still inside its grace period: tell the integration when it stops working.
     if (key.expiresAt) reply.header('X-Key-Expires-At', key.expiresAt);
-    const account = await getAccount(ctx.db, key.accountId);
     const apiPlan = account.api_plan;
     if (apiPlan === 'none') {
       throw planRequired(
