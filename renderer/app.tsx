@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiRequestError, onSessionEnded, request, setPortalClient } from './lib/api';
 import { useRoute } from './lib/router';
 import { type SessionInfo, SessionProvider } from './lib/session';
-import { loadZoneData } from './lib/zone-data';
+import { setSessionZone } from './lib/zone-data';
 import { SignedOut } from './screens/signed-out';
 import { Shell } from './shell';
 import { ErrorNotice, Spinner, ToastProvider } from './ui';
@@ -18,9 +18,10 @@ export function App() {
   const route = useRoute();
 
   const load = useCallback(() => {
-    // Every screen shows dates in the business's zone: the table loads beside the session.
-    Promise.all([request<SessionInfo>('GET', '/api/session'), loadZoneData()]).then(
-      ([session]) => {
+    request<SessionInfo>('GET', '/api/session').then(
+      (session) => {
+        // Every screen shows dates in the business's zone, whose rules come with the session.
+        setSessionZone(session.zone);
         setPortalClient(session.client_id);
         document.title = `${session.business_name} · Shopdesk`;
         setState({ kind: 'ready', session });

@@ -3,6 +3,7 @@
  * React, the shell and the screen it opens on, not the code of every other screen.
  */
 import { type ComponentType, lazy } from 'react';
+import { loadZoneData } from './lib/zone-data';
 
 function screen<Props>(load: () => Promise<ComponentType<Props>>) {
   return lazy(async () => ({ default: await load() }));
@@ -30,5 +31,9 @@ export const Quotes = screen(async () => (await import('./screens/quotes')).Quot
 export const Report = screen(async () => (await import('./screens/report')).Report);
 export const Reviews = screen(async () => (await import('./screens/reviews')).Reviews);
 export const SalesTax = screen(async () => (await import('./screens/sales-tax')).SalesTax);
-export const Settings = screen(async () => (await import('./screens/settings')).Settings);
+// The business settings list every zone: the whole table comes with the screen.
+export const Settings = screen(async () => {
+  const [module] = await Promise.all([import('./screens/settings'), loadZoneData()]);
+  return module.Settings;
+});
 export const Team = screen(async () => (await import('./screens/team')).Team);

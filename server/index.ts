@@ -27,6 +27,7 @@ import { releaseUnfinishedClaims } from './http/idempotency';
 import { RequestGate } from './http/request-gate';
 import { sessionCookieName } from './http/session';
 import { isLoopback, resolveTls, type TlsOption } from './http/tls';
+import { allOf, type BackgroundWork, restartable } from './lib/background-work';
 import { type Clock, systemClock } from './lib/clock';
 import { ApiError } from './lib/errors';
 import type { LineSink } from './lib/rotating-file';
@@ -161,7 +162,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     engine.start();
     return engine;
   };
-  let outbound: RunningServer['outbound'] | undefined;
+  // Everything that works on the database by itself; set once the server listens.
+  let background: BackgroundWork | undefined;
   let restoring = false;
 
   const restore = async (backupId: string, request?: FastifyRequest): Promise<RestoreResult> => {
@@ -175,8 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         throw error;
       });
       await gate.close(request);
-      const running = outbound;
-      await Promise.all([running?.webhooks.stop(), running?.mail.stop(), ctx.sync?.stop()]);
+      await background?.pause();
       await backups.idle();
       await reader.stop();
       await database.close();
@@ -190,8 +191,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         });
         ctx.db = database.db;
         await afterRestore(ctx.db, kept);
-        if (running) Object.assign(running, startOutbound());
-        startSync(database);
+        background?.resume();
         gate.open();
       }
     } finally {
@@ -227,8 +227,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const { port, address, family } = app.server.address() as AddressInfo;
   ctx.listening.port = port;
-  const started = startOutbound();
-  outbound = started;
+  const shownHost = family === 'IPv6' ? `[${address}]` : address;
+  const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
+  lock.announce(url);
+  // The workers are started anew after a restore; this object stays the one callers hold.
+  const outbound = {} as RunningServer['outbound'];
+  const outboundWork = restartable(() => {
+    Object.assign(outbound, startOutbound());
+    return { stop: async () => void (await Promise.all([outbound.webhooks.stop(), outbound.mail.stop()])) };
+  });
   const retention = startRetentionJob(ctx);
   const recurring = startRecurringJob(ctx);
   const reminders = startReminderScheduler(ctx);
@@ -236,17 +243,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.backups?.schedule === false
       ? undefined
       : startBackupSchedule(backups, (error) => app.log.error({ err: error }, 'scheduled backup failed'));
-  const shownHost = family === 'IPv6' ? `[${address}]` : address;
-  const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
-  lock.announce(url);
-  startSync(database);
+  const syncWork = restartable(() => startSync(database));
+  background = allOf([
+    outboundWork,
+    retention,
+    recurring,
+    reminders,
+    ...(schedule ? [schedule] : []),
+    syncWork,
+  ]);
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
     ctx,
     app,
-    outbound: started,
+    outbound,
     retention,
     recurring,
     reminders,
@@ -259,19 +271,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     setOnline: (online) => setOnline(ctx, online),
     close: () => {
       closing ??= (async () => {
-        await ctx.sync?.stop();
+        // Sync first: its connections would hold the HTTP server's close up.
+        await syncWork.stop();
         await app.close();
-        await Promise.all([
-          started.webhooks.stop(),
-          started.mail.stop(),
-          integrity.stop(),
-          retention.stop(),
-          recurring.stop(),
-          reminders.stop(),
-          schedule?.stop(),
-          backups.idle(),
-          reader.stop(),
-        ]);
+        await Promise.all([background?.stop(), integrity.stop(), backups.idle(), reader.stop()]);
         await database.close();
         lock.release();
       })();

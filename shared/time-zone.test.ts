@@ -9,6 +9,7 @@ import {
   zoneDatabaseVersion,
   zonedToUtc,
 } from './time-zone';
+import { zoneSubset } from './zone-database';
 
 const at = (iso: string) => new Date(iso);
 const utc = (date: string, time: string, zone: string) => zonedToUtc(date, time, zone).toISOString();
@@ -21,6 +22,14 @@ describe('bundled zone database', () => {
     }
     expect(isKnownTimeZone('Canada/Pacific')).toBe(true);
     expect(isKnownTimeZone('XYZ')).toBe(false);
+  });
+
+  it("gives one zone's part of the table, through its alias too", () => {
+    const alias = zoneSubset('Canada/Pacific');
+    expect(alias.zones).toEqual([expect.stringMatching(/^America\/Vancouver\|/)]);
+    expect(alias.links).toEqual(['America/Vancouver|Canada/Pacific']);
+    expect(zoneSubset('America/Vancouver').links).toEqual([]);
+    expect(() => zoneSubset('Mars/Olympus')).toThrow(RangeError);
   });
 
   it("knows British Columbia's permanent daylight time, whatever the platform's Intl data says", () => {

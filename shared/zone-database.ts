@@ -4,7 +4,7 @@
  * the browser's copies differ in age, and a rule change (British Columbia staying on daylight time
  * from November 2026) then moves a job to another hour or day on one side only.
  */
-import { zoneData } from './zone-data';
+import { type ZoneData, zoneData } from './zone-data';
 
 /** Offsets east of UTC in minutes, each in force until the matching instant (ms since epoch). */
 interface Zone {
@@ -30,16 +30,20 @@ function base60(text: string): number {
 }
 
 interface Tables {
+  data: ZoneData;
   packedZones: Map<string, string>;
   aliases: Map<string, string>;
 }
 
 let tables: Tables | undefined;
 
-/** Indexed on first use: the UI loads the data after its first screen (see zone-data.ts). */
+/**
+ * Indexed on first use, and again when the data changes: the UI starts with its session's one zone
+ * and loads the whole table when a screen lists them (see renderer/lib/zone-data.ts).
+ */
 function indexed(): Tables {
-  if (tables) return tables;
   const data = zoneData();
+  if (tables?.data === data) return tables;
   const packedZones = new Map<string, string>();
   for (const line of data.zones) packedZones.set(line.slice(0, line.indexOf('|')), line);
   const aliases = new Map<string, string>();
@@ -48,7 +52,7 @@ function indexed(): Tables {
     if (packedZones.has(a)) aliases.set(b, a);
     else if (packedZones.has(b)) aliases.set(a, b);
   }
-  tables = { packedZones, aliases };
+  tables = { data, packedZones, aliases };
   return tables;
 }
 
@@ -117,4 +121,20 @@ export function timeZoneNames(): string[] {
 /** The IANA release of the bundled data (2026f). */
 export function zoneDatabaseVersion(): string {
   return zoneData().version;
+}
+
+/**
+ * The part of the table one zone needs (its rules, and the link when `name` is an alias): what a
+ * client that shows only the business's zone loads instead of the whole table.
+ */
+export function zoneSubset(name: string): ZoneData {
+  const canonical = canonicalZone(name);
+  if (!canonical) throw new RangeError(`Unknown time zone: ${name}`);
+  const { data, packedZones } = indexed();
+  return {
+    version: data.version,
+    source: data.source,
+    zones: [packedZones.get(canonical)!],
+    links: canonical === name ? [] : [`${canonical}|${name}`],
+  };
 }

@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { mayUse, type Permission } from '../../shared/roles';
 import type { MemberRole } from '../../shared/schemas/team';
+import type { ZoneData } from '../../shared/zone-data';
 import { createFormatters, type Formatters } from './format';
 
 export interface SessionInfo {
@@ -11,6 +12,7 @@ export interface SessionInfo {
   currency: string;
   locale: string;
   timezone: string;
+  zone: ZoneData;
   /** Who is signed in: the UI offers only what this role may do; the server checks every call. */
   member: { id: string | null; name: string | null; role: MemberRole; can_see_prices: boolean };
 }

@@ -5,7 +5,7 @@ import { portal, portalUrl } from '../lib/api';
 import { zonedLocalToIso } from '../lib/format';
 import { href, navigate } from '../lib/router';
 import { useFormat, useSession } from '../lib/session';
-import { usePagedList, useResource } from '../lib/use-resource';
+import { usePagedList } from '../lib/use-resource';
 import { useSubmit } from '../lib/use-submit';
 import {
   Badge,
@@ -17,7 +17,6 @@ import {
   FormAlert,
   fieldError,
   Input,
-  Notice,
   Textarea,
   useToast,
 } from '../ui';
@@ -294,23 +293,5 @@ function DeclineDialog({
         </form>
       )}
     </Dialog>
-  );
-}
-
-/** On the dashboard: how many requests wait for an answer, with the way to them. */
-export function RequestsWaitingNotice() {
-  const open = useResource(
-    () => portal.get('/booking-requests', { params: { query: { status: 'open', limit: 100 } } }),
-    'booking-requests-open',
-  );
-  const waiting = open.data?.data.length ?? 0;
-  if (waiting === 0) return null;
-  const more = open.data?.pagination.has_more ? '+' : '';
-  return (
-    <Notice>
-      {waiting}
-      {more} booking {waiting === 1 && !more ? 'request waits' : 'requests wait'} for your answer.{' '}
-      <a href={href('bookings')}>Open Bookings</a>
-    </Notice>
   );
 }

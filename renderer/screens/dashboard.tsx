@@ -8,9 +8,9 @@ import { Offered, useFormat, useSession } from '../lib/session';
 import { useResource } from '../lib/use-resource';
 import { Card, EmptyState, LinkButton, PageHeader, Stat, StatusBadge } from '../ui';
 import { BackupAlert } from './backup-alert';
-import { RequestsWaitingNotice } from './booking-requests';
 import { Loaded, Stars } from './common';
 import { CustomersWaiting } from './customers-waiting';
+import { RequestsWaitingNotice } from './requests-waiting';
 
 /** Good morning, afternoon or evening by the clock where the business is, not where this computer is. */
 function greeting(now: Date, timeZone: string): string {

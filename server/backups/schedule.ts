@@ -1,10 +1,11 @@
 import type { Backup } from '../../shared/schemas/backup';
+import type { BackgroundWork } from '../lib/background-work';
+import { startPeriodicJob } from '../lib/periodic-job';
 import type { Backups } from './backups';
 
-export interface BackupSchedule {
+export interface BackupSchedule extends BackgroundWork {
   /** Backs up if the daily backup is due; a failure is recorded (the dashboard shows it), not thrown. */
   runDue(): Promise<Backup | null>;
-  stop(): Promise<void>;
 }
 
 const CHECK_EVERY_MS = 15 * 60 * 1000;
@@ -19,9 +20,9 @@ export function startBackupSchedule(
   onError: (error: Error) => void,
   checkEveryMs = CHECK_EVERY_MS,
 ): BackupSchedule {
-  let current: Promise<Backup | null> = Promise.resolve(null);
-  const runDue = () => {
-    current = current.then(async () => {
+  const job = startPeriodicJob(
+    'scheduled backup',
+    async () => {
       if (!backups.isDue()) return null;
       try {
         return await backups.create('scheduled');
@@ -29,17 +30,8 @@ export function startBackupSchedule(
         onError(error as Error);
         return null;
       }
-    });
-    return current;
-  };
-  const timer = setInterval(runDue, checkEveryMs);
-  timer.unref();
-  void runDue();
-  return {
-    runDue,
-    stop: async () => {
-      clearInterval(timer);
-      await current;
     },
-  };
+    { firstDelayMs: 0, intervalMs: checkEveryMs },
+  );
+  return { runDue: job.runNow, pause: job.pause, resume: job.resume, stop: job.stop };
 }

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MemberRole } from '../../shared/schemas/team';
+import { zoneSubset } from '../../shared/zone-database';
 import type { AppContext } from '../context';
 import { endSession, redeemSignInToken, SESSION_TTL_MS } from '../domain/sessions';
 import { memberName } from '../domain/team';
@@ -22,6 +23,17 @@ const SessionInfo = z
     currency: z.string(),
     locale: z.string(),
     timezone: z.string(),
+    zone: z
+      .object({
+        version: z.string(),
+        source: z.string(),
+        zones: z.array(z.string()),
+        links: z.array(z.string()),
+      })
+      .meta({
+        description:
+          "The rules of `timezone` from the server's zone database, packed as in shared/time-zone-data.json: the UI shows dates with them and loads the whole table only where it lists zones.",
+      }),
     member: z
       .object({
         id: z.string().nullable().meta({ description: "null for the install's owner sign-in link." }),
@@ -114,6 +126,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           currency: account.config.currency,
           locale: account.config.locale,
           timezone: account.config.timezone,
+          zone: zoneSubset(account.config.timezone),
           member: { id: member.id, name, role: member.role, can_see_prices: member.canSeePrices },
         };
       },

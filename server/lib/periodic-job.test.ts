@@ -61,4 +61,37 @@ describe('startPeriodicJob', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toBe(2);
   });
+
+  it('pause waits for the pass under way; a pass falling due while paused runs after resume', async () => {
+    vi.useFakeTimers();
+    const log: string[] = [];
+    let release: () => void = () => {};
+    const job = startPeriodicJob(
+      'test',
+      async () => {
+        log.push('start');
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        log.push('end');
+      },
+      { firstDelayMs: 1_000, intervalMs: 10_000 },
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    let paused = false;
+    const pausing = job.pause().then(() => {
+      paused = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(paused).toBe(false);
+    release();
+    await pausing;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(log).toEqual(['start', 'end']);
+    job.resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['start', 'end', 'start']);
+    release();
+    await job.stop();
+  });
 });

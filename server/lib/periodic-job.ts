@@ -1,10 +1,10 @@
 import { runAs, SYSTEM_ACTOR } from './actor';
+import type { BackgroundWork } from './background-work';
 
 /** Background work of a running server: `runNow()` runs a pass at once; `stop()` waits for the last. */
-export interface PeriodicJob<T> {
-  /** Runs one pass now, after any pass under way (passes never overlap). */
+export interface PeriodicJob<T> extends BackgroundWork {
+  /** Runs one pass now, after any pass under way (passes never overlap); while paused, after `resume()`. */
   runNow(): Promise<T>;
-  stop(): Promise<void>;
 }
 
 /**
@@ -17,12 +17,19 @@ export function startPeriodicJob<T>(
   pass: (stopping: () => boolean) => Promise<T>,
   timing: { firstDelayMs: number; intervalMs: number; onResult?: (result: T) => void },
 ): PeriodicJob<T> {
-  let running: Promise<unknown> = Promise.resolve();
+  let queue: Promise<unknown> = Promise.resolve();
+  let underWay: Promise<unknown> = Promise.resolve();
+  let paused: { resumed: Promise<void>; resume: () => void } | undefined;
   let stopped = false;
   const runNow = () => {
-    // Scheduled work is the system's, even when a request asked for a pass.
-    const next = running.then(() => runAs(SYSTEM_ACTOR, () => pass(() => stopped)));
-    running = next.catch(() => undefined);
+    const next = queue.then(async () => {
+      while (paused && !stopped) await paused.resumed;
+      // Scheduled work is the system's, even when a request asked for a pass.
+      const running = runAs(SYSTEM_ACTOR, () => pass(() => stopped));
+      underWay = running.catch(() => undefined);
+      return running;
+    });
+    queue = next.catch(() => undefined);
     return next;
   };
   const tick = () => {
@@ -33,13 +40,30 @@ export function startPeriodicJob<T>(
   const every = setInterval(tick, timing.intervalMs);
   first.unref();
   every.unref();
+  const resume = () => {
+    const was = paused;
+    paused = undefined;
+    was?.resume();
+  };
   return {
     runNow,
+    pause: async () => {
+      if (!paused) {
+        let release: () => void = () => undefined;
+        const resumed = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        paused = { resumed, resume: release };
+      }
+      await underWay;
+    },
+    resume,
     stop: async () => {
       stopped = true;
       clearTimeout(first);
       clearInterval(every);
-      await running;
+      resume();
+      await queue;
     },
   };
 }

@@ -1,12 +1,15 @@
 import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_TTL_MS } from '../../server/domain/sessions';
 import { manualClock } from '../../server/lib/clock';
+import type { PruneReport } from '../../server/maintenance/retention';
 import { expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await server?.stop();
   server = undefined;
 });
@@ -193,5 +196,38 @@ describe('backups while serving, and restoring an older one', () => {
     ]);
     clock.advance(27 * 60 * 60 * 1000);
     expect(server.backups.status().health).toBe('overdue');
+  });
+
+  it('pauses the periodic jobs while a restore swaps the file: a pass due meanwhile runs after it, on the restored data', async () => {
+    const clock = manualClock('2026-11-01T09:00:00Z');
+    server = await startTestServer({ clock });
+    const running = server;
+    const shop = await server.createAccount();
+    await shop.signIn();
+    const backup = await server.backups.create('manual');
+    clock.advance(SESSION_TTL_MS + 24 * 60 * 60 * 1000);
+    // The live database's session has expired: pruned now, it is left only in the backup.
+    expect((await server.retention.runNow()).sessions).toBe(1);
+
+    const logged = vi.spyOn(console, 'error');
+    // The retention job falls due again and again from before the restore until after it.
+    const passes: Array<PruneReport | Error> = [];
+    let restoring = true;
+    const due = (async () => {
+      while (restoring) {
+        passes.push(await running.retention.runNow().catch((error: Error) => error));
+        // A pass is all microtasks (the driver is synchronous): the restore's file work needs a turn.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await server.restore(backup.id);
+    restoring = false;
+    await due;
+
+    expect(passes.filter((pass) => pass instanceof Error)).toEqual([]);
+    expect(logged.mock.calls.flat().join(' ')).not.toMatch(/destroyed|a pass failed/);
+    // The pass that fell due during the swap ran on the restored file, where the session was back.
+    expect(passes.map((pass) => (pass instanceof Error ? null : pass.sessions))).toContain(1);
+    expect((await server.retention.runNow()).sessions).toBe(0);
   });
 });

@@ -214,6 +214,8 @@ describe('UI session', () => {
     expect(cookie.split('=')[0]).toBe(sessionCookieName(server.dataDir));
     const session = expectOk(await server.request('GET', '/api/session', { headers: { cookie } }));
     expect(session.body).toMatchObject({ client_id: shop.clientId, plan: 'platform' });
+    // The UI shows dates with the business's zone from the session, not the whole table.
+    expect(session.body.zone.zones).toEqual([expect.stringMatching(`^${session.body.timezone}\\|`)]);
     const customers = await server.request('GET', `/api/portal/${shop.clientId}/customers`, {
       headers: { cookie },
     });

@@ -744,6 +744,13 @@ export interface components {
             /** @enum {string} */
             plan: "basic" | "platform";
             timezone: string;
+            /** @description The rules of `timezone` from the server's zone database, packed as in shared/time-zone-data.json: the UI shows dates with them and loads the whole table only where it lists zones. */
+            zone: {
+                links: string[];
+                source: string;
+                version: string;
+                zones: string[];
+            };
         };
         SyncJoinRequestInput: {
             code: string;
