@@ -24,7 +24,7 @@ function keyPragmaValue(key: DatabaseKey): string {
 
 /**
  * How a file is encrypted. New files are AEGIS-256 (authenticated encryption on AES-NI: a page costs
- * a few percent of SQLCipher's AES-CBC plus HMAC-SHA512, see docs/decisions.md); files encrypted
+ * about a tenth of SQLCipher's AES-CBC plus HMAC-SHA512, see docs/decisions.md); files encrypted
  * before keep SQLCipher 4's format and still open, tried second.
  */
 export type Cipher = 'aegis-256' | 'sqlcipher-4';
