@@ -14,7 +14,7 @@ import {
 import type { RetentionRule } from './backups/retention';
 import { type BackupSchedule, startBackupSchedule } from './backups/schedule';
 import { createContext, setOnline } from './context';
-import { type DatabaseKey, keyPragmas } from './db/cipher';
+import type { DatabaseKey } from './db/cipher';
 import { lockDataFolder } from './db/folder-lock';
 import { startIntegrityCheck } from './db/integrity';
 import { ReadWorker } from './db/read-worker';
@@ -136,7 +136,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Review requests carry a client hub link wherever the business set its hub's address.
   ctx.clientLinks = clientLinkMaker(clock);
   // Restartable: stopped while a restore swaps the file, it opens the new one at the next read.
-  const reader = new ReadWorker(database.file, keyPragmas(key));
+  const reader = new ReadWorker(database.file, key);
   ctx.readSnapshot = reader.read;
   await releaseUnfinishedClaims(ctx.db);
   const gate = new RequestGate();

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Backup, BackupReason, BackupStatus } from '../../shared/schemas/backup';
-import { type DatabaseKey, keyPragmas } from '../db/cipher';
+import { type DatabaseKey, fileKeyPragmas } from '../db/cipher';
 import { databaseFile } from '../db/database';
 import { encryptInPlace, sameContent } from '../db/encrypt-in-place';
 import { runFileTask } from '../db/file-worker';
@@ -169,7 +169,7 @@ export class Backups {
       const found = await runFileTask({
         kind: 'verify',
         file: backup.file,
-        keyPragmas: keyPragmas(backup.encrypted ? this.options.key : null),
+        keyPragmas: fileKeyPragmas(backup.file, backup.encrypted ? this.options.key : null),
       });
       const intact = sameContent({ integrity: 'ok', tables: backup.tables }, found);
       checked = {
@@ -199,9 +199,13 @@ export class Backups {
         kind: 'snapshot',
         source: databaseFile(dataDir),
         target: partial,
-        keyPragmas: keyPragmas(key),
+        keyPragmas: fileKeyPragmas(databaseFile(dataDir), key),
       });
-      const found = await runFileTask({ kind: 'verify', file: partial, keyPragmas: keyPragmas(key) });
+      const found = await runFileTask({
+        kind: 'verify',
+        file: partial,
+        keyPragmas: fileKeyPragmas(partial, key),
+      });
       if (found.integrity !== 'ok') throw new Error(`integrity_check of the new backup: ${found.integrity}`);
       const absent = REQUIRED_TABLES.filter((name) => !(name in found.tables));
       if (absent.length > 0) throw new Error(`The new backup lacks the tables ${absent.join(', ')}`);

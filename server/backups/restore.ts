@@ -1,6 +1,6 @@
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import type { Backup, RestoreResult } from '../../shared/schemas/backup';
-import { keyPragmas, rekeyPragmas } from '../db/cipher';
+import { fileKeyPragmas, rekeyPragmas } from '../db/cipher';
 import { type Db, databaseFile } from '../db/database';
 import { sameContent } from '../db/encrypt-in-place';
 import { runFileTask } from '../db/file-worker';
@@ -42,7 +42,7 @@ export async function prepareRestore(backups: Backups, id: string): Promise<Prep
     const found = await runFileTask({
       kind: 'verify',
       file: copy,
-      keyPragmas: keyPragmas(backups.key),
+      keyPragmas: fileKeyPragmas(copy, backups.key),
     }).catch((error: Error) => ({ integrity: error.message, tables: {} }));
     if (!sameContent({ integrity: 'ok', tables: restored.tables }, found))
       throw unusable(`Backup ${id} did not verify (${found.integrity}); nothing was changed.`);

@@ -1,9 +1,10 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 
 /**
- * The key that opens an encrypted database: a passphrase (SQLCipher derives the key from it with
- * PBKDF2, about 0.1 s per open) or 32 raw bytes as 64 hex digits (the desktop's generated key).
+ * The key that opens an encrypted database: a passphrase (the cipher derives the key from it: Argon2id
+ * for AEGIS, PBKDF2 for SQLCipher 4, tens of milliseconds per open) or 32 raw bytes as 64 hex digits
+ * (the desktop's generated key).
  */
 export type DatabaseKey = { passphrase: string } | { hex: string };
 
@@ -16,22 +17,33 @@ export function parseDatabaseKey(text: string): DatabaseKey {
   return HEX_KEY.test(trimmed) ? { hex: trimmed.toLowerCase() } : { passphrase: trimmed };
 }
 
-/** The encryption is SQLCipher 4's format, so the files open with the sqlcipher tool as well. */
 function keyPragmaValue(key: DatabaseKey): string {
   const secret = 'hex' in key ? `x'${key.hex}'` : key.passphrase;
   return `'${secret.replaceAll("'", "''")}'`;
 }
 
-const CIPHER_PRAGMAS = [`cipher = 'sqlcipher'`, 'legacy = 4'];
+/**
+ * How a file is encrypted. New files are AEGIS-256 (authenticated encryption on AES-NI: a page costs
+ * about a tenth of SQLCipher's AES-CBC plus HMAC-SHA512, see docs/decisions.md); files encrypted
+ * before keep SQLCipher 4's format and still open, tried second.
+ */
+export type Cipher = 'aegis-256' | 'sqlcipher-4';
 
-/** The pragmas that open a file with the key (none for a plain file), for this or another connection. */
-export function keyPragmas(key: DatabaseKey | null): string[] {
-  return key ? [...CIPHER_PRAGMAS, `key = ${keyPragmaValue(key)}`] : [];
+const CIPHER_PRAGMAS: Record<Cipher, string[]> = {
+  'aegis-256': [`cipher = 'aegis'`, `algorithm = 'aegis-256'`],
+  'sqlcipher-4': [`cipher = 'sqlcipher'`, 'legacy = 4'],
+};
+
+const CIPHERS = Object.keys(CIPHER_PRAGMAS) as Cipher[];
+
+/** The pragmas that open a file of that cipher with the key (none for a plain file). */
+export function keyPragmas(key: DatabaseKey | null, cipher: Cipher = 'aegis-256'): string[] {
+  return key ? [...CIPHER_PRAGMAS[cipher], `key = ${keyPragmaValue(key)}`] : [];
 }
 
-/** The pragmas that encrypt an open plain file (not in WAL mode) with the key. */
+/** The pragmas that encrypt an open plain file (not in WAL mode) with the key, as new files are. */
 export function rekeyPragmas(key: DatabaseKey): string[] {
-  return [...CIPHER_PRAGMAS, `rekey = ${keyPragmaValue(key)}`];
+  return [...CIPHER_PRAGMAS['aegis-256'], `rekey = ${keyPragmaValue(key)}`];
 }
 
 const PLAIN_HEADER = 'SQLite format 3\0';
@@ -77,6 +89,41 @@ const zeroFilledError = () =>
     },
   );
 
+const readSchema = (sqlite: SQLite.Database) => sqlite.prepare('select count(*) from sqlite_schema').get();
+
+/**
+ * The cipher that opens an existing file with the key, found by trying each in turn on a read-only
+ * connection: one that fails never checkpoints the WAL when it closes, so a wrong try writes
+ * nothing. Null when none does (a wrong key, a plain or damaged file: the real open says which).
+ */
+function cipherOpening(file: string, key: DatabaseKey): Cipher | null {
+  for (const cipher of CIPHERS) {
+    let probe: SQLite.Database | undefined;
+    try {
+      probe = new SQLite(file, { readonly: true, fileMustExist: true });
+      for (const pragma of keyPragmas(key, cipher)) probe.pragma(pragma);
+      readSchema(probe);
+      return cipher;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_NOTADB') return null;
+    } finally {
+      probe?.close();
+    }
+  }
+  return null;
+}
+
+/** How the file is encrypted with the key; a file yet to be written gets the cipher of new files. */
+export function fileCipher(file: string, key: DatabaseKey): Cipher {
+  const written = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
+  return (written && cipherOpening(file, key)) || CIPHERS[0]!;
+}
+
+/** The pragmas that open this file with the key (none without one), for any connection to it. */
+export function fileKeyPragmas(file: string, key: DatabaseKey | null): string[] {
+  return key ? keyPragmas(key, fileCipher(file, key)) : [];
+}
+
 /**
  * Opens a database file with the key (or none) and proves the key right by reading the schema:
  * SQLite only notices a wrong key at the first read.
@@ -86,10 +133,11 @@ export function openSqliteFile(
   key: DatabaseKey | null,
   options: { readonly?: boolean; fileMustExist?: boolean } = {},
 ): SQLite.Database {
+  const pragmas = fileKeyPragmas(file, key);
   const sqlite = new SQLite(file, options);
   try {
-    for (const pragma of keyPragmas(key)) sqlite.pragma(pragma);
-    sqlite.prepare('select count(*) from sqlite_schema').get();
+    for (const pragma of pragmas) sqlite.pragma(pragma);
+    readSchema(sqlite);
     return sqlite;
   } catch (error) {
     sqlite.close();

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3-multiple-ciphers';
-import { type DatabaseKey, keyPragmas } from './cipher';
+import { type DatabaseKey, fileKeyPragmas } from './cipher';
 import { DataFolderError, damagedMessage } from './storage-errors';
 
 /** Whether the data file is fit to serve; once damage is seen the server refuses every API request. */
@@ -87,7 +87,7 @@ function runCheck(file: string, key: DatabaseKey | null): { worker: Worker; foun
   const driver = createRequire(import.meta.url).resolve('better-sqlite3-multiple-ciphers');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { driver, file, keyPragmas: keyPragmas(key) },
+    workerData: { driver, file, keyPragmas: fileKeyPragmas(file, key) },
   });
   worker.unref();
   const found = new Promise<string[]>((resolve) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../sync/open';
-import { keyPragmas, parseDatabaseKey } from './cipher';
+import { parseDatabaseKey } from './cipher';
 import { ReadWorker } from './read-worker';
 
 const KEY = parseDatabaseKey('correct horse battery staple');
@@ -15,7 +15,7 @@ let worker: ReadWorker;
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-read-worker-'));
   database = await openDatabase(dir, { key: KEY });
-  worker = new ReadWorker(database.file, keyPragmas(KEY));
+  worker = new ReadWorker(database.file, KEY);
 });
 
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { type DatabaseKey, fileKeyPragmas } from './cipher';
 
 /**
  * Long reads (reports over a quarter of a large business) run on a worker thread with a read-only
@@ -78,7 +79,7 @@ export class ReadWorker {
 
   constructor(
     private readonly file: string,
-    private readonly keyPragmas: string[],
+    private readonly key: DatabaseKey | null,
   ) {}
 
   readonly read: ReadSnapshot = (statements) =>
@@ -104,7 +105,8 @@ export class ReadWorker {
     if (this.worker) return this.worker;
     const worker = new Worker(programSource, {
       eval: true,
-      workerData: { driver, file: this.file, keyPragmas: this.keyPragmas },
+      // Asked at each start: a restore may have swapped in a file of the other cipher.
+      workerData: { driver, file: this.file, keyPragmas: fileKeyPragmas(this.file, this.key) },
     });
     worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);

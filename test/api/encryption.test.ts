@@ -3,13 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseKeyError, openSqliteFile, parseDatabaseKey } from '../../server/db/cipher';
+import {
+  DatabaseKeyError,
+  fileCipher,
+  keyPragmas,
+  openSqliteFile,
+  parseDatabaseKey,
+} from '../../server/db/cipher';
+import { databaseFile } from '../../server/db/database';
 import { startServer } from '../../server/index';
 import { openDatabase } from '../../server/sync/open';
 import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-const KEY = parseDatabaseKey('correct horse battery staple');
+const PASSPHRASE = 'correct horse battery staple';
+const KEY = parseDatabaseKey(PASSPHRASE);
 // Words that exist only in the customer's record: if they are on disk in clear, the record leaked.
 const SECRET = {
   name: 'Zebulon Quackenbush',
@@ -124,5 +132,54 @@ describe('encryption at rest', () => {
     await addSecretCustomer(server);
     await expect(openDatabase(dataDir, { key: KEY })).rejects.toThrow(/needs it to itself: stop the server/);
     expect(leaks(dataDir).length).toBeGreaterThan(0);
+  });
+
+  it('encrypts new files with AEGIS-256, which SQLCipher 4 does not open, and backs them up the same way', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir, key: KEY });
+    await addSecretCustomer(server);
+    const backup = await server.backups.create('manual');
+    for (const file of [databaseFile(dataDir), backup.file]) {
+      expect(fileCipher(file, KEY)).toBe('aegis-256');
+      const asSqlcipher = new SQLite(file, { readonly: true });
+      for (const pragma of keyPragmas(KEY, 'sqlcipher-4')) asSqlcipher.pragma(pragma);
+      expect(() => asSqlcipher.prepare('select * from customers').all()).toThrow(/file is not a database/);
+      asSqlcipher.close();
+    }
+  });
+
+  it('still serves, backs up and restores a database encrypted in SQLCipher 4 format, as it was before', async () => {
+    const dataDir = dataFolder();
+    server = await startTestServer({ dataDir });
+    const shop = await addSecretCustomer(server);
+    await server.stop();
+    const earlier = new SQLite(databaseFile(dataDir));
+    earlier.pragma('journal_mode = DELETE');
+    for (const pragma of [`cipher = 'sqlcipher'`, 'legacy = 4', `rekey = '${PASSPHRASE}'`])
+      earlier.pragma(pragma);
+    earlier.close();
+
+    server = await startTestServer({ dataDir, key: KEY });
+    expect(fileCipher(databaseFile(dataDir), KEY)).toBe('sqlcipher-4');
+    const customers = () =>
+      server!.request('GET', `/api/portal/${shop.clientId}/customers`, { key: shop.portalKey });
+    expect(expectOk(await customers()).body.data.map((c) => c.name)).toEqual([SECRET.name]);
+    const backup = await server.backups.create('manual');
+    expect(backup).toMatchObject({ encrypted: true, result: 'verified' });
+    expect(fileCipher(backup.file, KEY)).toBe('sqlcipher-4');
+    await server.stop();
+
+    // A new database (AEGIS) in the same folder, then the earlier backup restored over it.
+    rmSync(databaseFile(dataDir));
+    server = await startTestServer({ dataDir, key: KEY });
+    expect(fileCipher(databaseFile(dataDir), KEY)).toBe('aegis-256');
+    const restored = await server.restore(backup.id);
+    expect(restored.safety_copy).toMatchObject({ result: 'verified' });
+    expect(fileCipher(databaseFile(dataDir), KEY)).toBe('sqlcipher-4');
+    expect(expectOk(await customers()).body.data.map((c) => c.name)).toEqual([SECRET.name]);
+    // The read worker opens the restored file with its own cipher, not the one of the file it replaced.
+    const [names] = await server.ctx.readSnapshot!([{ sql: 'select name from customers', parameters: [] }]);
+    expect(names).toEqual([{ name: SECRET.name }]);
+    expect(leaks(dataDir)).toEqual([]);
   });
 });
