@@ -31,10 +31,12 @@ export default defineConfig({
           ...shared,
           name: 'unit',
           // A worker runs its files in one process that keeps the modules it loaded, instead of
-          // loading them again for every file: half this project's CPU time. Unit tests start no
-          // servers and change no globals. The other projects stay isolated: tried without, API
-          // files on manual clocks (reminders) failed after other files in their worker.
+          // loading them again for every file: half this project's CPU time. The id generator,
+          // the one module state a test can see, is put back as a new process has it before each
+          // file. The other projects stay isolated until a quiet run shows their files passing
+          // without (on a loaded machine their timing-bound tests fail either way).
           isolate: false,
+          setupFiles: ['test/helpers/fresh-file.ts'],
           include: [
             'server/**/*.test.ts',
             'shared/**/*.test.ts',

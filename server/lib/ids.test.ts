@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepIdsAfter, newId, randomBase62 } from './ids';
+import { forgetIds, idTime, keepIdsAfter, newId, randomBase62 } from './ids';
 
 describe('newId', () => {
   it('sorts in creation order, also within one millisecond', () => {
@@ -24,6 +24,15 @@ describe('keepIdsAfter', () => {
     const later = newId('cus', 1_800_000_000_000);
     expect(later > other).toBe(true);
     expect(later.slice(4, 14)).toBe(other.slice(4, 14));
+  });
+});
+
+describe('forgetIds', () => {
+  it('lets ids follow the clock again after one far ahead, as in a new process', () => {
+    newId('job', 2_000_000_000_000);
+    expect(idTime(newId('job', 1_800_000_000_000))).toBe(2_000_000_000_000);
+    forgetIds();
+    expect(idTime(newId('job', 1_800_000_000_000))).toBe(1_800_000_000_000);
   });
 });
 

@@ -101,6 +101,16 @@ export function keepIdsAfter(id: string): void {
   lastRandom = random;
 }
 
+/**
+ * Forgets every id made or seen, as a process that has just started: test files that share a
+ * worker process (vitest's isolate: false) each start from there, so a file whose clock ran ahead
+ * does not leave the next file's ids in its future (test/helpers/fresh-file.ts).
+ */
+export function forgetIds(): void {
+  lastTime = 0;
+  lastRandom = new Uint8Array(10);
+}
+
 const ID_BODY = /^[a-z]+_([0-9a-hjkmnp-tv-z]{10})([0-9a-hjkmnp-tv-z]{16})$/;
 
 function decodeTime(id: string): number | null {
