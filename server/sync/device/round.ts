@@ -71,11 +71,12 @@ export class SyncRounds {
 
   /** A pull with nothing to push waits up to `waitSeconds` for the hub to have something. */
   async run(accountId: string, waitSeconds: number, signal?: AbortSignal): Promise<SyncRound> {
-    const settings = await this.inFile(() => readSettings(this.local, accountId));
+    const settings = await this.inFile(() => {
+      const found = readSettings(this.local, accountId);
+      if (found) updateSettings(this.local, accountId, { last_attempt_at: isoNow(this.deps.clock) });
+      return found;
+    });
     if (!settings) throw invalidState('This business does not sync.');
-    await this.inFile(() =>
-      updateSettings(this.local, accountId, { last_attempt_at: isoNow(this.deps.clock) }),
-    );
     try {
       const transport = await this.transportFor(settings);
       await this.numbers.topUp(accountId, transport);
@@ -118,8 +119,13 @@ export class SyncRounds {
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);
       const { pending, conflicts } = await this.inFile(() => {
-        updateSettings(this.local, accountId, { last_synced_at: now, last_error: null });
-        saveNodeClock(this.local, this.deps.capture.hlc.last(), this.deps.capture.offset());
+        // One commit for both: a busy install runs a few rounds a second.
+        this.deps.sqlite
+          .transaction(() => {
+            updateSettings(this.local, accountId, { last_synced_at: now, last_error: null });
+            saveNodeClock(this.local, this.deps.capture.hlc.last(), this.deps.capture.offset());
+          })
+          .immediate();
         return {
           pending: pendingCount(this.local, accountId),
           conflicts: openConflictCount(this.local, accountId),
