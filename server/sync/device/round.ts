@@ -108,8 +108,10 @@ export class SyncRounds {
           signal,
           pulled,
         ));
+        // A long poll cut short by a local write pushes it in this round, not in a round of its own.
+        const woken = wait > 0 && signal?.aborted === true;
         // Rows held back by a record made here that the hub has not merged yet: push it, pull again.
-        if (deferred === 0 || attempt >= 3) break;
+        if ((deferred === 0 && !woken) || attempt >= 3) break;
         if ((await this.inFile(() => pendingCount(this.local, accountId))) === 0) break;
       }
       // Caught up: the records the pull touched are checked on the whole state, and what that
