@@ -148,7 +148,9 @@ export function applyPulledRows(
     const pk = JSON.stringify(key);
     const { state: base, exists } = local.state(table, pk, key);
     const winners = winningColumns(table, base, incoming);
-    if (winners.length === 0) return;
+    // Checked only when something would be written: most rows of a page are echoes of this
+    // install's own pushes, which change nothing here.
+    if (winners.length === 0 || namesAnotherBusiness(table, key, incoming.v)) return;
     const clocks = { ...(base?.c ?? {}) };
     for (const column of winners) clocks[column] = incoming.c[column] ?? '';
     const deleted = winners.includes(DELETED) ? incoming.v[DELETED] === 1 : base?.v[DELETED] === 1;
@@ -269,7 +271,6 @@ export function applyPulledRows(
       if (to) v[column] = to;
     }
     const key = keyOf(table, v, JSON.parse(row.pk) as unknown[]);
-    if (namesAnotherBusiness(table, key, v)) return;
     // A merged-away record's own row is history: the hub has merged its changes into the survivor.
     if (table.naturalKey && aliasOf(table.name, key[0])) return;
     applyState(table, key, { v, c, ...(row.state.a ? { a: row.state.a } : {}) });

@@ -121,11 +121,17 @@ export class BackgroundSync {
         }
         const signal = loop.abort.signal;
         try {
-          await this.rounds.serialised(accountId, async () => {
+          const began = performance.now();
+          const { pending } = await this.rounds.serialised(accountId, async () => {
             const waiting = await exclusive(this.deps, () => pendingCount(this.local, accountId));
             return this.rounds.run(accountId, waiting > 0 ? 0 : LONG_POLL_SECONDS, signal);
           });
           backoff = FIRST_BACKOFF_MS;
+          // Writes kept coming during the round: the next one waits out the push delay (their own
+          // wake-ups do not cut it short), so a busy install sends one round for many writes
+          // instead of a round, with its commits, for every few.
+          const since = performance.now() - began;
+          if (pending > 0 && since < PUSH_DELAY_MS) await sleep(PUSH_DELAY_MS - since, true);
         } catch (error) {
           if (loop.stopped || signal.aborted) continue;
           this.deps.log?.warn({ err: error, accountId }, 'sync round failed');

@@ -71,11 +71,12 @@ export class SyncRounds {
 
   /** A pull with nothing to push waits up to `waitSeconds` for the hub to have something. */
   async run(accountId: string, waitSeconds: number, signal?: AbortSignal): Promise<SyncRound> {
-    const settings = await this.inFile(() => readSettings(this.local, accountId));
+    const settings = await this.inFile(() => {
+      const found = readSettings(this.local, accountId);
+      if (found) updateSettings(this.local, accountId, { last_attempt_at: isoNow(this.deps.clock) });
+      return found;
+    });
     if (!settings) throw invalidState('This business does not sync.');
-    await this.inFile(() =>
-      updateSettings(this.local, accountId, { last_attempt_at: isoNow(this.deps.clock) }),
-    );
     try {
       const transport = await this.transportFor(settings);
       await this.numbers.topUp(accountId, transport);
@@ -107,8 +108,10 @@ export class SyncRounds {
           signal,
           pulled,
         ));
+        // A long poll cut short by a local write pushes it in this round, not in a round of its own.
+        const woken = wait > 0 && signal?.aborted === true;
         // Rows held back by a record made here that the hub has not merged yet: push it, pull again.
-        if (deferred === 0 || attempt >= 3) break;
+        if ((deferred === 0 && !woken) || attempt >= 3) break;
         if ((await this.inFile(() => pendingCount(this.local, accountId))) === 0) break;
       }
       // Caught up: the records the pull touched are checked on the whole state, and what that
@@ -118,8 +121,13 @@ export class SyncRounds {
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);
       const { pending, conflicts } = await this.inFile(() => {
-        updateSettings(this.local, accountId, { last_synced_at: now, last_error: null });
-        saveNodeClock(this.local, this.deps.capture.hlc.last(), this.deps.capture.offset());
+        // One commit for both: a busy install runs a few rounds a second.
+        this.deps.sqlite
+          .transaction(() => {
+            updateSettings(this.local, accountId, { last_synced_at: now, last_error: null });
+            saveNodeClock(this.local, this.deps.capture.hlc.last(), this.deps.capture.offset());
+          })
+          .immediate();
         return {
           pending: pendingCount(this.local, accountId),
           conflicts: openConflictCount(this.local, accountId),

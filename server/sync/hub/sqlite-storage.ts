@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3-multiple-ciphers';
 import type { Db } from '../../db/database';
 import { exclusive } from '../exclusive';
+import type { RowState } from '../merge';
 import { localOwner } from '../owner';
 import { DELETED } from '../synced-table';
 import { mergePush } from './push-authorization';
@@ -20,6 +21,16 @@ import {
  * raw driver for speed, while holding Kysely's connection so no request's transaction is open.
  */
 export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
+  // Every statement is prepared once: pushes and pulls run them many times a second.
+  const statements = new Map<string, SQLite.Statement>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
   const run = <T>(fn: () => T) => exclusive({ db, sqlite }, () => sqlite.transaction(fn).immediate());
   /**
    * A write to a business's rows in one immediate transaction: the rows it stores take the
@@ -33,16 +44,16 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
     exclusive({ db, sqlite }, async () => {
       sqlite.exec('BEGIN IMMEDIATE');
       try {
-        const business = sqlite
-          .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
-          .get(accountId) as { last_seq: number } | undefined;
+        const business = prepared('SELECT last_seq FROM hub_businesses WHERE account_id = ?').get(
+          accountId,
+        ) as { last_seq: number } | undefined;
         if (!business) throw new Error(`The hub holds no business ${accountId}`);
         let seq = business.last_seq;
         const result = await write(
           rowStore(accountId, () => ++seq),
           () => seq,
         );
-        sqlite.prepare('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
+        prepared('UPDATE hub_businesses SET last_seq = ? WHERE account_id = ?').run(seq, accountId);
         sqlite.exec('COMMIT');
         return result;
       } catch (error) {
@@ -50,121 +61,97 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
         throw error;
       }
     });
-  const getRow = sqlite.prepare(
+  const getRow = prepared(
     'SELECT vals, clocks, actors FROM hub_rows WHERE account_id = ? AND tbl = ? AND pk = ?',
   );
-  const putRow = sqlite.prepare(
+  const putRow = prepared(
     `INSERT INTO hub_rows (account_id, tbl, pk, seq, vals, clocks, actors, natural_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, tbl, pk) DO UPDATE SET seq = excluded.seq, vals = excluded.vals, clocks = excluded.clocks,
        actors = excluded.actors, natural_key = excluded.natural_key`,
   );
-  const findLive = sqlite.prepare(
+  const findLive = prepared(
     'SELECT pk FROM hub_rows WHERE account_id = ? AND tbl = ? AND natural_key = ? AND pk <> ? LIMIT 1',
   );
-  const statements = new Map<string, SQLite.Statement>();
-  const prepared = (text: string) => {
-    let statement = statements.get(text);
-    if (!statement) {
-      statement = sqlite.prepare(text);
-      statements.set(text, statement);
-    }
-    return statement;
-  };
-  const getAlias = sqlite.prepare(
-    'SELECT to_id FROM hub_aliases WHERE account_id = ? AND tbl = ? AND from_id = ?',
-  );
+  const getAlias = prepared('SELECT to_id FROM hub_aliases WHERE account_id = ? AND tbl = ? AND from_id = ?');
 
   return {
     ensureBusiness: (accountId, now) =>
       run(() => {
-        sqlite
-          .prepare('INSERT OR IGNORE INTO hub_businesses (account_id, last_seq, created_at) VALUES (?, 0, ?)')
-          .run(accountId, now);
+        prepared(
+          'INSERT OR IGNORE INTO hub_businesses (account_id, last_seq, created_at) VALUES (?, 0, ?)',
+        ).run(accountId, now);
       }),
     hasBusiness: (accountId) =>
-      run(() => Boolean(sqlite.prepare('SELECT 1 FROM hub_businesses WHERE account_id = ?').get(accountId))),
+      run(() => Boolean(prepared('SELECT 1 FROM hub_businesses WHERE account_id = ?').get(accountId))),
 
     addPairingCode: (code) =>
       run(() => {
-        sqlite
-          .prepare(
-            'INSERT INTO hub_pairing_codes (code_hash, account_id, name, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-          )
-          .run(code.hash, code.account_id, code.name, code.created_at, code.expires_at);
+        prepared(
+          'INSERT INTO hub_pairing_codes (code_hash, account_id, name, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(code.hash, code.account_id, code.name, code.created_at, code.expires_at);
       }),
     peekPairingCode: (hash, now) =>
       run(
         () =>
           (
-            sqlite
-              .prepare(
-                'SELECT account_id FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
-              )
-              .get(hash, now) as { account_id: string } | undefined
+            prepared(
+              'SELECT account_id FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
+            ).get(hash, now) as { account_id: string } | undefined
           )?.account_id,
       ),
     redeemPairingCode: (hash, now) =>
       run(() => {
-        const row = sqlite
-          .prepare(
-            'SELECT account_id, name FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
-          )
-          .get(hash, now) as { account_id: string; name: string | null } | undefined;
-        if (row)
-          sqlite.prepare('UPDATE hub_pairing_codes SET used_at = ? WHERE code_hash = ?').run(now, hash);
+        const row = prepared(
+          'SELECT account_id, name FROM hub_pairing_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
+        ).get(hash, now) as { account_id: string; name: string | null } | undefined;
+        if (row) prepared('UPDATE hub_pairing_codes SET used_at = ? WHERE code_hash = ?').run(now, hash);
         return row;
       }),
 
     addDevice: (device) =>
       run(
         () =>
-          sqlite
-            .prepare(
-              `INSERT INTO hub_devices (id, account_id, name, code, credential_hash, last_local_seq, created_at)
+          prepared(
+            `INSERT INTO hub_devices (id, account_id, name, code, credential_hash, last_local_seq, created_at)
                VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (account_id, code) DO NOTHING`,
-            )
-            .run(
-              device.id,
-              device.account_id,
-              device.name,
-              device.code,
-              device.credential_hash,
-              device.created_at,
-            ).changes > 0,
+          ).run(
+            device.id,
+            device.account_id,
+            device.name,
+            device.code,
+            device.credential_hash,
+            device.created_at,
+          ).changes > 0,
       ),
     deviceByCredential: (hash) =>
       run(
         () =>
-          sqlite.prepare(`SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE credential_hash = ?`).get(hash) as
+          prepared(`SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE credential_hash = ?`).get(hash) as
             | HubDevice
             | undefined,
       ),
     listDevices: (accountId) =>
       run(
         () =>
-          sqlite
-            .prepare(`SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE account_id = ? ORDER BY created_at, id`)
-            .all(accountId) as HubDevice[],
+          prepared(
+            `SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE account_id = ? ORDER BY created_at, id`,
+          ).all(accountId) as HubDevice[],
       ),
     revokeDevice: (accountId, deviceId, now) =>
       run(
         () =>
-          sqlite
-            .prepare(
-              'UPDATE hub_devices SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
-            )
-            .run(now, accountId, deviceId).changes > 0,
+          prepared(
+            'UPDATE hub_devices SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
+          ).run(now, accountId, deviceId).changes > 0,
       ),
     touchDevice: (deviceId, now) =>
       run(() => {
-        sqlite.prepare('UPDATE hub_devices SET last_seen_at = ? WHERE id = ?').run(now, deviceId);
+        prepared('UPDATE hub_devices SET last_seen_at = ? WHERE id = ?').run(now, deviceId);
       }),
 
     push: (accountId, deviceId, changes, operator) =>
       sequencedWrite(accountId, async (store, lastSeq): Promise<PushResult> => {
-        const device = sqlite
-          .prepare('SELECT last_local_seq FROM hub_devices WHERE id = ?')
-          .get(deviceId) as {
+        const device = prepared('SELECT last_local_seq FROM hub_devices WHERE id = ?').get(deviceId) as {
           last_local_seq: number;
         };
         const { acknowledged, accepted } = await mergePush(
@@ -173,88 +160,89 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           changes,
           device.last_local_seq,
         );
-        sqlite.prepare('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?').run(acknowledged, deviceId);
+        prepared('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?').run(acknowledged, deviceId);
         return { acknowledged, accepted, last_seq: lastSeq() };
       }),
     writeRow: (accountId, table, pk, state) =>
       sequencedWrite(accountId, (store) => mergePushedChange(store, { local_seq: 0, table, pk, state })),
     readRow: (table, pk) =>
       run(() => {
-        const row = sqlite
-          .prepare('SELECT account_id, vals FROM hub_rows WHERE tbl = ? AND pk = ?')
-          .get(table, pk) as { account_id: string; vals: string } | undefined;
+        const row = prepared('SELECT account_id, vals FROM hub_rows WHERE tbl = ? AND pk = ?').get(
+          table,
+          pk,
+        ) as { account_id: string; vals: string } | undefined;
         const v = row && (JSON.parse(row.vals) as Record<string, unknown>);
         return v && v[DELETED] !== 1 ? { account_id: row.account_id, v } : undefined;
       }),
     readRows: (accountId, table, column, values) =>
       run(() =>
         (
-          sqlite
-            .prepare(
-              `SELECT vals FROM hub_rows WHERE account_id = ? AND tbl = ?
+          prepared(
+            `SELECT vals FROM hub_rows WHERE account_id = ? AND tbl = ?
                AND json_extract(vals, '$.' || ?) IN (SELECT value FROM json_each(?))
                AND coalesce(json_extract(vals, '$.${DELETED}'), 0) <> 1`,
-            )
-            .all(accountId, table, column, JSON.stringify(values)) as Array<{ vals: string }>
+          ).all(accountId, table, column, JSON.stringify(values)) as Array<{ vals: string }>
         ).map((r) => JSON.parse(r.vals) as Record<string, unknown>),
       ),
     pull: (accountId, cursor, limit) =>
       run(() => {
         const rows = (
-          sqlite
-            .prepare(
-              'SELECT seq, tbl, pk, vals, clocks, actors FROM hub_rows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-            )
-            .all(accountId, cursor, limit) as Array<Omit<StoredRow, 'table'> & { tbl: string }>
+          prepared(
+            'SELECT seq, tbl, pk, vals, clocks, actors FROM hub_rows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+          ).all(accountId, cursor, limit) as Array<Omit<StoredRow, 'table'> & { tbl: string }>
         ).map(({ tbl, ...r }): StoredRow => ({ ...r, table: tbl }));
-        const business = sqlite
-          .prepare('SELECT last_seq FROM hub_businesses WHERE account_id = ?')
-          .get(accountId) as { last_seq: number } | undefined;
+        const business = prepared('SELECT last_seq FROM hub_businesses WHERE account_id = ?').get(
+          accountId,
+        ) as { last_seq: number } | undefined;
         return { rows, last_seq: business?.last_seq ?? 0 };
       }),
     snapshot: (accountId, query) => run(() => sqliteSnapshot(sqlite, accountId, query)),
 
     seedNumbers: (accountId, series, floor) =>
       run(() => {
-        sqlite
-          .prepare(
-            'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, ?)',
-          )
-          .run(accountId, series, floor);
+        prepared(
+          'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, ?)',
+        ).run(accountId, series, floor);
       }),
     leaseNumbers: (accountId, deviceId, series, size, now) =>
       run(() => {
-        sqlite
-          .prepare(
-            'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, 1)',
-          )
-          .run(accountId, series);
-        const { next_value: start } = sqlite
-          .prepare('SELECT next_value FROM hub_number_series WHERE account_id = ? AND series = ?')
-          .get(accountId, series) as { next_value: number };
+        prepared(
+          'INSERT OR IGNORE INTO hub_number_series (account_id, series, next_value) VALUES (?, ?, 1)',
+        ).run(accountId, series);
+        const { next_value: start } = prepared(
+          'SELECT next_value FROM hub_number_series WHERE account_id = ? AND series = ?',
+        ).get(accountId, series) as { next_value: number };
         const end = start + size - 1;
-        sqlite
-          .prepare('UPDATE hub_number_series SET next_value = ? WHERE account_id = ? AND series = ?')
-          .run(end + 1, accountId, series);
-        sqlite
-          .prepare(
-            `INSERT INTO hub_number_leases (account_id, device_id, series, start_value, end_value, created_at)
+        prepared('UPDATE hub_number_series SET next_value = ? WHERE account_id = ? AND series = ?').run(
+          end + 1,
+          accountId,
+          series,
+        );
+        prepared(
+          `INSERT INTO hub_number_leases (account_id, device_id, series, start_value, end_value, created_at)
              VALUES (?, ?, ?, ?, ?, ?)`,
-          )
-          .run(accountId, deviceId, series, start, end, now);
+        ).run(accountId, deviceId, series, start, end, now);
         return { start, end };
       }),
   };
 
   function rowStore(accountId: string, nextSeq: () => number): HubRowStore {
+    // One write's rows as it read or wrote them: a pushed change reads its row up to three times
+    // (authorize, merge, duplicates) and a line reads the document its push just wrote.
+    const rows = new Map<string, RowState | undefined>();
     return {
       get: async (table, pk) => {
+        const id = `${table}\u0000${pk}`;
+        if (rows.has(id)) return rows.get(id);
         const row = getRow.get(accountId, table, pk) as
           | { vals: string; clocks: string; actors: string | null }
           | undefined;
-        return row ? storedState(row) : undefined;
+        const state = row ? storedState(row) : undefined;
+        rows.set(id, state);
+        return state;
       },
       put: async (table, pk, state, naturalKey) => {
+        rows.set(`${table}\u0000${pk}`, state);
         putRow.run(
           accountId,
           table,
@@ -272,12 +260,15 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
       aliasOf: async (table, id) =>
         (getAlias.get(accountId, table, id) as { to_id: string } | undefined)?.to_id,
       addAlias: async (table, from, to) => {
-        sqlite
-          .prepare('INSERT OR REPLACE INTO hub_aliases (account_id, tbl, from_id, to_id) VALUES (?, ?, ?, ?)')
-          .run(accountId, table, from, to);
-        sqlite
-          .prepare('UPDATE hub_aliases SET to_id = ? WHERE account_id = ? AND tbl = ? AND to_id = ?')
-          .run(to, accountId, table, from);
+        prepared(
+          'INSERT OR REPLACE INTO hub_aliases (account_id, tbl, from_id, to_id) VALUES (?, ?, ?, ?)',
+        ).run(accountId, table, from, to);
+        prepared('UPDATE hub_aliases SET to_id = ? WHERE account_id = ? AND tbl = ? AND to_id = ?').run(
+          to,
+          accountId,
+          table,
+          from,
+        );
       },
     };
   }
