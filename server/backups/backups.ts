@@ -195,17 +195,10 @@ export class Backups {
     try {
       mkdirSync(folder, { recursive: true });
       for (const leftover of partialFiles(folder)) rmSync(leftover, { force: true });
-      await runFileTask({
-        kind: 'snapshot',
-        source: databaseFile(dataDir),
-        target: partial,
-        keyPragmas: fileKeyPragmas(databaseFile(dataDir), key),
-      });
-      const found = await runFileTask({
-        kind: 'verify',
-        file: partial,
-        keyPragmas: fileKeyPragmas(partial, key),
-      });
+      // The snapshot keeps the database's cipher, so the same pragmas open it: no second probe.
+      const keyPragmas = fileKeyPragmas(databaseFile(dataDir), key);
+      await runFileTask({ kind: 'snapshot', source: databaseFile(dataDir), target: partial, keyPragmas });
+      const found = await runFileTask({ kind: 'verify', file: partial, keyPragmas });
       if (found.integrity !== 'ok') throw new Error(`integrity_check of the new backup: ${found.integrity}`);
       const absent = REQUIRED_TABLES.filter((name) => !(name in found.tables));
       if (absent.length > 0) throw new Error(`The new backup lacks the tables ${absent.join(', ')}`);
