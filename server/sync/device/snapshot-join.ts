@@ -278,15 +278,8 @@ class SnapshotLoader {
    * whole slice, each document's rows found through their key or index.
    */
   private figuresOf(table: string, rows: Array<Record<string, unknown>>): Sums | undefined {
-    const wanted: Array<keyof Figures> =
-      table === 'document_taxes'
-        ? ['subtotal']
-        : table === 'quotes'
-          ? ['subtotal', 'taxTotal']
-          : table === 'invoices'
-            ? ['subtotal', 'taxTotal', 'paid']
-            : [];
-    if (wanted.length === 0 || rows.length === 0) return undefined;
+    const wanted = FIGURES_OF[table];
+    if (!wanted || rows.length === 0) return undefined;
     const key = table === 'document_taxes' ? 'document_id' : 'id';
     const ids = JSON.stringify([...new Set(rows.map((row) => String(row[key])))]);
     const figures: Sums = { subtotal: new Map(), taxTotal: new Map(), paid: new Map() };
@@ -404,6 +397,13 @@ interface Figures {
 
 /** Per figure, each document's cents (a document without rows of it has none: 0). */
 type Sums = Record<keyof Figures, Map<string, number>>;
+
+/** The figures a table's rows are derived from; other tables have none. */
+const FIGURES_OF: Partial<Record<string, Array<keyof Figures>>> = {
+  document_taxes: ['subtotal'],
+  quotes: ['subtotal', 'taxTotal'],
+  invoices: ['subtotal', 'taxTotal', 'paid'],
+};
 
 function sameNames(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
