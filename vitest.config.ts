@@ -15,6 +15,18 @@ const shared = {
 } as const;
 
 /**
+ * A worker runs its files in one process that keeps the modules it loaded, instead of loading the
+ * server graph again for every file (~2 s a file, a quarter of the suite's worker time). The id
+ * generator, the one module state a test can see, is put back as a new process has it before each
+ * file (test/helpers/fresh-file.ts); servers, databases and timers are closed by the files that open
+ * them.
+ */
+const sharedWorkers: { isolate: false; setupFiles: string[] } = {
+  isolate: false,
+  setupFiles: ['test/helpers/fresh-file.ts'],
+};
+
+/**
  * Four projects, each a set of folders so a new test file joins one by where it lives; one runs
  * alone with `npx vitest run --project <name>` (README, "Tests"). The projects do not extend the
  * root: its global set-up must run once per run, not once per project.
@@ -30,13 +42,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          // A worker runs its files in one process that keeps the modules it loaded, instead of
-          // loading them again for every file: half this project's CPU time. The id generator,
-          // the one module state a test can see, is put back as a new process has it before each
-          // file. The other projects stay isolated until a quiet run shows their files passing
-          // without (on a loaded machine their timing-bound tests fail either way).
-          isolate: false,
-          setupFiles: ['test/helpers/fresh-file.ts'],
+          ...sharedWorkers,
           include: [
             'server/**/*.test.ts',
             'shared/**/*.test.ts',
@@ -49,13 +55,16 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          ...sharedWorkers,
           name: 'api',
           // Everything under test/ that is not sync, UI or renderer: the API, outbound, reliability, CLI.
           include: ['test/**/*.test.ts'],
           exclude: ['test/sync/**', 'test/ui/**', 'test/renderer/**'],
         },
       },
-      { test: { ...shared, name: 'sync', include: ['test/sync/**/*.test.ts'] } },
+      {
+        test: { ...shared, ...sharedWorkers, name: 'sync', include: ['test/sync/**/*.test.ts'] },
+      },
       {
         test: {
           ...shared,
