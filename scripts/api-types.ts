@@ -67,7 +67,7 @@ async function servedDocument(): Promise<Document> {
   try {
     const server = await startServer({ dataDir, port: 0, backups: { schedule: false } });
     try {
-      return server.app.swagger() as unknown as Document;
+      return (await server.app.inject({ url: '/openapi.json' })).json<Document>();
     } finally {
       await server.close();
     }

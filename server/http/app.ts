@@ -1,8 +1,5 @@
 import cookie from '@fastify/cookie';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
@@ -18,9 +15,9 @@ import { isWrite } from './auth';
 import { DEFAULT_DRAIN_MS, registerJsonBodies } from './bodies';
 import { registerClosingConnections } from './closing-connections';
 import { registerCsrfCheck } from './csrf';
+import { registerDocs } from './docs';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
-import { documentedSchema } from './openapi';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
@@ -30,9 +27,8 @@ import type { RequestGate } from './request-gate';
 import { registerRequestLog } from './request-log';
 import { sessionRoutes } from './session';
 import { systemRoutes } from './system';
-import { DOCS_CONTENT_SECURITY_POLICY, uiRoutes } from './ui';
+import { uiRoutes } from './ui';
 import { v1Api } from './v1';
-import { bareExampleBodies } from './v1/examples';
 
 export interface AppOptions {
   /** Whether the data file is fit to serve (see server/db/integrity.ts). */
@@ -138,38 +134,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(cookie);
   app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      servers: [{ url: '/', description: 'This Shopdesk installation (http://127.0.0.1:4300 by default)' }],
-      info: {
-        title: 'Shopdesk API',
-        version: '1.0.0',
-        description:
-          'The portal API (/api/portal/{client_id}) and the v1 API (/api/v1) of a Shopdesk installation. ' +
-          'Both serve the same data. Authenticate with Authorization: Bearer <API_KEY>.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'sd_portal_… or sd_live_…/sd_test_…' },
-          syncDevice: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'A device credential sd_sync_… (sync API)',
-          },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: (input) =>
-      jsonSchemaTransform({
-        ...input,
-        schema: documentedSchema(input.route.method, input.url, input.schema),
-      }),
-    transformObject: (document) => bareExampleBodies(jsonSchemaTransformObject(document)),
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  registerDocs(app, routeTable);
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));

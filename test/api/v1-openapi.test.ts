@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
+import { type ErrorBody, expectStatus, type OpenApiDocument, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -65,5 +65,23 @@ describe('v1 OpenAPI', () => {
     const ui = await server.request('GET', '/docs/');
     expectStatus(ui, 200);
     expect(ui.text).toContain('swagger');
+  });
+
+  // The docs are a Fastify instance of their own, built on first request (server/http/docs.ts).
+  it('serves the same document at /docs/json and /docs/yaml, and the API 404 for what the docs lack', async () => {
+    const served = await server.request<unknown>('GET', '/openapi.json');
+    const json = await server.request<unknown>('GET', '/docs/json');
+    expect(json.text).toBe(served.text);
+    expect(json.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const yaml = await server.request<unknown>('GET', '/docs/yaml');
+    expect(yaml.headers.get('content-type')).toContain('application/x-yaml');
+    expect(yaml.text).toContain('title: Shopdesk API');
+    const style = await server.request<unknown>('GET', '/docs/static/swagger-ui.css');
+    expectStatus(style, 200);
+    expect(style.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const missing = await server.request<ErrorBody>('GET', '/docs/static/missing.js');
+    expectStatus(missing, 404);
+    expect(missing.body.error.code).toBe('not_found');
+    expect(missing.headers.get('request-id')).toBe(missing.body.error.request_id);
   });
 });
