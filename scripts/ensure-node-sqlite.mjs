@@ -1,7 +1,6 @@
 // better-sqlite3-multiple-ciphers is a native module built for one ABI at a time. `npm start` rebuilds it for
 // Electron; the headless server and the tests run in plain Node. When the build in
 // node_modules is Electron's, rebuild it for Node so `npm run serve` and `npm test` just work.
-import { execSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -14,5 +13,7 @@ try {
   console.error(
     'better-sqlite3-multiple-ciphers was built for Electron; rebuilding it for Node (about a minute)…',
   );
+  // Loaded only here: child_process is a good part of what this check costs at every start.
+  const { execSync } = await import('node:child_process');
   execSync('npm rebuild better-sqlite3-multiple-ciphers', { stdio: 'inherit' });
 }

@@ -36,8 +36,9 @@ function loadsAsCommonJs(name) {
 /**
  * CommonJS packages the server loads at every start that read nothing beside their own code: carried
  * in the bundle, they cost one file to read and compile instead of hundreds to resolve (kysely alone
- * is ~200 files), and headless mode's code cache (scripts/code-cache.mjs) covers them. Packages
- * another external one requires (@fastify/static and yaml under Swagger UI) stay out, or they would load twice.
+ * is ~200 files), and headless mode's code cache (scripts/code-cache.mjs) covers them. @fastify/static
+ * serves the UI from the first request on; Swagger UI, which loads only when the docs are first asked
+ * for (server/http/docs.ts), requires its own copy from node_modules then.
  */
 const CARRIED = new Set([
   'kysely',
@@ -45,6 +46,7 @@ const CARRIED = new Set([
   'fastify',
   'fastify-type-provider-zod',
   '@fastify/cookie',
+  '@fastify/static',
   'rrule',
   'ical-generator',
   'csv-parse',
