@@ -257,7 +257,7 @@ export async function runCampaign(options: CampaignOptions): Promise<Summary> {
       const missingEvents = () => expected.filter((id) => !receiver.deliveries.has(id));
       // Retries after the hub's restarts wait their schedule: give them a while to land.
       const deliveryDeadline = Date.now() + 180_000;
-      while (missingEvents().length > 0 && Date.now() < deliveryDeadline) await sleep(2000);
+      while (missingEvents().length > 0 && Date.now() < deliveryDeadline) await sleep(200);
       const missing = missingEvents();
 
       const decisions: Record<string, string[]> = {};

@@ -119,7 +119,24 @@ describe('client hub actions across devices', () => {
       expect(office2.actions).toEqual([expect.objectContaining({ status: 'applied' })]);
       await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(1);
       await settle(office, van, account.clientId);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // An install queues an event's deliveries as it records the event, and both hold it by now:
+      // one delivery, on the office, and once it is settled nothing more goes out.
+      const queued = (server: TestServer) =>
+        server.ctx.db
+          .selectFrom('webhook_deliveries')
+          .select(['event_id', 'status'])
+          .where('endpoint_id', '=', endpoint.body.id)
+          .execute();
+      await expect
+        .poll(
+          async () => (await queued(office)).every((d) => d.status !== 'pending' && d.status !== 'sending'),
+          {
+            timeout: 20_000,
+          },
+        )
+        .toBe(true);
+      expect(await queued(office)).toEqual([{ event_id: office2.events[0]!.id, status: 'succeeded' }]);
+      expect(await queued(van)).toEqual([]);
       expect(receiver.received).toHaveLength(1);
     } finally {
       await receiver.close();

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectStatus } from '../helpers/api-responses';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { WebhookDelivery } from '../../shared/schemas/webhook';
+import { expectStatus, okBody } from '../helpers/api-responses';
+import { type ListPage, startTestServer, type TestServer } from '../helpers/server';
 import { type SkewedMachine, startSkewedMachine } from '../helpers/skewed-machine';
 import { eventually, type Receiver, startReceiver } from '../outbound/receiver';
 
@@ -28,6 +29,23 @@ async function customerEvents(server: TestServer, accountId: string): Promise<st
     .where('type', '=', 'customer.created')
     .execute();
   return rows.map((r) => r.id).sort();
+}
+
+/**
+ * The events an endpoint's deliveries carry, once none is waiting or being sent: a send is made
+ * only for a delivery claimed from those, so from then on the receiver gets nothing more of them.
+ */
+async function settledEventIds(list: () => Promise<ListPage<WebhookDelivery>>): Promise<string[]> {
+  let deliveries: WebhookDelivery[] = [];
+  await eventually(
+    async () => {
+      deliveries = (await list()).data;
+      return deliveries.every((d) => d.status !== 'pending' && d.status !== 'sending');
+    },
+    'every delivery settled',
+    30_000,
+  );
+  return deliveries.map((d) => d.event_id).sort();
 }
 
 describe('events and a computer 3 hours slow, on the built-in hub', () => {
@@ -99,9 +117,27 @@ describe('events and a computer 3 hours slow, on the built-in hub', () => {
     await eventually(() => vanReceiver.received.length >= 1, 'the office’s late event at the van', 30_000);
     await eventually(() => officeReceiver.received.length >= 4, 'the office’s own late event', 30_000);
 
-    // Long enough for both to send again if they were going to: nothing more goes out.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(eventIds(officeReceiver.received)).toEqual([...raisedAfter, ...late].sort());
-    expect(eventIds(vanReceiver.received)).toEqual(late);
+    // An install queues an event's deliveries as it records the event, and every event is on both
+    // by now: once each queued delivery is settled, nothing more goes out from either install.
+    const officeQueued = await settledEventIds(async () =>
+      okBody(
+        await account.portal<ListPage<WebhookDelivery>>(
+          'GET',
+          `/webhooks/${officeEndpoint.body.id}/deliveries?limit=100`,
+        ),
+      ),
+    );
+    const vanQueued = await settledEventIds(async () => {
+      const listed = await van.request(
+        'GET',
+        `/api/portal/${account.clientId}/webhooks/${vanEndpoint.body.id}/deliveries?limit=100`,
+      );
+      expect(listed.status).toBe(200);
+      return listed.body as ListPage<WebhookDelivery>;
+    });
+    expect(officeQueued).toEqual([...raisedAfter, ...late].sort());
+    expect(vanQueued).toEqual(late);
+    expect(eventIds(officeReceiver.received)).toEqual(officeQueued);
+    expect(eventIds(vanReceiver.received)).toEqual(vanQueued);
   }, 180_000);
 });

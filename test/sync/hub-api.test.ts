@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../server/db/database';
 import { manualClock } from '../../server/lib/clock';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
@@ -9,11 +9,6 @@ import { expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { startPgHubPoolForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop()));
-});
-
 const pool = startPgHubPoolForSuite();
 
 /** The same API on both hub storages: the install's SQLite, and PostgreSQL (a throwaway cluster). */
@@ -22,9 +17,31 @@ const STORAGES: Array<[string, () => HubStorage | undefined]> = [
   ['PostgreSQL', () => pgHubStorage(pool())],
 ];
 
-async function hubWithCodeOn(hubStorage: HubStorage | undefined, clock: ReturnType<typeof manualClock>) {
-  const hub = await startTestServer({ clock, hubStorage });
-  servers.push(hub);
+interface Hub {
+  hub: TestServer;
+  clock: ReturnType<typeof manualClock>;
+}
+/**
+ * One server per hub storage for the file, on a clock the tests move: each test pairs a business
+ * of its own on it, as a hub holding several businesses does.
+ */
+const hubs = new Map<string, Promise<Hub>>();
+afterAll(async () => {
+  for (const started of hubs.values()) await (await started).hub.stop();
+});
+
+function hubOn(name: string, storage: () => HubStorage | undefined): Promise<Hub> {
+  let started = hubs.get(name);
+  if (!started) {
+    const clock = manualClock();
+    started = startTestServer({ clock, hubStorage: storage() }).then((hub) => ({ hub, clock }));
+    hubs.set(name, started);
+  }
+  return started;
+}
+
+async function hubWithCodeOn(started: Promise<Hub>) {
+  const { hub, clock } = await started;
   const account = await hub.createAccount({ business: 'Sparkle' });
   for (let i = 0; i < 12; i++) {
     await account.portal('POST', '/customers', {
@@ -35,8 +52,8 @@ async function hubWithCodeOn(hubStorage: HubStorage | undefined, clock: ReturnTy
   return { hub, account, clock, code: pairing.body.pairing_code as string };
 }
 
-describe.each(STORAGES)('the sync API, the hub on %s', (_name, storage) => {
-  const hubWithCode = (clock = manualClock()) => hubWithCodeOn(storage(), clock);
+describe.each(STORAGES)('the sync API, the hub on %s', (name, storage) => {
+  const hubWithCode = () => hubWithCodeOn(hubOn(name, storage));
 
   it('classes every table of the schema as synced or device-local', async () => {
     const { hub } = await hubWithCode();

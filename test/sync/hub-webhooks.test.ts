@@ -7,6 +7,7 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { pgHubDeliveries } from '../../server/sync/hub/pg-deliveries';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
+import type { HubDelivery } from '../../server/sync/hub/webhook-deliveries';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { bundledArgs } from '../helpers/process-bundles';
@@ -60,6 +61,22 @@ async function until(what: string, done: () => boolean | Promise<boolean>, ms = 
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The hub's deliveries for an endpoint once `count` of them are queued and none is waiting or being
+ * sent. A send is made only under a claim, which takes a waiting delivery and ends when the receiver
+ * has answered, so from then on nothing more reaches the receiver for these events: what it got is
+ * all it gets, without waiting out a few more polls.
+ */
+async function settledDeliveries(pool: pg.Pool, accountId: string, endpointId: string, count: number) {
+  const storage = pgHubDeliveries(pool);
+  let kept: HubDelivery[] = [];
+  await until('every delivery settled', async () => {
+    kept = await storage.deliveries(accountId, endpointId);
+    return kept.length >= count && kept.every((d) => d.status !== 'pending' && d.status !== 'sending');
+  });
+  return kept.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
 }
 
 describe('webhooks delivered by a hosted hub', () => {
@@ -119,15 +136,14 @@ describe('webhooks delivered by a hosted hub', () => {
       .sort();
     expect(expected).toHaveLength(6);
 
-    await until('every event delivered', () => receiver.received.length >= expected.length);
-    // Long enough for both processes to poll several times more: nothing is sent twice.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const kept = await settledDeliveries(officePool, account.clientId, endpointId, expected.length);
+    // One delivery per event, sent on one claim: both processes polled, neither sent it again.
+    expect(kept.map((d) => [d.event_id, d.status, d.attempts])).toEqual(
+      expected.map((id) => [id, 'succeeded', 1]),
+    );
     const deliveredIds = receiver.received.map((r) => String(r.headers['x-service-event-id'])).sort();
     expect(deliveredIds).toEqual(expected);
     for (const received of receiver.received) expect(signatureMatches(received, secret)).toBe(true);
-
-    const kept = await pgHubDeliveries(officePool).deliveries(account.clientId, endpointId);
-    expect(kept.map((d) => [d.status, d.attempts])).toEqual(expected.map(() => ['succeeded', 1]));
     // Neither install queued a delivery of its own for the endpoint the hub delivers.
     for (const server of [office, van]) {
       const local = await server.ctx.db
@@ -204,8 +220,9 @@ describe('webhooks delivered by a hosted hub', () => {
     // The slow clock stamped them before the endpoint: by id order they would never go out.
     for (const id of after) expect(id.slice(4) < endpointId.slice(4)).toBe(true);
 
-    await until("the slow van's events delivered", () => slowReceiver.received.length >= after.length);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A poll queues in hub order, so an earlier event queued by mistake would be settled with these.
+    const kept = await settledDeliveries(officePool, account.clientId, endpointId, after.length);
+    expect(kept.map((d) => d.event_id)).toEqual(after);
     expect(slowReceiver.received.map((r) => String(r.headers['x-service-event-id'])).sort()).toEqual(after);
   }, 180_000);
 

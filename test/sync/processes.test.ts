@@ -98,7 +98,7 @@ async function exportOf(base: string, key: string, clientId: string) {
 }
 
 describe('sync between real processes', () => {
-  // Eleven process starts through tsx, about 7 s each on a loaded 2-core machine: a generous limit.
+  // Eleven process starts, seconds each on a loaded 2-core machine: a generous limit.
   it('converges after both devices worked offline while the hub was down', async () => {
     const hubDir = folder('hub');
     const account = await cli<{ client_id: string; portal_key: string }>(
@@ -116,36 +116,35 @@ describe('sync between real processes', () => {
       items: [{ description: 'Deep clean', quantity: 2, unit_price: 80 }],
     });
 
-    const devices: Array<{ dir: string; key: string; served?: Served }> = [];
-    for (const name of ['laptop', 'van']) {
-      const pairing = await cli<{ pairing_code: string; hub_url: string }>(
-        hubDir,
-        'sync',
-        'pair',
-        '--name',
-        name,
-        '--url',
-        hub.url,
-      );
-      expect(pairing.hub_url).toBe(hub.url);
-      const dir = folder(name);
-      const joined = await cli<{ client_id: string; device_id: string }>(
-        dir,
-        'sync',
-        'join',
-        '--hub',
-        hub.url,
-        '--code',
-        pairing.pairing_code,
-      );
-      expect(joined.client_id).toBe(clientId);
-      const { key } = await cli<{ key: string }>(dir, 'portal-key');
-      devices.push({ dir, key });
-    }
-    for (const device of devices) device.served = await serve(device.dir);
-    type Device = Required<(typeof devices)[number]>;
-    const laptop = devices[0] as Device;
-    const van = devices[1] as Device;
+    // The two devices pair, join and start side by side, as two people setting up at once would.
+    const devices = await Promise.all(
+      ['laptop', 'van'].map(async (name) => {
+        const pairing = await cli<{ pairing_code: string; hub_url: string }>(
+          hubDir,
+          'sync',
+          'pair',
+          '--name',
+          name,
+          '--url',
+          hub.url,
+        );
+        expect(pairing.hub_url).toBe(hub.url);
+        const dir = folder(name);
+        const joined = await cli<{ client_id: string; device_id: string }>(
+          dir,
+          'sync',
+          'join',
+          '--hub',
+          hub.url,
+          '--code',
+          pairing.pairing_code,
+        );
+        expect(joined.client_id).toBe(clientId);
+        const { key } = await cli<{ key: string }>(dir, 'portal-key');
+        return { dir, key, served: await serve(dir) };
+      }),
+    );
+    const [laptop, van] = devices as [(typeof devices)[number], (typeof devices)[number]];
 
     const status = await call(hub.url, account.portal_key, clientId, 'GET', '/sync');
     expect(status.role).toBe('hub');
@@ -204,6 +203,6 @@ describe('sync between real processes', () => {
     const numbers = reference.invoices.map((i: { number: string }) => i.number);
     expect(new Set(numbers).size).toBe(numbers.length);
 
-    for (const served of [hub, laptop.served, van.served]) await served.stop();
+    await Promise.all([hub, laptop.served, van.served].map((served) => served.stop()));
   }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { setPlans } from '../../server/domain/accounts';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import type { HubStorage, PushedChange } from '../../server/sync/hub/storage';
@@ -19,10 +19,36 @@ const STORAGES: Array<[string, () => HubStorage | undefined]> = [
   ['PostgreSQL', () => pgHubStorage(pool())],
 ];
 
+/** A device's own server, started by a test and stopped after it. */
 const servers: TestServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 });
+
+interface Hub {
+  server: TestServer;
+  log: string[];
+}
+/**
+ * One server per hub storage for the file: each test makes two businesses of its own on it, so
+ * the folder holds A and B (and the businesses of the tests before), as a shared hub does.
+ */
+const hubs = new Map<string, Promise<Hub>>();
+afterAll(async () => {
+  for (const hub of hubs.values()) await (await hub).server.stop();
+});
+
+function hubOn(storageName: string, storage: () => HubStorage | undefined): Promise<Hub> {
+  let hub = hubs.get(storageName);
+  if (!hub) {
+    const log: string[] = [];
+    hub = startTestServer({ hubStorage: storage(), logger: { write: (line) => log.push(line) } }).then(
+      (server) => ({ server, log }),
+    );
+    hubs.set(storageName, hub);
+  }
+  return hub;
+}
 
 interface Folder {
   server: TestServer;
@@ -34,15 +60,14 @@ interface Folder {
   /** A device paired to A through the sync API. */
   credential: string;
   push(changes: PushedChange[], key?: string): Promise<TypedUrl<'POST', '/api/sync/v1/push'>>;
-  /** The server's log lines. */
+  /** The server's log lines since A and B were made. */
   log: string[];
 }
 
-/** One data folder holding businesses A and B, A's hub on `storage`, and a device joined to A. */
-async function folderWithTwoBusinesses(storage: HubStorage | undefined): Promise<Folder> {
-  const log: string[] = [];
-  const server = await startTestServer({ hubStorage: storage, logger: { write: (line) => log.push(line) } });
-  servers.push(server);
+/** Businesses A and B on the file's hub on `storage`, and a device joined to A. */
+async function folderWithTwoBusinesses(hub: Promise<Hub>): Promise<Folder> {
+  const { server, log } = await hub;
+  log.length = 0;
   const a = await server.createAccount({ business: 'Alpha' });
   const b = await server.createAccount({ business: 'Bravo', plan: 'platform', apiPlan: 'growth' });
   const bCustomer = okBody(
@@ -80,9 +105,9 @@ async function bSeen(folder: Folder) {
   return { plan: config.plan, api_plan: config.api_plan, customers: customers.map((c) => [c.id, c.name]) };
 }
 
-describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, storage) => {
+describe.each(STORAGES)('a device of business A, the hub on %s', (storageName, storage) => {
   it('cannot change business B: the push naming B is refused whole and B is untouched', async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const before = await bSeen(folder);
     const honest = change('team_members', ['tm_probe'], {
       id: 'tm_probe',
@@ -144,7 +169,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
     ["a tag on B's customer", 'customer_tags', 'customer_id'],
     ["a note on B's customer", 'customer_notes', 'customer_id'],
   ])('refuses %s', async (_what, table, column) => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const rows: Record<string, PushedChange> = {
       customers: change('customers', ['cus_probe'], {
         id: 'cus_probe',
@@ -177,7 +202,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it("cannot overwrite, delete or point at B's rows under its own account_id", async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     // B syncs through the same hub: its rows are the hub's too, under B.
     expect((await folder.b.portal('POST', '/sync/pair')).status).toBe(200);
     expect((await folder.b.portal('POST', '/sync/now')).status).toBe(200);
@@ -210,7 +235,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it('cannot change its own plans, while the owner keeps their settings', async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const plans = okBody(await folder.a.portal('GET', '/config'));
     expect(plans).toMatchObject({ plan: 'platform', api_plan: 'growth' });
     const refused = await folder.push([
@@ -240,7 +265,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it("refuses a plan change on a device's folder, where its push would be refused", async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const device = await startTestServer();
     servers.push(device);
     const code = okBody(await folder.a.portal('POST', '/sync/pair')).pairing_code;
@@ -253,7 +278,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it('refuses a revoked device, and the old credential after the device is paired again', async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const devices = okBody(await folder.a.portal('GET', '/sync')).devices as Array<{
       id: string;
       role: string;
@@ -280,7 +305,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it("refuses a device of business B writing A's rows, and shows it only B's", async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const code = okBody(await folder.b.portal('POST', '/sync/pair')).pairing_code;
     const bDevice = okBody(await folder.server.request('POST', '/api/sync/v1/join', { body: { code } }))
       .credential as string;
@@ -303,7 +328,7 @@ describe.each(STORAGES)('a device of business A, the hub on %s', (_storageName, 
   });
 
   it('takes a replayed push once: the same batch again changes nothing', async () => {
-    const folder = await folderWithTwoBusinesses(storage());
+    const folder = await folderWithTwoBusinesses(hubOn(storageName, storage));
     const batch = [
       { ...change('customers', [folder.aCustomer], { name: 'Once' }), local_seq: 1 },
       {
