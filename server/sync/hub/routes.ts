@@ -132,8 +132,7 @@ export function hubApiRoutes(
       async (request) => {
         const from = await device(request.headers.authorization);
         try {
-          const { acknowledged, accepted, last_seq } = await hub().push(from, request.body.changes);
-          return { acknowledged, accepted, last_seq, hub_time: isoNow(clock) };
+          return { ...(await hub().push(from, request.body.changes)), hub_time: isoNow(clock) };
         } catch (error) {
           // A device writing past what it may is an attacker or a broken install: the operator hears of it.
           if (error instanceof ApiError && error.status === 403) {
