@@ -177,7 +177,7 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
 };
 export default sync;
 
-interface Portal {
+export interface Portal {
   server: RunningServer;
   key: string;
 }
@@ -188,7 +188,7 @@ interface Portal {
  * The three alternate for several rounds and each figure is a median: on a shared machine one
  * run after another measures the neighbours' load as much as the code.
  */
-async function captureCost(
+export async function captureCost(
   standalone: Portal,
   hub: Portal,
   account: { id: string; counts: Record<string, number> },
@@ -290,7 +290,7 @@ function percentile(values: number[], p: number): number {
  * Simulated devices push new customers straight to the hub's sync API, concurrently, in batches
  * of 500 (a device's push size). The figure is changes the hub accepted per second of wall time.
  */
-async function hubIngest(hub: RunningServer, accountId: string, hubFile: string) {
+export async function hubIngest(hub: RunningServer, accountId: string, hubFile: string) {
   const template = templateCustomer(hubFile, accountId);
   const headers = { 'content-type': 'application/json', [SYNC_SCHEMA_HEADER]: String(SCHEMA_VERSION) };
   const devices = [];

@@ -78,13 +78,32 @@ export class LocalState {
   }
 
   clocks(table: string, pk: string): Record<string, string> {
+    return this.withPending(this.storedClocks(table, pk), table, pk, 0);
+  }
+
+  /** The clocks of a row's acknowledged changes. */
+  storedClocks(table: string, pk: string): Record<string, string> {
     const stored = this.statement('SELECT clocks FROM sync_clocks WHERE tbl = ? AND pk = ?').get(table, pk) as
       | { clocks: string }
       | undefined;
-    const clocks: Record<string, string> = stored ? JSON.parse(stored.clocks) : {};
+    return stored ? JSON.parse(stored.clocks) : {};
+  }
+
+  /** `clocks` with those of the row's changes waiting in the outbox after `afterSeq`. */
+  withPending(
+    clocks: Record<string, string>,
+    table: string,
+    pk: string,
+    afterSeq: number,
+  ): Record<string, string> {
     const pending = this.statement(
-      'SELECT op, vals, changed, hlc FROM sync_outbox WHERE tbl = ? AND pk = ?',
-    ).all(table, pk) as Array<{ op: string; vals: string | null; changed: string | null; hlc: string }>;
+      'SELECT op, vals, changed, hlc FROM sync_outbox WHERE tbl = ? AND pk = ? AND local_seq > ?',
+    ).all(table, pk, afterSeq) as Array<{
+      op: string;
+      vals: string | null;
+      changed: string | null;
+      hlc: string;
+    }>;
     for (const entry of pending) {
       for (const column of changedColumns(entry)) {
         if (!clocks[column] || clocks[column] < entry.hlc) clocks[column] = entry.hlc;

@@ -64,7 +64,14 @@ export function pendingCount(local: LocalState, accountId: string): number {
  * Drops the changes the hub holds, keeping their clocks: until the hub's merged row comes back in
  * a pull, they are what tells an older incoming value from a newer one. Call in a transaction.
  */
-export function acknowledge(local: LocalState, accountId: string, upTo: number): number {
+export function acknowledge(
+  local: LocalState,
+  accountId: string,
+  upTo: number,
+  pushed: PushedChange[] = [],
+): number {
+  if (pushed.length > 0 && upTo <= pushed.at(-1)!.local_seq)
+    return acknowledgePushed(local, accountId, upTo, pushed);
   const entries = local
     .statement(
       'SELECT local_seq, tbl, pk, op, vals, changed, hlc FROM sync_outbox WHERE account_id = ? AND local_seq <= ? ORDER BY local_seq',
@@ -85,4 +92,35 @@ export function acknowledge(local: LocalState, accountId: string, upTo: number):
   local.statement('DELETE FROM sync_outbox WHERE account_id = ? AND local_seq <= ?').run(accountId, upTo);
   for (const row of clocks.values()) local.saveClocks(row.tbl, row.pk, row.clocks);
   return entries.length;
+}
+
+/**
+ * acknowledge, for the batch just pushed (`pendingBatch`, the oldest waiting changes): the clocks
+ * come from the batch as it was sent, so the outbox is not read again, nor each value parsed.
+ */
+function acknowledgePushed(
+  local: LocalState,
+  accountId: string,
+  upTo: number,
+  pushed: PushedChange[],
+): number {
+  const rows = new Map<string, { tbl: string; pk: string; clocks: Record<string, string> }>();
+  let count = 0;
+  for (const change of pushed) {
+    if (change.local_seq > upTo) break;
+    count++;
+    const id = `${change.table}\u0000${change.pk}`;
+    let row = rows.get(id);
+    if (!row) {
+      row = { tbl: change.table, pk: change.pk, clocks: local.storedClocks(change.table, change.pk) };
+      rows.set(id, row);
+    }
+    for (const [column, clock] of Object.entries(change.state.c)) {
+      if ((row.clocks[column] ?? '') < clock) row.clocks[column] = clock;
+    }
+  }
+  for (const row of rows.values()) local.withPending(row.clocks, row.tbl, row.pk, upTo);
+  local.statement('DELETE FROM sync_outbox WHERE account_id = ? AND local_seq <= ?').run(accountId, upTo);
+  for (const row of rows.values()) local.saveClocks(row.tbl, row.pk, row.clocks);
+  return count;
 }

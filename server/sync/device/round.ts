@@ -14,7 +14,7 @@ import type { LocalState } from './local-state';
 import type { NumberTopUp } from './number-top-up';
 import { acknowledge, pendingBatch, pendingCount } from './outbox';
 import { loadSnapshot } from './snapshot-join';
-import { openConflictCount, readSettings, saveNodeClock, updateSettings } from './sync-settings';
+import { hasDeferred, openConflictCount, readSettings, saveNodeClock, updateSettings } from './sync-settings';
 import { type HubTransport, httpTransport, joinHub, localTransport, SyncError } from './transport';
 
 const PUSH_BATCH = 500;
@@ -97,7 +97,9 @@ export class SyncRounds {
         if (snapshot) ({ cursor, rows: pulled } = snapshot);
       }
       for (let attempt = 1; ; attempt++) {
-        pushed += await this.pushAll(accountId, transport);
+        const push = await this.pushAll(accountId, transport, cursor);
+        pushed += push.pushed;
+        cursor = push.cursor;
         const wait = pushed > 0 ? 0 : waitSeconds;
         let deferred: number;
         ({ pulled, cursor, deferred } = await this.pullAll(
@@ -116,8 +118,13 @@ export class SyncRounds {
       }
       // Caught up: the records the pull touched are checked on the whole state, and what that
       // decided goes out in this round, so a round leaves every machine's list as the hub has it.
-      if (await this.deps.clientActions?.(accountId)) pushed += await this.pushAll(accountId, transport);
-      if (await this.checkDecisions(accountId)) pushed += await this.pushAll(accountId, transport);
+      const pushMore = async () => {
+        const push = await this.pushAll(accountId, transport, cursor);
+        pushed += push.pushed;
+        cursor = push.cursor;
+      };
+      if (await this.deps.clientActions?.(accountId)) await pushMore();
+      if (await this.checkDecisions(accountId)) await pushMore();
       await this.fanOutArrivedEvents();
       const now = isoNow(this.deps.clock);
       const { pending, conflicts } = await this.inFile(() => {
@@ -147,16 +154,33 @@ export class SyncRounds {
     return exclusive(this.deps, fn);
   }
 
-  private async pushAll(accountId: string, transport: HubTransport): Promise<number> {
+  /**
+   * Pushes everything waiting. A push that the hub answers was taken exactly as sent, right after
+   * the rows this install has (in-process only, hub/storage.ts `as_pushed_after`), moves the
+   * cursor past it: pulled back, its rows would change nothing here.
+   */
+  private async pushAll(
+    accountId: string,
+    transport: HubTransport,
+    from: number,
+  ): Promise<{ pushed: number; cursor: number }> {
     const { sqlite } = this.deps;
     let pushed = 0;
+    let cursor = from;
     for (;;) {
       const batch = await this.inFile(() => pendingBatch(this.local, accountId, PUSH_BATCH));
-      if (batch.length === 0) return pushed;
+      if (batch.length === 0) return { pushed, cursor };
       const result = await transport.push(batch);
       this.observeHubTime(result.hub_time);
-      await this.inFile(() =>
-        sqlite.transaction(() => acknowledge(this.local, accountId, result.acknowledged)).immediate(),
+      cursor = await this.inFile(() =>
+        sqlite
+          .transaction(() => {
+            acknowledge(this.local, accountId, result.acknowledged, batch);
+            if (result.as_pushed_after !== cursor || hasDeferred(this.local, accountId)) return cursor;
+            updateSettings(this.local, accountId, { cursor: result.last_seq });
+            return result.last_seq;
+          })
+          .immediate(),
       );
       pushed += batch.length;
     }
@@ -177,17 +201,25 @@ export class SyncRounds {
       const page: SyncPullResponse = await transport.pull(cursor, PULL_PAGE, wait, signal);
       wait = 0;
       this.observeHubTime(page.hub_time);
-      const { deferred } = await this.applyPage(accountId, page.rows, page.cursor);
+      const { deferred } = await this.applyPage(accountId, page.rows, page.cursor, cursor);
       pulled += page.rows.length;
       cursor = page.cursor;
       if (!page.has_more) return { pulled, cursor, deferred };
     }
   }
 
-  private applyPage(accountId: string, rows: PulledRow[], cursor: number): Promise<ApplyResult> {
+  private applyPage(
+    accountId: string,
+    rows: PulledRow[],
+    cursor: number,
+    from: number,
+  ): Promise<ApplyResult> {
     const { sqlite, capture } = this.deps;
     const now = isoNow(this.deps.clock);
     return this.inFile(() => {
+      // Nothing new and nothing held back: no transaction to commit (a busy install pulls often).
+      if (rows.length === 0 && cursor === from && !hasDeferred(this.local, accountId))
+        return { applied: 0, deferred: 0 };
       sqlite.pragma('foreign_keys = OFF');
       try {
         return capture.applying(() =>

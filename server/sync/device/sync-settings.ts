@@ -49,6 +49,13 @@ export function hasPending(local: LocalState, accountId: string): boolean {
   );
 }
 
+/** Pulled rows held back until a local record lets them in (device/apply.ts). */
+export function hasDeferred(local: LocalState, accountId: string): boolean {
+  return (
+    local.statement('SELECT 1 FROM sync_deferred WHERE account_id = ? LIMIT 1').get(accountId) !== undefined
+  );
+}
+
 export function openConflictCount(local: LocalState, accountId: string): number {
   return local
     .statement(`SELECT count(*) FROM decisions WHERE account_id = ? AND status = 'open'`)

@@ -15,13 +15,14 @@ import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
 import { snapshotPageText } from '../hub/snapshot';
-import type { HubDevice, PushedChange, SnapshotQuery } from '../hub/storage';
+import type { HubDevice, PushedChange, PushResult, SnapshotQuery } from '../hub/storage';
 import { handOverWebhook } from '../hub/webhook-handover';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
 export interface HubTransport {
-  push(changes: PushedChange[]): Promise<SyncPushResponse>;
+  /** In-process, `as_pushed_after` comes too (hub/storage.ts PushResult); a hub's answer never carries it. */
+  push(changes: PushedChange[]): Promise<SyncPushResponse & Pick<PushResult, 'as_pushed_after'>>;
   pull(cursor: number, limit: number, waitSeconds: number, signal?: AbortSignal): Promise<SyncPullResponse>;
   lease(
     series: string[],

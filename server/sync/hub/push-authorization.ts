@@ -1,7 +1,7 @@
 import { ApiError, validationError } from '../../lib/errors';
 import { DELETED, type SyncedTable, writableColumns } from '../synced-table';
 import { syncedTable } from '../tables';
-import { type HubRowStore, mergePushedChange } from './push-merge';
+import { type AsPushed, type HubRowStore, mergePushedChange } from './push-merge';
 import type { PushedChange } from './storage';
 
 /**
@@ -188,13 +188,19 @@ export async function mergePush(
   authority: PushAuthority,
   changes: PushedChange[],
   acknowledgedBefore: number,
-): Promise<{ acknowledged: number; accepted: number }> {
+): Promise<{ acknowledged: number; accepted: number; asPushed: boolean }> {
   let acknowledged = acknowledgedBefore;
   let accepted = 0;
+  const asPushed: AsPushed = { exact: true };
   for (const [index, change] of changes.entries()) {
-    if (change.local_seq <= acknowledged) continue;
+    // A resend may differ from what the hub took the first time.
+    if (change.local_seq <= acknowledged) {
+      asPushed.exact = false;
+      continue;
+    }
     acknowledged = change.local_seq;
-    accepted += await mergePushedChange(store, await authorizeChange(store, authority, change, index));
+    const authorized = await authorizeChange(store, authority, change, index);
+    accepted += await mergePushedChange(store, authorized, asPushed);
   }
-  return { acknowledged, accepted };
+  return { acknowledged, accepted, asPushed: asPushed.exact };
 }

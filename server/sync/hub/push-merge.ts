@@ -24,8 +24,20 @@ export interface HubRowStore {
   owner(table: SyncedTable, key: unknown[]): Promise<string | undefined>;
 }
 
+/**
+ * Whether a push left every row it names exactly as the pushing replica holds it: each column at
+ * the value and clock it pushed, no alias followed, no record merged. Set to false by the merge.
+ */
+export interface AsPushed {
+  exact: boolean;
+}
+
 /** Merges one change; returns how many rows changed (each took the next sequence number in `put`). */
-export async function mergePushedChange(store: HubRowStore, change: PushedChange): Promise<number> {
+export async function mergePushedChange(
+  store: HubRowStore,
+  change: PushedChange,
+  asPushed: AsPushed = { exact: true },
+): Promise<number> {
   const table = syncedTable(change.table);
   if (!table) throw new Error(`Unknown synced table ${change.table}`);
   const state = await followAliases(store, table, change.state);
@@ -36,13 +48,17 @@ export async function mergePushedChange(store: HubRowStore, change: PushedChange
     if (to) key[i] = to;
   }
   const pk = JSON.stringify(key);
+  if (state !== change.state || pk !== change.pk) asPushed.exact = false;
   const mergedInto = table.naturalKey ? await store.aliasOf(table.name, String(key[0])) : undefined;
   // A merged-away record keeps its own row, without its key: the survivor holds the key now.
-  let changed = await mergeInto(store, table, pk, state, !mergedInto);
-  if (mergedInto)
+  let changed = await mergeInto(store, table, pk, state, !mergedInto, asPushed);
+  const before = changed;
+  if (mergedInto) {
+    asPushed.exact = false;
     changed += await mergeInto(store, table, JSON.stringify([mergedInto]), withoutIdentity(state));
-  else if (changed && table.naturalKey) changed += await mergeDuplicate(store, table, pk);
+  } else if (changed && table.naturalKey) changed += await mergeDuplicate(store, table, pk);
   if (changed && table.recordsMergeOf) changed += await mergeByOwner(store, table.recordsMergeOf, state);
+  if (changed !== before) asPushed.exact = false;
   return changed;
 }
 
@@ -71,14 +87,29 @@ async function mergeInto(
   pk: string,
   incoming: RowState,
   keyed = true,
+  asPushed: AsPushed = { exact: true },
 ): Promise<number> {
   const base = await store.get(table.name, pk);
   // Append-only rows (payments, events) are written once: a correction is a new row.
-  if (base && table.appendOnly) return 0;
+  if (base && table.appendOnly) {
+    if (!holds(base, incoming)) asPushed.exact = false;
+    return 0;
+  }
   const { state, changed } = mergeStates(table, base, incoming);
+  if (!holds(state, incoming)) asPushed.exact = false;
   if (changed.length === 0) return 0;
   await store.put(table.name, pk, state, keyed ? naturalKeyOf(table, state) : null);
   return 1;
+}
+
+/** Every column of `pushed` stands in `state` at the value and clock it was pushed with. */
+function holds(state: RowState, pushed: RowState): boolean {
+  for (const [column, value] of Object.entries(pushed.v)) {
+    if (state.c[column] !== pushed.c[column]) return false;
+    const held = state.v[column];
+    if (held !== value && JSON.stringify(held ?? null) !== JSON.stringify(value ?? null)) return false;
+  }
+  return true;
 }
 
 /** A second live record with the key of an existing one merges into the existing one. */

@@ -154,14 +154,15 @@ export class Hub {
       throw validationError(`${changes[unknown]!.table} is not a synced table`, `changes[${unknown}].table`);
     }
     for (const [index, change] of changes.entries()) checkChangeShape(change, index);
-    const result = await this.storage.push(
+    const { as_pushed_after, ...result } = await this.storage.push(
       device.account_id,
       device.id,
       changes.map(signedBy(device)),
       operator,
     );
     if (result.accepted > 0) this.pushed.emit(device.account_id);
-    return result;
+    // Told to the hub's own install only (in-process): a device's answer keeps the wire shape.
+    return operator && as_pushed_after !== undefined ? { ...result, as_pushed_after } : result;
   }
 
   /** Rows after the cursor; with `waitMs`, holds on until something arrives or the time is up. */

@@ -154,14 +154,15 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
         const device = prepared('SELECT last_local_seq FROM hub_devices WHERE id = ?').get(deviceId) as {
           last_local_seq: number;
         };
-        const { acknowledged, accepted } = await mergePush(
+        const before = lastSeq();
+        const { acknowledged, accepted, asPushed } = await mergePush(
           store,
           { business: accountId, operator },
           changes,
           device.last_local_seq,
         );
         prepared('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?').run(acknowledged, deviceId);
-        return { acknowledged, accepted, last_seq: lastSeq() };
+        return { acknowledged, accepted, last_seq: lastSeq(), ...(asPushed && { as_pushed_after: before }) };
       }),
     writeRow: (accountId, table, pk, state) =>
       sequencedWrite(accountId, (store) => mergePushedChange(store, { local_seq: 0, table, pk, state })),

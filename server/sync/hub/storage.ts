@@ -69,6 +69,12 @@ export interface PushResult {
   /** Rows whose state the push changed. */
   accepted: number;
   last_seq: number;
+  /**
+   * Set when every row the push wrote holds exactly what the device pushed: the business's
+   * sequence number before the push, whose rows up to last_seq are this push's own. The embedded
+   * hub answers it to its own install, which then need not pull its pushes back.
+   */
+  as_pushed_after?: number;
 }
 
 export interface SnapshotQuery {
