@@ -18,8 +18,8 @@ const shared = {
  * A worker runs its files in one process that keeps the modules it loaded, instead of loading the
  * server graph again for every file (~2 s a file, a quarter of the suite's worker time). The id
  * generator, the one module state a test can see, is put back as a new process has it before each
- * file (test/helpers/fresh-file.ts); servers, databases and timers are closed by the files that open
- * them.
+ * file (test/helpers/fresh-file.ts); servers, databases, timers and browser connections are closed
+ * by the files that open them.
  */
 const sharedWorkers: { isolate: false; setupFiles: string[] } = {
   isolate: false,
@@ -68,6 +68,7 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          ...sharedWorkers,
           name: 'ui',
           include: ['test/ui/**/*.test.ts'],
           // A browser flow walks through many screens; on a loaded machine that takes its time.

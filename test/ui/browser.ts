@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type LaunchOptions, type Locator, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type LaunchOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { TestServer } from '../helpers/server';
 
@@ -41,9 +48,21 @@ export function launchChromium(): Promise<Browser> {
  */
 export const STEP_TIMEOUT_MS = 30_000;
 
-/** A fresh browser context signed in through the one-time link, the way an owner signs in. */
-export async function signedInPage(browser: Browser, server: TestServer, clientId: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+/** The window size of an owner's browser in these tests. */
+export const DESKTOP = { width: 1360, height: 900 };
+
+/**
+ * A page signed in through the one-time link, the way an owner signs in: in a fresh browser
+ * context, or in one a file already has open, whose session the link replaces. A context that
+ * loaded the renderer keeps its files cached, so its next page skips fetching and compiling them
+ * again (about a second a page on a loaded machine).
+ */
+export async function signedInPage(
+  from: Browser | BrowserContext,
+  server: TestServer,
+  clientId: string,
+): Promise<Page> {
+  const context = 'newContext' in from ? await from.newContext({ viewport: DESKTOP }) : from;
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const token = await createSignInToken(server.ctx, clientId);

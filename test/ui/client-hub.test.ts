@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 import { type Receiver, startReceiver } from '../outbound/receiver';
 import { screenshot, signedInPage } from './browser';
+import { expectDeliveredOnce } from './delivered-once';
 import { phonePage, until } from './phone-page';
 import { runBrowser } from './run-browser';
 
@@ -158,7 +159,12 @@ describe('the client hub on a hosted hub', () => {
     }
     await until('quote.accepted delivered', () => receiver.received.length >= 1);
     await office.ctx.sync!.syncNow(account.clientId);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await expectDeliveredOnce('quote.accepted', {
+      hosted,
+      receiver,
+      accountId: account.clientId,
+      installs: [office, van],
+    });
     expect(receiver.received.map((r) => r.headers['x-service-event-type'])).toEqual(['quote.accepted']);
 
     await page.reload();

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { updateConfig } from '../../server/domain/accounts';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { expectOk } from '../helpers/api-responses';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { launchChromium, screenshot } from './browser';
+import { screenshot } from './browser';
 import { crewPhone, until } from './phone-page';
+import { runBrowser } from './run-browser';
 
 /**
  * Issue 22's done-means, end to end in real Chromium at phone size with touch: a crew member
@@ -22,15 +24,18 @@ const ADMIN_TOKEN = 'hub-admin-token-for-tests-0123456789';
 const databaseUrl = startPostgresForSuite();
 let pool: pg.Pool;
 let hosted: HostedHub;
+let browser: Browser;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-crew-offline-'));
 const started: TestServer[] = [];
 
 beforeAll(async () => {
   pool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
   hosted = await startHostedHub({ pool, port: 0, adminToken: ADMIN_TOKEN });
+  browser = await runBrowser();
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.close();
   for (const server of started) await server.stop();
   await hosted?.close();
   await pool?.end();
@@ -72,7 +77,6 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
   await office.close();
   started.pop();
 
-  const browser = await launchChromium();
   const { context, page, errors } = await crewPhone(browser);
   const jpeg = await madeJpeg(page);
 
@@ -143,7 +147,7 @@ it('a crew member joins, works a visit offline between Start and Complete, and t
     shop.clientId,
   ]);
   expect(photos).toHaveLength(1);
-  await browser.close();
+  await context.close();
   expect(errors).toEqual([]);
 
   const back = await startTestServer({ dataDir });

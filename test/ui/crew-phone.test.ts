@@ -1,9 +1,22 @@
-import { expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { expectOk } from '../helpers/api-responses';
-import { startTestServer } from '../helpers/server';
+import { serversStoppedAfterEach } from '../helpers/server';
 import { phonePage, until } from '../ui/phone-page';
-import { launchChromium, screenshot } from './browser';
+import { screenshot } from './browser';
+import { runBrowser } from './run-browser';
+
+const started = serversStoppedAfterEach();
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await runBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
 
 /**
  * The crew's phone in real Chromium at phone size (docs/crew.md, "The phone"), on an install serving
@@ -11,7 +24,7 @@ import { launchChromium, screenshot } from './browser';
  * offline flow on the hosted hub is test/ui/crew-offline.test.ts; the API tests cover the rest.
  */
 it("shows a member's visits, sends a queued action, and every screen renders", async () => {
-  const server = await startTestServer();
+  const server = await started();
   const account = await server.createAccount({ business: 'Sparkle' });
   await account.portal('PUT', '/config', { body: { client_hub_url: server.url, serve_client_hub: true } });
   const c = expectOk(
@@ -37,7 +50,6 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
   const s = await server.ctx.db
     .transaction()
     .execute((tx) => openMemberSession(tx, server.ctx.clock, account.clientId, sam.id, 'x'));
-  const browser = await launchChromium();
   const page = await phonePage(browser);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -66,7 +78,6 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
   await page.getByRole('button', { name: 'You' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   await screenshot(page, 'crew-you');
-  await browser.close();
-  await server.stop();
+  await page.context().close();
   expect(errors).toEqual([]);
 }, 120_000);

@@ -1,10 +1,10 @@
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import { zonedToUtc } from '../../shared/time-zone';
 import { expectError, expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import type { TestAccount } from '../helpers/server';
-import { screenshot, signedInPage } from './browser';
+import { DESKTOP, screenshot, signedInPage } from './browser';
 import type { UiContext } from './context';
 
 const VANCOUVER = 'America/Vancouver';
@@ -13,15 +13,20 @@ const iso = (date: string, time: string, zone: string) =>
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z');
 
-/** A new business of its own, signed in on a page of its own, so its settings touch no other flow. */
+/**
+ * A new business of its own, signed in on a page of its own, so its settings touch no other flow.
+ * The pages share one browser context, whose session each sign-in replaces: the tests run one
+ * after another, and the renderer's files stay cached from one to the next.
+ */
 async function freshShop(
   ui: UiContext,
+  context: BrowserContext,
   config: Record<string, unknown>,
 ): Promise<{ shop: TestAccount; page: Page }> {
   const shop = await ui.server.createAccount({ business: 'Coast Cleaning' });
   const configured = await shop.portal('PUT', '/config', { body: config });
   expect(configured.status, configured.text).toBe(200);
-  return { shop, page: await signedInPage(ui.browser, ui.server, shop.clientId) };
+  return { shop, page: await signedInPage(context, ui.server, shop.clientId) };
 }
 
 /** The header of the day column an element sits in, on the team schedule's grid. */
@@ -37,8 +42,17 @@ async function columnHeader(page: Page, element: ReturnType<Page['locator']>) {
 /** The defects of issue 13, each checked the way the owner met it. */
 export function ownerWeekFlows(ui: UiContext) {
   describe("the owner's week", () => {
+    let context: BrowserContext;
+    beforeAll(async () => {
+      context = await ui.browser.newContext({ viewport: DESKTOP });
+    });
+    afterAll(() => context?.close());
+
     it('shows a Vancouver Friday 00:30 job on Friday at 00:30 on every screen', async () => {
-      const { shop, page } = await freshShop(ui, { timezone: VANCOUVER, business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, {
+        timezone: VANCOUVER,
+        business_name: 'Coast Cleaning',
+      });
       const created = expectOk(
         await shop.portal('POST', '/jobs/create', {
           body: {
@@ -79,7 +93,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('never calls an invoice sent before its e-mail went out, with the same words on every screen', async () => {
-      const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       const create = async (email: string) => {
         const created = expectOk(
           await shop.portal('POST', '/invoices/create', {
@@ -137,7 +151,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('shows every refused field of a form at once, in words an owner uses', async () => {
-      const { page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       await page.goto(`${ui.server.url}/#/jobs?new=1`);
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Customer e-mail').fill('ada@example');
@@ -162,7 +176,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('invoices a job with the lines, prices and customer of the quote it came from', async () => {
-      const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       const call = async <M extends Method, P extends string>(method: M, path: P, body?: unknown) =>
         okBody(await shop.portal(method, path, { body }));
       const quote = await call('POST', '/quotes/create', {
@@ -204,7 +218,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('finds a customer by name or phone on a form, and keeps their page at their id', async () => {
-      const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       const maya = await shop.portal('POST', '/customers', {
         body: { name: 'Maya Chen', email: 'maya@example.com', phone: '+1 604 555 0199' },
       });
@@ -238,7 +252,10 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('reschedules by dragging a job to another day, and schedules one from the unscheduled list', async () => {
-      const { shop, page } = await freshShop(ui, { timezone: VANCOUVER, business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, {
+        timezone: VANCOUVER,
+        business_name: 'Coast Cleaning',
+      });
       const create = async (body: Record<string, unknown>) => {
         const created = expectOk(
           await shop.portal('POST', '/jobs/create', {
@@ -277,7 +294,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('chooses time zone and currency from lists, and keeps the currency once money is on record', async () => {
-      const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       const xyz = expectError(await shop.portal('PUT', '/config', { body: { currency: 'XYZ' } }));
       expect([xyz.status, xyz.body.error.param]).toEqual([400, 'currency']);
       const zone = expectError(await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } }));
@@ -312,7 +329,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('asks before Back or Refresh drops a half-written invoice, and not once it is saved', async () => {
-      const { page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       await page.goto(`${ui.server.url}/#/invoices`);
       await page.goto(`${ui.server.url}/#/invoices/new`);
       const form = page.getByRole('form', { name: 'New invoice' });
@@ -345,7 +362,7 @@ export function ownerWeekFlows(ui: UiContext) {
     });
 
     it('tells the truth in small places: plurals, where the calendar feed works, a used sign-in link', async () => {
-      const { shop, page } = await freshShop(ui, { business_name: 'Coast Cleaning' });
+      const { shop, page } = await freshShop(ui, context, { business_name: 'Coast Cleaning' });
       const invoice = expectOk(
         await shop.portal('POST', '/invoices/create', {
           body: {

@@ -1,13 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
+import { DESKTOP, STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
 
 let browser: Browser;
+/**
+ * The one context every page here opens in, one page at a time: each sign-in replaces its session
+ * cookie, and the renderer's files stay cached from one page to the next.
+ */
+let context: BrowserContext;
 let server: TestServer;
 let shop: TestAccount;
 
@@ -15,6 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   shop = await server.createAccount({ business: 'Sparkle Cleaning' });
   browser = await runBrowser();
+  context = await browser.newContext({ viewport: DESKTOP });
 });
 afterAll(async () => {
   await browser?.close();
@@ -28,7 +34,6 @@ async function memberPage(name: string, role: MemberRole): Promise<Page> {
   const { token } = await server.ctx.db
     .transaction()
     .execute((tx) => openMemberSession(tx, server.ctx.clock, shop.clientId, added.body.id, 'test'));
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   await context.addCookies([
     { name: server.app.sessionCookie, value: token, url: server.url, httpOnly: true, sameSite: 'Strict' },
   ]);
@@ -52,7 +57,7 @@ describe('the UI follows the role', () => {
     await screenshot(page, 'roles-office-settings');
     await page.goto(`${server.url}/#/settings/backups`);
     await page.getByText("The owner's settings").waitFor();
-    await page.context().close();
+    await page.close();
   }, 120_000);
 
   it('shows the crew their own schedule and the way to their phone, nothing else', async () => {
@@ -82,7 +87,7 @@ describe('the UI follows the role', () => {
     await screenshot(page, 'roles-crew-my-schedule');
     await page.goto(`${server.url}/#/invoices`);
     await page.getByText('Not for your role').waitFor();
-    await page.context().close();
+    await page.close();
   }, 120_000);
 
   it("offers the office none of the owner's actions inside screens; the owner has them", async () => {
@@ -98,9 +103,9 @@ describe('the UI follows the role', () => {
     expect(await edit.getByLabel('Role').isDisabled()).toBe(true);
     await edit.getByText('Only an owner changes roles').waitFor();
     await screenshot(office, 'roles-office-team');
-    await office.context().close();
+    await office.close();
 
-    const owner = await signedInPage(browser, server, shop.clientId);
+    const owner = await signedInPage(context, server, shop.clientId);
     await owner.goto(`${server.url}/#/team`);
     await owner.getByRole('button', { name: 'Invite Otto Office' }).waitFor();
     await owner.getByRole('button', { name: "Otto Office's sign-ins" }).waitFor();
@@ -122,6 +127,6 @@ describe('the UI follows the role', () => {
       expect(sizes[0], `at ${width}px`).toBeLessThanOrEqual(sizes[1]!);
       await screenshot(owner, `team-members-${width}`);
     }
-    await owner.context().close();
+    await owner.close();
   }, 120_000);
 });

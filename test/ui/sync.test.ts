@@ -2,7 +2,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOnline } from '../../server/context';
 import { openMemberSession } from '../../server/domain/member-sessions';
-import { createSignInToken } from '../../server/domain/sessions';
 import type { TeamMember } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
@@ -238,10 +237,10 @@ describe('Settings > Sync', () => {
   });
 
   it('fits a phone screen', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const phone = await context.newPage();
+    // A phone-sized page of the hub's signed-in context, whose renderer files are cached.
+    const phone = await hubPage.context().newPage();
     phone.setDefaultTimeout(STEP_TIMEOUT_MS);
-    await phone.goto(`${hub.url}/sign-in?token=${await createSignInToken(hub.ctx, shop.clientId)}`);
+    await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${hub.url}/#/settings/sync`);
     await phone.getByRole('row', { name: /Van laptop/ }).waitFor();
     await phone.getByRole('button', { name: 'Create pairing code' }).click();
@@ -249,7 +248,7 @@ describe('Settings > Sync', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await screenshot(phone, 'sync-settings-phone');
     expect(overflow).toBeLessThanOrEqual(0);
-    await context.close();
+    await phone.close();
   });
 
   it('says how many changes wait while offline, and sends them once back online', async () => {
@@ -302,13 +301,14 @@ describe('Settings > Sync', () => {
 
     // The other install still holds its own business, which does not sync: it may join, but not
     // the business it already holds.
-    const trial = await signedInPage(browser, other, trialClientId);
+    // The last step: signing in to the trial business ends the device page's session.
+    const trial = await signedInPage(devicePage.context(), other, trialClientId);
     await trial.goto(`${other.url}/#/settings/sync`);
     const form = trial.getByRole('form', { name: 'Join a business' });
     await form.getByLabel('Pairing link or hub address').fill(link);
     expect(await form.getByLabel('Pairing code').isDisabled()).toBe(true);
     await form.getByRole('button', { name: 'Join business' }).click();
     await form.getByRole('alert').getByText('This computer already has this business').waitFor();
-    await trial.context().close();
+    await trial.close();
   });
 });
