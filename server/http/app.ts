@@ -123,10 +123,19 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   // A successful write has committed its transaction by the time the response goes out: wake the
   // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
   // A 202 has only started its work (a customer import), which signals when it commits; waking the
-  // workers now would have them wait for the write lock that work holds.
+  // workers now would have them wait for the write lock that work holds. Each wake-up costs every
+  // worker a read of its outbox outside a transaction, so the writes answered in one turn of the
+  // event loop (several under load) wake them once, right after that turn.
+  let wakeScheduled = false;
+  const wakeOutbox = () => {
+    wakeScheduled = false;
+    ctx.signals.emit('outbox');
+  };
   app.addHook('onResponse', (request, reply, done) => {
-    if (isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202)
-      ctx.signals.emit('outbox');
+    if (!wakeScheduled && isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202) {
+      wakeScheduled = true;
+      setImmediate(wakeOutbox);
+    }
     done();
   });
   registerErrorHandling(app, options.storage);
