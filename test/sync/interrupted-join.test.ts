@@ -13,7 +13,8 @@ import { bundledArgs } from '../helpers/process-bundles';
  * A first sync killed in the middle of loading the hub's snapshot (SIGKILL, so nothing is cleaned
  * up) leaves the folder with none of the business: no rows, every index and trigger the load sets
  * aside still there; the device's next round (its server starting) loads the snapshot again and
- * ends as a device whose join was never interrupted. The CLI's join is alone on its file, so its
+ * ends as a device whose join was never interrupted; the payments' tax shares a join rebuilds are
+ * those the hub's own install keeps. The CLI's join is alone on its file, so its
  * load runs with the rollback journal (device/snapshot-join.ts): the kill leaves that journal.
  */
 const run = promisify(execFile);
@@ -244,5 +245,9 @@ describe('a first sync killed during the snapshot load', () => {
     const expected = stateOf(whole);
     expect(expected.tables.payment_tax_shares!.length).toBeGreaterThan(6);
     expect(stateOf(killed)).toEqual(expected);
+    // The shares a joined device rebuilt in one pass are those the hub's install kept by its triggers.
+    const shares = (sqlite: SQLite.Database) =>
+      sqlite.prepare('SELECT * FROM payment_tax_shares ORDER BY payment_id, position').all();
+    expect(read(whole, shares)).toEqual(read(hubDir, shares));
   }, 180_000);
 });
