@@ -14,8 +14,7 @@ import { bundledArgs } from '../helpers/process-bundles';
  * up) leaves the folder with none of the business: no rows, every index and trigger the load sets
  * aside still there; the device's next round (its server starting) loads the snapshot again and
  * ends as a device whose join was never interrupted; the payments' tax shares a join rebuilds are
- * those the hub's own install keeps. The CLI's join is alone on its file, so its
- * load runs with the rollback journal (device/snapshot-join.ts): the kill leaves that journal.
+ * those the hub's own install keeps.
  */
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');

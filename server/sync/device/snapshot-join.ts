@@ -71,7 +71,6 @@ export async function loadSnapshot(
   // A page may hold a job before the customer it names, as in a paged pull.
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma(`cache_size = ${LOAD_CACHE_SIZE}`);
-  const rollbackJournal = journalForLoad(sqlite);
   sqlite.exec('BEGIN IMMEDIATE');
   let next: Promise<Page> | undefined;
   try {
@@ -112,27 +111,8 @@ export async function loadSnapshot(
     next?.catch(() => {});
     throw error;
   } finally {
-    if (rollbackJournal) sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`cache_size = ${cacheSize}`);
-  }
-}
-
-/**
- * In WAL mode the load writes every page of the business twice: into the WAL (as the cache
- * spills, a page again each time it spills again, and at the commit), then into the file at the
- * checkpoint. A rollback journal writes the file's pages in place and journals only the pages the
- * file held before the load, a few for a folder that holds none of the business: each page is
- * written once, and the load is still all or nothing (an interrupted one is rolled back from the
- * journal when the file is next opened). SQLite leaves WAL mode only for a connection alone on
- * the file: with another open (a server's read worker), the load keeps the WAL.
- */
-function journalForLoad(sqlite: SQLite.Database): boolean {
-  try {
-    return sqlite.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
-  } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
-    throw error;
   }
 }
 
