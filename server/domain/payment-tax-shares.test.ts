@@ -231,4 +231,64 @@ describe("payments' tax shares", () => {
     rebuildPaymentTaxShares(sqlite, accountId);
     expect(kept()).toEqual(before);
   });
+
+  it('rebuild as the triggers leave them over many reads, large amounts and another business', async () => {
+    const { sqlite } = database;
+    const pick = random(7);
+    const ctx = createContext(database.db, manualClock('2026-11-22T15:00:00Z'));
+    const other = (await createAccount(ctx, { businessName: 'Other', plan: 'platform', apiPlan: 'growth' }))
+      .id;
+    const otherCustomer = (await createCustomer(ctx, other, { name: 'Bo', email: 'bo@example.com' })).id;
+    const invoice = sqlite.prepare(
+      `INSERT INTO invoices (id, account_id, number, customer_id, status, currency, issue_date, due_date,
+         subtotal_cents, tax_total_cents, total_cents, amount_paid_cents, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'sent', 'CAD', '2026-01-01', '2026-01-15', ?, 0, ?, 0, 'x', 'x')`,
+    );
+    const tax = sqlite.prepare(
+      `INSERT INTO document_taxes (document_id, position, name, rate, amount_cents) VALUES (?, ?, 'GST', '0.05', ?)`,
+    );
+    const payment = sqlite.prepare(
+      `INSERT INTO payments (id, account_id, invoice_id, amount_cents, method, paid_at, created_at)
+       VALUES (?, ?, ?, ?, 'cash', ?, 'x')`,
+    );
+    sqlite.transaction(() => {
+      for (let n = 0; n < 2_000; n++) {
+        const [account, customer] = n % 10 === 0 ? [other, otherCustomer] : [accountId, customerId];
+        // Some at ten million dollars with a tax of one million: products of cents beyond 2^53.
+        const large = n % 50 === 0;
+        const total = large ? 1_000_000_000 : pick(4) * 7_919;
+        invoice.run(`inv_${n}`, account, `N-${n}`, customer, total, total);
+        const taxes = pick(4);
+        for (let position = 0; position < taxes; position++) {
+          tax.run(`inv_${n}`, position, large ? 100_000_000 : pick(900) - 100);
+        }
+        // Few distinct days: many payments share their paid_at and are ordered by id.
+        for (let k = 0; k < 1 + pick(4); k++) {
+          const amount = large ? 1 + pick(400_000_000) : 1 + pick(9_000);
+          payment.run(`pay_${pick(1e9)}_${n}_${k}`, account, `inv_${n}`, amount, `2026-02-0${1 + pick(9)}`);
+        }
+      }
+    })();
+    const joined = sqlite
+      .prepare(
+        `SELECT count(*) AS n FROM payments p JOIN invoices i ON i.id = p.invoice_id
+         LEFT JOIN document_taxes t ON t.document_id = p.invoice_id WHERE p.account_id = ?`,
+      )
+      .get(accountId) as { n: number };
+    // More rows than one read of the rebuild takes.
+    expect(joined.n).toBeGreaterThan(5_000);
+    const before = kept();
+    const sums = (account: string) =>
+      sqlite
+        .prepare(
+          'SELECT count(*), sum(tax_cents), sum(sales_cents) FROM payment_tax_shares WHERE account_id = ?',
+        )
+        .raw()
+        .get(account);
+    const others = sums(other);
+    expect(others).not.toEqual([0, null, null]);
+    rebuildPaymentTaxShares(sqlite, accountId);
+    expect(kept()).toEqual(before);
+    expect(sums(other)).toEqual(others);
+  });
 });
