@@ -19,7 +19,8 @@ const shared = {
  * server graph again for every file (~2 s a file, a quarter of the suite's worker time). The id
  * generator, the one module state a test can see, is put back as a new process has it before each
  * file (test/helpers/fresh-file.ts); servers, databases, timers and browser connections are closed
- * by the files that open them.
+ * by the files that open them. No test reloads modules (`vi.resetModules`): a second copy of the
+ * shared schemas would take their ids in zod's registry, which is per process, from the first.
  */
 const sharedWorkers: { isolate: false; setupFiles: string[] } = {
   isolate: false,

@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContext } from '../../server/context';
+import { createAccount } from '../../server/domain/accounts';
 import { manualClock } from '../../server/lib/clock';
+import { forgetIds } from '../../server/lib/ids';
+import { openDatabase } from '../../server/sync/open';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answer, type Receiver, startReceiver } from '../outbound/receiver';
 
@@ -65,14 +69,13 @@ describe('a wall clock stepped back', () => {
   it('new records still sort after the existing ones after a restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'shopdesk-ids-'));
     folders.push(dataDir);
-    const { createContext } = await import('../../server/context');
     const clock = manualClock('2026-11-22T09:00:00Z');
 
     async function addAccount(name: string): Promise<string> {
-      // A fresh process: module state (the newest id this process made) starts empty.
-      vi.resetModules();
-      const { openDatabase } = await import('../../server/sync/open');
-      const { createAccount } = await import('../../server/domain/accounts');
+      // A fresh process: the newest id this process made starts empty. Forgotten rather than the
+      // modules loaded again: a worker shares its modules between files, and a second copy of the
+      // shared schemas would take over their ids in zod's global registry (the OpenAPI names).
+      forgetIds();
       const database = await openDatabase(dataDir);
       try {
         const ctx = createContext(database.db, clock);
