@@ -1,11 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { bundledArgs } from '../helpers/process-bundles';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 /** Generous: a start on a loaded machine loads the bundle and opens the database. */
 const START_LIMIT_MS = 180_000;
 const STOP_LIMIT_MS = 60_000;
@@ -16,16 +14,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** The CLI on a folder with no server running on it (joining a business), `--json` answers. */
-export async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    bundledArgs('cli', ...args, '--json', '--data-dir', dataDir),
-    { cwd: root },
-  );
-  return JSON.parse(stdout) as T;
 }
 
 /**

@@ -1,12 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliJson as cli, killServedProcesses, serveProcess as serve } from '../helpers/child-installs';
 import { bundledArgs } from '../helpers/process-bundles';
 
 /**
@@ -16,12 +16,12 @@ import { bundledArgs } from '../helpers/process-bundles';
  * ends as a device whose join was never interrupted; the payments' tax shares a join rebuilds are
  * those the hub's own install keeps.
  */
-const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const folders: string[] = [];
 const processes: ChildProcess[] = [];
 
 afterAll(() => {
+  killServedProcesses();
   for (const child of processes) child.kill('SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -30,45 +30,6 @@ function folder(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `shopdesk-interrupted-${name}-`));
   folders.push(dir);
   return dir;
-}
-
-async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    bundledArgs('cli', ...args, '--json', '--data-dir', dataDir),
-    {
-      cwd: root,
-    },
-  );
-  return JSON.parse(stdout) as T;
-}
-
-/** `serve` in a child process; resolves with its URL once it listens. */
-function serve(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, bundledArgs('serve', '--data-dir', dataDir, '--port', '0'), {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        const stop = () =>
-          new Promise<void>((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          });
-        resolve({ url, stop });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
 }
 
 async function portal<T>(

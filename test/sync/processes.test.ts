@@ -1,23 +1,18 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundledArgs } from '../helpers/process-bundles';
+import { cliJson as cli, killServedProcesses, serveProcess as serve } from '../helpers/child-installs';
 
 /**
  * Sync with real processes: a hub and two devices, each `npm run serve` on its own folder and
  * port, paired and joined with the CLI; both devices work offline while the hub is down, then
  * everything syncs and the three exports must be identical.
  */
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
 const folders: string[] = [];
-const processes: ChildProcess[] = [];
 
-afterAll(async () => {
-  for (const child of processes) child.kill('SIGKILL');
+afterAll(() => {
+  killServedProcesses();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -25,52 +20,6 @@ function folder(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `shopdesk-sync-${name}-`));
   folders.push(dir);
   return dir;
-}
-
-async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    bundledArgs('cli', ...args, '--json', '--data-dir', dataDir),
-    { cwd: root },
-  );
-  return JSON.parse(stdout) as T;
-}
-
-interface Served {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** `serve` in a child process; resolves with its URL once it listens. */
-function serve(dataDir: string, port = 0): Promise<Served> {
-  const child = spawn(process.execPath, bundledArgs('serve', '--data-dir', dataDir, '--port', String(port)), {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        resolve({
-          url,
-          child,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
 }
 
 async function call(
