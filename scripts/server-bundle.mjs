@@ -99,5 +99,11 @@ export const bundleOptions = {
   logLevel: 'warning',
   absWorkingDir: root,
   outExtension: { '.js': '.cjs' },
+  // A package loaded on first use (`await import('pdfkit')`, Swagger UI, pg…) is required instead.
+  // Headless mode runs the bundle through a V8 code cache (scripts/code-cache.mjs), and on Node 20 the
+  // functions V8 takes from a cache lose the script's dynamic-import callback: every such import()
+  // then failed with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING from the second start on. The packages
+  // kept out of the bundle are all CommonJS (serverExternals), which require() loads as import() did.
+  supported: { 'dynamic-import': false },
   plugins: [importMetaPlugin],
 };
