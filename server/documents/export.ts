@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ZipArchive } from 'archiver';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { sql } from 'kysely';
 import type { ExportFormat } from '../../shared/schemas/export';
@@ -276,6 +275,8 @@ export async function exportAccount(
       return { stream, contentType: 'application/json; charset=utf-8', filename: `${base}.json` };
     }
     const config = accountConfig(snapshot, accountId);
+    // Loaded on the first zip export: archiver brings zlib and a stream library that no start needs.
+    const { ZipArchive } = await import('archiver');
     const archive = new ZipArchive({ zlib: { level: 6 } });
     const entries: Readable[] = [];
     archive.append(

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { ValidatorFactory } from '@fastify/ajv-compiler';
+import type { FastifyInstance, FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { unsupportedMediaType } from '../lib/errors';
@@ -21,13 +22,27 @@ export const DEFAULT_DRAIN_MS = 10_000;
  * a literal null. All three mean "no body", so schemas can simply mark the body optional.
  * (Fastify hands a missing body to the validator as null, hence the wrapper.)
  */
+const validateWithZod: FastifySchemaCompiler<z.ZodType> = (route) => {
+  const validate = validatorCompiler(route);
+  return route.httpPart === 'body' ? (data: unknown) => validate(data === null ? undefined : data) : validate;
+};
+
+/**
+ * Route schemas are zod: requests are checked with them (validateWithZod); responses are not checked
+ * again on the way out, since the presenters build every response field by field from typed rows (the
+ * schemas' z.infer types) and a second validation would only cost time on every request. Given to
+ * Fastify when it is created (its `schemaController` option), so it never loads its defaults, ajv and
+ * fast-json-stringify, which would compile nothing here and cost every start their loading.
+ */
+export const ZOD_SCHEMAS: FastifyServerOptions['schemaController'] = {
+  compilersFactory: {
+    // Fastify's types describe a factory's compiler as ajv's; it calls it as it would setValidatorCompiler's.
+    buildValidator: (() => validateWithZod) as unknown as ValidatorFactory,
+    buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
+  },
+};
+
 export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN_MS) {
-  app.setValidatorCompiler<z.ZodType>((route) => {
-    const validate = validatorCompiler(route);
-    return route.httpPart === 'body'
-      ? (data: unknown) => validate(data === null ? undefined : data)
-      : validate;
-  });
   // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
   // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/,
   // the public booking page's /book/ and a team member's invitation /join/) parse their own,

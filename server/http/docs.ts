@@ -9,6 +9,7 @@ import Fastify, {
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { MAX_PARAM_LENGTH } from './errors';
 import { documentedSchema } from './openapi';
+import { type OperationRule, whoMay } from './portal/permissions';
 import { DOCS_CONTENT_SECURITY_POLICY } from './ui';
 import { bareExampleBodies } from './v1/examples';
 
@@ -45,14 +46,23 @@ type Injected = IncomingMessage & { [handedBack]?: { error: unknown } | 'not fou
 /** Headers the main app sets itself for the payload it sends, or that belong to one connection. */
 const NOT_COPIED = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
+type RouteSchema = { description?: string; hide?: boolean };
+
+/** A portal or session route's description ends with who may call it: its permission table entry. */
+function withRoles(schema: RouteSchema, operation: OperationRule | undefined): RouteSchema {
+  if (!operation) return schema;
+  return { ...schema, description: [schema.description, whoMay(operation)].filter(Boolean).join('\n\n') };
+}
+
 /** Each route as the document describes it: the main app's own copies of them only serve the docs. */
 function documentedRoute(route: RouteOptions): RouteOptions | undefined {
+  const schema = route.schema as RouteSchema | undefined;
   // @fastify/swagger leaves out the HEAD twin of every GET, and a hidden route documents nothing.
-  if (route.method === 'HEAD' || (route.schema as { hide?: boolean } | undefined)?.hide) return undefined;
+  if (route.method === 'HEAD' || schema?.hide) return undefined;
   return {
     method: route.method,
     url: route.url,
-    ...(route.schema ? { schema: route.schema } : {}),
+    ...(schema ? { schema: withRoles(schema, route.config?.operation) } : {}),
     ...(route.constraints ? { constraints: route.constraints } : {}),
     handler: () => undefined,
   };

@@ -18,7 +18,6 @@ import {
   type Permission,
   PORTAL_OPERATIONS,
   ruleOf,
-  whoMay,
 } from './permissions';
 
 export const PORTAL_LIMIT_PER_MINUTE = 100;
@@ -55,15 +54,8 @@ export function registerOperationTable(
     }
     if (keys.length > 1)
       throw new Error(`Register ${keys.join(', ')} one method at a time: each has its own entry.`);
-    const operation = ruleOf(table[keys[0]!]!);
-    route.config = { ...route.config, operation };
-    const schema = route.schema as { description?: string; hide?: boolean } | undefined;
-    if (schema && !schema.hide) {
-      route.schema = {
-        ...schema,
-        description: [schema.description, whoMay(operation)].filter(Boolean).join('\n\n'),
-      };
-    }
+    // The OpenAPI document says who may call it (server/http/docs.ts), when it is first built.
+    route.config = { ...route.config, operation: ruleOf(table[keys[0]!]!) };
   });
 }
 

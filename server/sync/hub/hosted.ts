@@ -8,7 +8,7 @@ import { memberDoorRoutes } from '../../client-hub/join-routes';
 import { hubDoor } from '../../client-hub/member-doors';
 import { clientHubRoutes } from '../../client-hub/routes';
 import { BODY_LIMIT_BYTES } from '../../http/app';
-import { registerJsonBodies } from '../../http/bodies';
+import { registerJsonBodies, ZOD_SCHEMAS } from '../../http/bodies';
 import { registerClosingConnections } from '../../http/closing-connections';
 import { registerErrorHandling } from '../../http/errors';
 import { type Clock, systemClock } from '../../lib/clock';
@@ -60,8 +60,8 @@ export async function startHostedHub(options: HostedHubOptions): Promise<HostedH
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newId('req'),
     requestIdHeader: false,
+    schemaController: ZOD_SCHEMAS,
   });
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerClosingConnections(app, false);
   registerErrorHandling(app);
   registerJsonBodies(app);
