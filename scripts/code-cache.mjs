@@ -36,8 +36,12 @@ function writeCache(file, cacheFile, script) {
   }
 }
 
-/** require(file), compiled with the cache when there is a usable one. */
-export function requireWithCodeCache(file) {
+/**
+ * require(file), compiled with the cache when there is a usable one. `beforeWrite` runs at exit just
+ * before a cache is written: V8 stamps it with the flags in force then, and the next start must have
+ * the same ones to take it.
+ */
+export function requireWithCodeCache(file, { beforeWrite = () => {} } = {}) {
   const bytes = readFileSync(file);
   // Decoded as UTF-8, a file with any other character becomes a string of two bytes a character:
   // twice the memory and several times the time to read a bundle of megabytes. ASCII is both encodings.
@@ -50,7 +54,10 @@ export function requireWithCodeCache(file) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (!cachedData || script.cachedDataRejected)
-    process.once('exit', () => writeCache(file, cacheFile, script));
+    process.once('exit', () => {
+      beforeWrite();
+      writeCache(file, cacheFile, script);
+    });
   const module = new Module(file);
   module.filename = file;
   module.paths = Module._nodeModulePaths(path.dirname(file));
