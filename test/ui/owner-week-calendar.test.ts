@@ -1,8 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { zonedToUtc } from '../../shared/time-zone';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { screenshot } from './browser';
-import { freshShop, iso, startOwnerWeek, VANCOUVER } from './owner-week';
+import { freshShop, startFreshShops } from './fresh-shops';
+
+const VANCOUVER = 'America/Vancouver';
+const iso = (date: string, time: string, zone: string) =>
+  zonedToUtc(date, time, zone)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 
 /** The header of the day column an element sits in, on the team schedule's grid. */
 async function columnHeader(page: Page, element: ReturnType<Page['locator']>) {
@@ -14,7 +21,7 @@ async function columnHeader(page: Page, element: ReturnType<Page['locator']>) {
   return undefined;
 }
 
-const week = startOwnerWeek();
+const week = startFreshShops();
 
 /** The defects of issue 13 in the calendar, the job form and the business's settings. */
 describe("the owner's week: times, the job form and settings", () => {

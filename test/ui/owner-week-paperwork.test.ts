@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import { expectOk, expectStatus, type Method, okBody } from '../helpers/api-responses';
 import { screenshot } from './browser';
-import { freshShop, startOwnerWeek } from './owner-week';
+import { freshShop, startFreshShops } from './fresh-shops';
 
-const week = startOwnerWeek();
+const week = startFreshShops();
 
 /** The defects of issue 13 in invoices, their e-mails and customers, each checked the way the owner met it. */
 describe("the owner's week: invoices, their e-mails and customers", () => {
