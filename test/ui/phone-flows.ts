@@ -1,27 +1,13 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInToken } from '../../server/domain/sessions';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice } from '../../shared/schemas/invoice';
-import { STEP_TIMEOUT_MS, screenshot } from './browser';
+import { screenshot } from './browser';
 import { money, portalOk, type UiContext } from './context';
 
 const PHONE = { width: 390, height: 844 };
 
-/** A phone-sized page (touch, mobile viewport) signed in through the one-time link. */
-async function phonePage(ui: UiContext): Promise<Page> {
-  const context = await ui.browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 2,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  await page.goto(
-    `${ui.server.url}/sign-in?token=${await createSignInToken(ui.server.ctx, ui.shop.clientId)}`,
-  );
-  return page;
-}
+/** A phone's browser (touch, mobile viewport) for the session's signed-in page (portal-session.ts). */
+export const PHONE_DEVICE = { viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /**
  * Nothing is wider than the screen: the page does not scroll sideways, and every amount, badge,
@@ -62,10 +48,9 @@ async function expectFits(page: Page, what: string) {
 export function phoneFlows(ui: UiContext) {
   describe('on a phone', () => {
     let page: Page;
-    beforeAll(async () => {
-      page = await phonePage(ui);
+    beforeAll(() => {
+      page = ui.page;
     });
-    afterAll(() => page.context().close());
 
     it('folds the navigation behind a menu button and shows the dashboard in one column', async () => {
       await page.waitForSelector('[data-testid="dashboard-loaded"]');
