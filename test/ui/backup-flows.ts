@@ -1,20 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, okBody } from '../helpers/api-responses';
 import { startTestServer } from '../helpers/server';
 import { screenshot, signedInPage } from './browser';
-import type { UiContext } from './context';
+import { runBrowser } from './run-browser';
 
 /**
- * Settings > Backups and the dashboard's warning, on a server of their own: the shared one holds
- * several accounts (which the portal refuses to restore) and a restore would roll its data back.
+ * Settings > Backups and the dashboard's warning, each flow on a server of its own: a restore rolls
+ * a server's data back, and the portal restores only a server that holds one business.
  */
-export function backupFlows(ui: UiContext) {
+export function backupFlows() {
   describe('backups', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await runBrowser();
+    });
+    afterAll(() => browser?.close());
+
     it('warns on the dashboard until a backup exists, then backs up and restores from Settings', async () => {
       const server = await startTestServer();
       try {
         const shop = await server.createAccount();
-        const page = await signedInPage(ui.browser, server, shop.clientId);
+        const page = await signedInPage(browser, server, shop.clientId);
         await page.goto(`${server.url}/#/`);
         await page.getByTestId('backup-alert').getByText('There is no backup of your data yet.').waitFor();
 
@@ -68,7 +75,7 @@ export function backupFlows(ui: UiContext) {
       try {
         const shop = await server.createAccount();
         await server.createAccount({ business: 'Neighbour' });
-        const page = await signedInPage(ui.browser, server, shop.clientId);
+        const page = await signedInPage(browser, server, shop.clientId);
         await page.goto(`${server.url}/#/settings/backups`);
         await page
           .getByTestId('backups-operator')

@@ -1,4 +1,3 @@
 import { backupFlows } from './backup-flows';
-import { startPortalSession } from './portal-session';
 
-backupFlows(startPortalSession());
+backupFlows();

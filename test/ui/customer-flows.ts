@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk, okBody } from '../helpers/api-responses';
-import { screenshot, signedInPage } from './browser';
-import type { UiContext } from './context';
+import { screenshot } from './browser';
+import { type FreshShops, freshShop } from './fresh-shops';
 
 /** Issue 20: customers reached by phone or address only, possible duplicates, and merging them. */
-export function customerFlows(ui: UiContext) {
+export function customerFlows(ui: FreshShops) {
   describe('customers without e-mail', () => {
     it('adds Hank by phone, points out his duplicate, merges it, and bills him without e-mail', async () => {
-      const shop = await ui.server.createAccount({ business: 'Coast Cleaning' });
-      const page = await signedInPage(ui.browser, ui.server, shop.clientId);
+      const { shop, page } = await freshShop(ui);
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${ui.server.url}/#/customers`);
       await page.getByRole('button', { name: 'New customer' }).first().click();
@@ -100,7 +99,7 @@ export function customerFlows(ui: UiContext) {
         '/pdf',
       );
       await screenshot(page, 'invoice-customer-without-email');
-      await page.context().close();
+      await page.close();
     });
   });
 }

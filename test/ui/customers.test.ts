@@ -1,4 +1,4 @@
 import { customerFlows } from './customer-flows';
-import { startPortalSession } from './portal-session';
+import { startFreshShops } from './fresh-shops';
 
-customerFlows(startPortalSession());
+customerFlows(startFreshShops());

@@ -1,4 +1,4 @@
-import { phoneFlows } from './phone-flows';
+import { PHONE_DEVICE, phoneFlows } from './phone-flows';
 import { startPortalSession } from './portal-session';
 
-phoneFlows(startPortalSession());
+phoneFlows(startPortalSession(PHONE_DEVICE));

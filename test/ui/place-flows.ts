@@ -25,11 +25,12 @@ export function placeFlows(ui: UiContext) {
   describe('places, the same week at both sizes', () => {
     for (const size of SIZES) {
       it(`at ${size.name} size (${size.viewport.width}×${size.viewport.height})`, async () => {
-        // The desktop run uses the session's signed-in page; the phone run a business of its own.
+        // The desktop run uses the session's signed-in page; the phone run a business of its own,
+        // signed in after it in the same browser context, whose renderer files are cached.
         const shop =
           size.name === 'desktop' ? ui.shop : await ui.server.createAccount({ business: 'Coast Cleaning' });
         const page =
-          size.name === 'desktop' ? ui.page : await signedInPage(ui.browser, ui.server, shop.clientId);
+          size.name === 'desktop' ? ui.page : await signedInPage(ui.page.context(), ui.server, shop.clientId);
         await page.setViewportSize(size.viewport);
         const shot = (name: string) => screenshot(page, `places-${name}-${size.name}`);
 

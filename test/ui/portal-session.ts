@@ -1,16 +1,18 @@
+import type { BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type Method, okBody } from '../helpers/api-responses';
 import { startTestServer, type TestAccount } from '../helpers/server';
-import { signedInPage } from './browser';
+import { DESKTOP, signedInPage } from './browser';
 import type { UiContext } from './context';
 import { runBrowser } from './run-browser';
 
 /**
  * The set-up every portal UI test file shares: a server, a business seeded with customers, jobs,
- * invoices and reviews, a browser, and a page signed in as its owner. Each file gets its own, so
- * a flow that times out leaves the next file a fresh server and browser contexts.
+ * invoices and reviews, a browser, and a page signed in as its owner, in a context of `device`'s
+ * kind (a desktop window unless told). Each file gets its own, so a flow that times out leaves
+ * the next file a fresh server and browser contexts.
  */
-export function startPortalSession(): UiContext {
+export function startPortalSession(device: BrowserContextOptions = { viewport: DESKTOP }): UiContext {
   const ui = {} as UiContext;
   beforeAll(async () => {
     const server = await startTestServer();
@@ -18,7 +20,8 @@ export function startPortalSession(): UiContext {
     Object.assign(ui, { server, shop });
     await seed(shop);
     const browser = await runBrowser();
-    Object.assign(ui, { browser, page: await signedInPage(browser, server, shop.clientId) });
+    const context = await browser.newContext(device);
+    Object.assign(ui, { browser, page: await signedInPage(context, server, shop.clientId) });
   });
   afterAll(async () => {
     await ui.browser?.close();

@@ -1,4 +1,0 @@
-import { ownerWeekFlows } from './owner-week-flows';
-import { startPortalSession } from './portal-session';
-
-ownerWeekFlows(startPortalSession());
