@@ -4,6 +4,7 @@ import { applyCrewActions } from '../../server/domain/crew-actions';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { newId } from '../../server/lib/ids';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
+import { laterToday } from '../helpers/later-today';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { decodedText, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink';
 
@@ -52,7 +53,7 @@ async function shop(business: string, serve = true): Promise<Shop> {
       body: { name: 'Maya Chen', email: `maya-${account.clientId}@example.com`, phone: '555-0100' },
     }),
   );
-  const soon = new Date(Date.now() + 3_600_000).toISOString();
+  const soon = laterToday().toISOString();
   const job = async (who: string, notes: string) => {
     const created = expectOk(
       await account.portal('POST', '/jobs/create', {

@@ -6,6 +6,7 @@ import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
 import { pgHubStorage } from '../../server/sync/hub/pg-storage';
 import { expectOk, expectStatus } from '../helpers/api-responses';
+import { laterToday } from '../helpers/later-today';
 import { startPostgresForSuite } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -57,7 +58,7 @@ describe('the crew phone on the hosted hub', { timeout: 120_000 }, () => {
         body: {
           customer_id: customer.body.id,
           title: 'Windows',
-          scheduled_start: new Date(Date.now() + 3_600_000).toISOString(),
+          scheduled_start: laterToday().toISOString(),
           assignees: ['Sam Rivera'],
           price: 120,
         },

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import { expectOk } from '../helpers/api-responses';
+import { laterToday } from '../helpers/later-today';
 import { serversStoppedAfterEach } from '../helpers/server';
 import { phonePage, until } from '../ui/phone-page';
 import { screenshot } from './browser';
@@ -36,7 +37,7 @@ it("shows a member's visits, sends a queued action, and every screen renders", a
     body: {
       customer_id: c.body.id,
       title: 'Windows',
-      scheduled_start: new Date(Date.now() + 3600000).toISOString(),
+      scheduled_start: laterToday().toISOString(),
       assignees: ['Sam'],
       notes: '- Front\n- Back',
       address: '1 Main St, Toronto',

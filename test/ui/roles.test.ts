@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemberSession } from '../../server/domain/member-sessions';
 import type { MemberRole } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
+import { laterToday } from '../helpers/later-today';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
 import { DESKTOP, STEP_TIMEOUT_MS, screenshot, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
@@ -62,7 +63,7 @@ describe('the UI follows the role', () => {
 
   it('shows the crew their own schedule and the way to their phone, nothing else', async () => {
     const page = await memberPage('Cal Crew', 'crew');
-    const start = new Date(Date.now() + 3_600_000).toISOString();
+    const start = laterToday().toISOString();
     for (const [title, who] of [
       ['Deep clean', 'Cal Crew'],
       ['Windows', 'Someone Else'],
