@@ -34,6 +34,7 @@ import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import * as timeEntries from './migrations/0024_time_entries';
+import * as customerFiguresNewCustomers from './migrations/0025_customer_figures_new_customers';
 import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import * as businessLogos from './migrations/0030_business_logos';
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
   '0024_time_entries': timeEntries,
+  '0025_customer_figures_new_customers': customerFiguresNewCustomers,
   '0027_import_runs': importRuns,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
@@ -237,7 +239,9 @@ export async function openDatabaseFile(
   });
   hookWrites(db);
   watchOtherWriters(db, sqlite);
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Numbers are handed out ahead of merging, so a file may have run a later number before an
+  // earlier one arrives (0025 after 0035): each still runs once, in name order among the pending.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   try {
     const known = await migrator.getMigrations();
     const pending = known.some((m) => !m.executedAt);

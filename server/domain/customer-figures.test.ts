@@ -167,6 +167,46 @@ describe('customer figures', () => {
             .run(any(), jobs[pick(jobs.length)] ?? ''),
       ],
       [
+        // As a sync page may apply them: the customer's tags and notes, then the customer.
+        'customer arriving after its rows',
+        () => {
+          const id = `cus_late_${customers.length}`;
+          customers.push(id);
+          sqlite.pragma('foreign_keys = OFF');
+          try {
+            for (let n = pick(3); n > 0; n--)
+              sqlite.prepare('INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)').run(id, `t${n}`);
+            if (pick(2))
+              sqlite
+                .prepare(
+                  "INSERT INTO customer_notes (id, customer_id, text, created_at) VALUES (?, ?, 'early', 'x')",
+                )
+                .run(`note_${id}`, id);
+            sqlite
+              .prepare(
+                "INSERT INTO customers (id, account_id, name, created_at, updated_at) VALUES (?, ?, 'Late', 'x', 'x')",
+              )
+              .run(id, accountId);
+          } finally {
+            sqlite.pragma('foreign_keys = ON');
+          }
+        },
+      ],
+      [
+        're-key customer',
+        () => {
+          const index = pick(customers.length);
+          const id = `cus_rekeyed_${index}_${customers.length}`;
+          sqlite.pragma('foreign_keys = OFF');
+          try {
+            sqlite.prepare('UPDATE customers SET id = ? WHERE id = ?').run(id, customers[index]);
+          } finally {
+            sqlite.pragma('foreign_keys = ON');
+          }
+          customers[index] = id;
+        },
+      ],
+      [
         'delete job',
         () => sqlite.prepare('DELETE FROM jobs WHERE id = ?').run(jobs[pick(jobs.length)] ?? ''),
       ],

@@ -89,4 +89,49 @@ describe("the hub's answer to its own install", () => {
     );
     expect(again.as_pushed_after).toBeUndefined();
   });
+
+  it("settles the install's answer in the push's own commit: one fails, neither is kept", async () => {
+    const { accountId, own, devices } = await business(hub, 1);
+    const { sqlite } = database;
+    const stored = (id: string) =>
+      sqlite
+        .prepare('SELECT count(*) AS n FROM hub_rows WHERE account_id = ? AND pk = ?')
+        .get(accountId, JSON.stringify([id])) as { n: number };
+    let seen: { inTransaction: boolean; rows: number } | undefined;
+    const kept = await hub.push(
+      own,
+      [change(1, 'team_members', 'tm_a', member(accountId, 'tm_a', 'Sam', 1))],
+      true,
+      () => {
+        seen = { inTransaction: sqlite.inTransaction, rows: stored('tm_a').n };
+      },
+    );
+    expect(kept.accepted).toBe(1);
+    expect(seen).toEqual({ inTransaction: true, rows: 1 });
+
+    await expect(
+      hub.push(own, [change(2, 'team_members', 'tm_b', member(accountId, 'tm_b', 'Lee', 2))], true, () => {
+        throw new Error('the acknowledgement failed');
+      }),
+    ).rejects.toThrow('the acknowledgement failed');
+    expect(stored('tm_b').n).toBe(0);
+    const retried = await hub.push(
+      own,
+      [change(2, 'team_members', 'tm_b', member(accountId, 'tm_b', 'Lee', 2))],
+      true,
+    );
+    expect(retried).toMatchObject({ acknowledged: 2, accepted: 1 });
+
+    // Only the hub's own install has bookkeeping in this file.
+    let called = false;
+    await hub.push(
+      devices[0]!,
+      [change(1, 'team_members', 'tm_c', member(accountId, 'tm_c', 'Kim', 3))],
+      false,
+      () => {
+        called = true;
+      },
+    );
+    expect(called).toBe(false);
+  });
 });

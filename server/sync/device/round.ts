@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock';
 import { invalidState } from '../../lib/errors';
 import { exclusive } from '../exclusive';
 import type { Hub } from '../hub/service';
-import type { PulledRow } from '../hub/storage';
+import type { PulledRow, PushResult } from '../hub/storage';
 import { type ApplyResult, applyPulledRows } from './apply';
 import { checkDecisions } from './decisions';
 import type { EngineDeps } from './engine-deps';
@@ -170,18 +170,20 @@ export class SyncRounds {
     for (;;) {
       const batch = await this.inFile(() => pendingBatch(this.local, accountId, PUSH_BATCH));
       if (batch.length === 0) return { pushed, cursor };
-      const result = await transport.push(batch);
+      const from = cursor;
+      const settle = (result: PushResult) => {
+        acknowledge(this.local, accountId, result.acknowledged, batch);
+        if (result.as_pushed_after !== from || hasDeferred(this.local, accountId)) return from;
+        updateSettings(this.local, accountId, { cursor: result.last_seq });
+        return result.last_seq;
+      };
+      // The embedded hub settles the answer in the push's own commit; any other, after it.
+      let settled: number | undefined;
+      const result = await transport.push(batch, (answer) => {
+        settled = settle(answer);
+      });
       this.observeHubTime(result.hub_time);
-      cursor = await this.inFile(() =>
-        sqlite
-          .transaction(() => {
-            acknowledge(this.local, accountId, result.acknowledged, batch);
-            if (result.as_pushed_after !== cursor || hasDeferred(this.local, accountId)) return cursor;
-            updateSettings(this.local, accountId, { cursor: result.last_seq });
-            return result.last_seq;
-          })
-          .immediate(),
-      );
+      cursor = settled ?? (await this.inFile(() => sqlite.transaction(() => settle(result)).immediate()));
       pushed += batch.length;
     }
   }

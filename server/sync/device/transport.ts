@@ -15,14 +15,21 @@ import { type Clock, isoNow } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import type { Hub } from '../hub/service';
 import { snapshotPageText } from '../hub/snapshot';
-import type { HubDevice, PushedChange, PushResult, SnapshotQuery } from '../hub/storage';
+import type { HubDevice, PushedChange, PushResult, SameCommit, SnapshotQuery } from '../hub/storage';
 import { handOverWebhook } from '../hub/webhook-handover';
 import { pinnedRequest } from './pinned-https';
 
 /** How a device reaches its hub: over HTTP, or in-process when the device is the hub's own install. */
 export interface HubTransport {
-  /** In-process, `as_pushed_after` comes too (hub/storage.ts PushResult); a hub's answer never carries it. */
-  push(changes: PushedChange[]): Promise<SyncPushResponse & Pick<PushResult, 'as_pushed_after'>>;
+  /**
+   * In-process, `as_pushed_after` comes too (hub/storage.ts PushResult); a hub's answer never
+   * carries it. `sameCommit` runs in the push's own transaction where the hub keeps its state in
+   * this install's file (hub/storage.ts), and not at all elsewhere.
+   */
+  push(
+    changes: PushedChange[],
+    sameCommit?: SameCommit,
+  ): Promise<SyncPushResponse & Pick<PushResult, 'as_pushed_after'>>;
   pull(cursor: number, limit: number, waitSeconds: number, signal?: AbortSignal): Promise<SyncPullResponse>;
   lease(
     series: string[],
@@ -202,7 +209,10 @@ export function uploadBusiness(
 /** The hub's own install talks to its hub without a network hop. */
 export function localTransport(hub: Hub, device: HubDevice, clock: Clock): HubTransport {
   return {
-    push: async (changes) => ({ ...(await hub.push(device, changes, true)), hub_time: isoNow(clock) }),
+    push: async (changes, sameCommit) => ({
+      ...(await hub.push(device, changes, true, sameCommit)),
+      hub_time: isoNow(clock),
+    }),
     pull: async (cursor, limit, wait, signal) => ({
       ...(await hub.pull(device.account_id, cursor, limit, wait * 1000, signal)),
       hub_time: isoNow(clock),

@@ -14,6 +14,7 @@ import {
   type PushedChange,
   type PushResult,
   parseStoredRow,
+  type SameCommit,
   type StoredRow,
 } from './storage';
 
@@ -147,8 +148,16 @@ export class Hub {
     return device;
   }
 
-  /** `operator`: the hub's own install pushes (transport.ts), where the operator's changes are made. */
-  async push(device: HubDevice, changes: PushedChange[], operator = false): Promise<PushResult> {
+  /**
+   * `operator`: the hub's own install pushes (transport.ts), where the operator's changes are made;
+   * it may pass `sameCommit` too (storage.ts).
+   */
+  async push(
+    device: HubDevice,
+    changes: PushedChange[],
+    operator = false,
+    sameCommit?: SameCommit,
+  ): Promise<PushResult> {
     const unknown = changes.findIndex((change) => !syncedTable(change.table));
     if (unknown >= 0) {
       throw validationError(`${changes[unknown]!.table} is not a synced table`, `changes[${unknown}].table`);
@@ -159,6 +168,7 @@ export class Hub {
       device.id,
       changes.map(signedBy(device)),
       operator,
+      operator ? sameCommit : undefined,
     );
     if (result.accepted > 0) this.pushed.emit(device.account_id);
     // Told to the hub's own install only (in-process): a device's answer keeps the wire shape.

@@ -149,7 +149,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
         prepared('UPDATE hub_devices SET last_seen_at = ? WHERE id = ?').run(now, deviceId);
       }),
 
-    push: (accountId, deviceId, changes, operator) =>
+    push: (accountId, deviceId, changes, operator, sameCommit) =>
       sequencedWrite(accountId, async (store, lastSeq): Promise<PushResult> => {
         const device = prepared('SELECT last_local_seq FROM hub_devices WHERE id = ?').get(deviceId) as {
           last_local_seq: number;
@@ -162,7 +162,14 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
           device.last_local_seq,
         );
         prepared('UPDATE hub_devices SET last_local_seq = ? WHERE id = ?').run(acknowledged, deviceId);
-        return { acknowledged, accepted, last_seq: lastSeq(), ...(asPushed && { as_pushed_after: before }) };
+        const result = {
+          acknowledged,
+          accepted,
+          last_seq: lastSeq(),
+          ...(asPushed && { as_pushed_after: before }),
+        };
+        sameCommit?.(result);
+        return result;
       }),
     writeRow: (accountId, table, pk, state) =>
       sequencedWrite(accountId, (store) => mergePushedChange(store, { local_seq: 0, table, pk, state })),

@@ -77,6 +77,12 @@ export interface PushResult {
   as_pushed_after?: number;
 }
 
+/**
+ * Work on the hub's own install's file that belongs with a push's answer. A storage that runs it
+ * does so synchronously, before its commit: if it throws, the push is not taken either.
+ */
+export type SameCommit = (result: PushResult) => void;
+
 export interface SnapshotQuery {
   table: string;
   /** The last key of the previous page ('' for the first page of a table). */
@@ -126,9 +132,18 @@ export interface HubStorage {
   /**
    * Merges the changes into the resolved rows in one transaction, in hub order, after checking each
    * (push-authorization.ts): one refused change refuses the push whole. `operator`: the hub's own
-   * install pushes, whose changes may include what only the operator changes.
+   * install pushes, whose changes may include what only the operator changes. `sameCommit`: the
+   * pushing install's own bookkeeping for the answer, run inside the push's transaction by a
+   * storage that keeps the hub in that install's own file (the embedded hub), so push and
+   * acknowledgement are one commit; other storages leave it to the caller (SameCommit).
    */
-  push(accountId: string, deviceId: string, changes: PushedChange[], operator: boolean): Promise<PushResult>;
+  push(
+    accountId: string,
+    deviceId: string,
+    changes: PushedChange[],
+    operator: boolean,
+    sameCommit?: SameCommit,
+  ): Promise<PushResult>;
   /**
    * Calls `listener` with the business a push changed, through whichever process shares this
    * store; returns the unsubscribe. Absent where only one process serves the store.
