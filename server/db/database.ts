@@ -34,7 +34,6 @@ import * as customerImports from './migrations/0020_customer_imports';
 import * as customerFigures from './migrations/0021_customer_figures';
 import * as bookingRequestsReviews from './migrations/0023_booking_requests_reviews';
 import * as timeEntries from './migrations/0024_time_entries';
-import * as customerFiguresNewCustomers from './migrations/0025_customer_figures_new_customers';
 import * as importRuns from './migrations/0027_import_runs';
 import * as paymentTaxShares from './migrations/0029_payment_tax_shares';
 import * as businessLogos from './migrations/0030_business_logos';
@@ -43,6 +42,7 @@ import * as invitesPasskeys from './migrations/0032_member_invites_passkeys';
 import * as crewActions from './migrations/0033_crew_actions';
 import * as jobPhotos from './migrations/0034_job_photos';
 import * as changeActors from './migrations/0035_change_actors';
+import * as customerFiguresNewCustomers from './migrations/0036_customer_figures_new_customers';
 import { watchAccountWrites, watchOtherWriters } from './other-writers';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SYNC_BUSY_TIMEOUT_MS } from './sqlite-driver';
@@ -79,7 +79,6 @@ const migrations: Record<string, Migration> = {
   '0021_customer_figures': customerFigures,
   '0023_booking_requests_reviews': bookingRequestsReviews,
   '0024_time_entries': timeEntries,
-  '0025_customer_figures_new_customers': customerFiguresNewCustomers,
   '0027_import_runs': importRuns,
   '0018_client_links': clientLinks,
   '0019_client_actions': clientActions,
@@ -90,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '0033_crew_actions': crewActions,
   '0034_job_photos': jobPhotos,
   '0035_change_actors': changeActors,
+  '0036_customer_figures_new_customers': customerFiguresNewCustomers,
 };
 
 /** Sent with every sync request: a hub refuses a device whose schema is newer than its own. */
@@ -239,9 +239,7 @@ export async function openDatabaseFile(
   });
   hookWrites(db);
   watchOtherWriters(db, sqlite);
-  // Numbers are handed out ahead of merging, so a file may have run a later number before an
-  // earlier one arrives (0025 after 0035): each still runs once, in name order among the pending.
-  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
+  const migrator = new Migrator({ db, provider: migrationProvider });
   try {
     const known = await migrator.getMigrations();
     const pending = known.some((m) => !m.executedAt);
