@@ -31,6 +31,8 @@ const INSERT_ROWS = 50;
  * ~130 MB higher (BENCHMARKS.md, first sync).
  */
 const LOAD_CACHE_SIZE = -16_384;
+/** SQLite's helper threads for a sort while loading (none otherwise). */
+const SORT_THREADS = 1;
 /**
  * Lines before taxes (a tax is a share of the lines), and all three before documents: a
  * document's figures are then summed from its rows already in, over their keys and indexes.
@@ -68,9 +70,14 @@ export async function loadSnapshot(
   const upTo = first.up_to;
   const loader = new SnapshotLoader(target, accountId);
   const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+  const threads = sqlite.pragma('threads', { simple: true }) as number;
   // A page may hold a job before the customer it names, as in a paged pull.
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma(`cache_size = ${LOAD_CACHE_SIZE}`);
+  const rollbackJournal = journalForLoad(sqlite);
+  // Sorts bigger than the cache (the indexes, the derived tables' rebuilds) sort their parts on a
+  // helper thread while this one reads on: the join's other work is single-threaded.
+  sqlite.pragma(`threads = ${SORT_THREADS}`);
   sqlite.exec('BEGIN IMMEDIATE');
   let next: Promise<Page> | undefined;
   try {
@@ -111,8 +118,28 @@ export async function loadSnapshot(
     next?.catch(() => {});
     throw error;
   } finally {
+    if (rollbackJournal) sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`cache_size = ${cacheSize}`);
+    sqlite.pragma(`threads = ${threads}`);
+  }
+}
+
+/**
+ * In WAL mode the load writes every page of the business twice: into the WAL as the cache spills
+ * and at the commit, then into the file at the checkpoint. A rollback journal writes the file's
+ * pages in place and journals only the pages the file held before the load, a few for a folder
+ * that holds none of the business: each page is written once, and the load is still all or
+ * nothing (an interrupted one is rolled back from the journal when the file is next opened).
+ * SQLite leaves WAL mode only for a connection alone on the file: with another open (a server's
+ * read worker), the load keeps the WAL.
+ */
+function journalForLoad(sqlite: SQLite.Database): boolean {
+  try {
+    return sqlite.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
+    throw error;
   }
 }
 

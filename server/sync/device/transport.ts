@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { z } from 'zod';
 import {
   SYNC_SCHEMA_HEADER,
@@ -87,7 +88,7 @@ async function call<T>(hub: HubAddress, path: string, init: Call, answer: Answer
       return pinnedRequest(url, { method: init.method, headers, body: init.body, signal }, hub.fingerprint);
     }
     const reply = await fetch(url, { method: init.method, headers, body: init.body, signal });
-    return { status: reply.status, text: await reply.text() };
+    return { status: reply.status, text: bodyText(Buffer.from(await reply.arrayBuffer())) };
   };
   let response: { status: number; text: string };
   try {
@@ -112,6 +113,15 @@ async function call<T>(hub: HubAddress, path: string, init: Call, answer: Answer
     );
   }
   return readAnswer(hub, path, body, answer);
+}
+
+/**
+ * A body as text. Nearly every answer is ASCII (a snapshot page's names and notes rarely are not):
+ * then its bytes are its characters, and copying them costs a fraction of decoding them as UTF-8,
+ * which a first sync does for every page of the business (BENCHMARKS.md, first sync).
+ */
+function bodyText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** The answer's JSON; NOT_JSON when it is something else (a proxy's HTML page, a cut-off body). */
