@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -72,19 +72,23 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-let template: Promise<string> | undefined;
+let template: Promise<Buffer> | undefined;
 
 /**
- * A migrated, empty database for this test process, made once: a new folder starts with a copy, so
- * a start opens it instead of running every migration again (about half of a start's CPU). What a
- * start on a folder without a database does is tested where a folder is given (`dataDir`).
+ * A migrated, empty database for this test process, made once and kept in memory (its folder goes at
+ * once: a worker may be killed rather than exit): a new folder starts with a copy, so a start opens it
+ * instead of running every migration again (about half of a start's CPU). What a start on a folder
+ * without a database does is tested where a folder is given (`dataDir`).
  */
-function migratedTemplate(): Promise<string> {
+function migratedTemplate(): Promise<Buffer> {
   template ??= (async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-test-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    await (await openDatabase(dir)).close();
-    return databaseFile(dir);
+    try {
+      await (await openDatabase(dir)).close();
+      return readFileSync(databaseFile(dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   })();
   return template;
 }
@@ -98,7 +102,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'shopdesk-test-'));
   // A plain copy under a key would be encrypted in place first: that start takes a folder of its own.
-  if (!options.dataDir && !options.key) copyFileSync(await migratedTemplate(), databaseFile(dataDir));
+  if (!options.dataDir && !options.key) writeFileSync(databaseFile(dataDir), await migratedTemplate());
   // The daily backup would add a snapshot to every test's start; the backup tests turn it on.
   const server = await startServer({
     backups: { schedule: false },
