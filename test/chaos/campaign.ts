@@ -210,33 +210,39 @@ export async function runCampaign(options: CampaignOptions): Promise<Summary> {
 
     say('healing');
     for (const link of links) link.setCut(false);
-    for (const machine of machines) if (!machine.up) await machine.start();
+    await Promise.all(machines.filter((machine) => !machine.up).map((machine) => machine.start()));
     await Promise.all(writers.map((w) => w.stop()));
 
     const summary = await finalChecks();
     return summary;
 
     async function finalChecks(): Promise<Summary> {
+      // The devices' rounds run side by side, as their background loops do; a device misses what
+      // another pushes after its own pull either way, which the next pass brings.
       const syncEverywhere = async () => {
-        for (const device of devices)
-          await portal(device, keys.get(device)!.portalKey, business.clientId, 'POST', '/sync/now');
+        await Promise.all(
+          devices.map((device) =>
+            portal(device, keys.get(device)!.portalKey, business.clientId, 'POST', '/sync/now'),
+          ),
+        );
         await portal(hub, business.portalKey, business.clientId, 'POST', '/sync/now');
       };
-      const exports = async () => {
-        const all = new Map<Machine, Export>();
-        for (const machine of machines) {
-          const exported = await portal<Export>(
-            machine,
-            keys.get(machine)!.portalKey,
-            business.clientId,
-            'GET',
-            '/export',
-          );
-          delete exported.exported_at;
-          all.set(machine, exported);
-        }
-        return all;
-      };
+      const exports = async () =>
+        new Map(
+          await Promise.all(
+            machines.map(async (machine) => {
+              const exported = await portal<Export>(
+                machine,
+                keys.get(machine)!.portalKey,
+                business.clientId,
+                'GET',
+                '/export',
+              );
+              delete exported.exported_at;
+              return [machine, exported] as const;
+            }),
+          ),
+        );
       let final = new Map<Machine, Export>();
       let divergent: Array<{ machine: string; collection: string; id: string }> = [];
       for (let pass = 0; pass < 6; pass++) {
@@ -261,18 +267,21 @@ export async function runCampaign(options: CampaignOptions): Promise<Summary> {
       while (missingEvents().length > 0 && Date.now() < deliveryDeadline) await sleep(200);
       const missing = missingEvents();
 
-      const decisions: Record<string, string[]> = {};
-      for (const machine of machines) {
-        const listed = await portal<{ data: Decision[] } | Decision[]>(
-          machine,
-          keys.get(machine)!.portalKey,
-          business.clientId,
-          'GET',
-          '/sync/conflicts',
-        );
-        const items = Array.isArray(listed) ? listed : listed.data;
-        decisions[machine.name] = items.map(decisionKey).sort();
-      }
+      const decisions: Record<string, string[]> = Object.fromEntries(
+        await Promise.all(
+          machines.map(async (machine) => {
+            const listed = await portal<{ data: Decision[] } | Decision[]>(
+              machine,
+              keys.get(machine)!.portalKey,
+              business.clientId,
+              'GET',
+              '/sync/conflicts',
+            );
+            const items = Array.isArray(listed) ? listed : listed.data;
+            return [machine.name, items.map(decisionKey).sort()];
+          }),
+        ),
+      );
       const decisionLists = Object.values(decisions).map((list) => JSON.stringify(list));
       const identical = decisionLists.every((list) => list === decisionLists[0]);
 

@@ -18,6 +18,8 @@ const ENTRIES = {
   hub: 'server/hub.ts',
   'utility-server': 'electron/utility-server.ts',
   'crash-child': 'test/outbound/crash-child.ts',
+  // `npm run generate:api-types -- --check`, for test/api/api-types.test.ts.
+  'api-types': 'scripts/generate-api-types.ts',
   // Not a process: the thread the servers above start for webhook delivery, found beside them.
   'webhook-thread': 'server/outbound/webhook-thread.ts',
 } as const;
@@ -29,6 +31,8 @@ const SOURCES = [
   'shared',
   'electron',
   'test/outbound/crash-child.ts',
+  'scripts/api-types.ts',
+  'scripts/generate-api-types.ts',
   'package.json',
   'scripts/server-bundle.mjs',
   'test/helpers/process-bundles.ts',
@@ -57,7 +61,8 @@ export async function buildProcessBundlesIfStale(): Promise<void> {
     sourcemap: false,
     entryPoints: ENTRIES,
     outdir,
-    external: ['electron', ...serverExternals()],
+    // TypeScript (under openapi-typescript) is loaded from node_modules: carried, it would double the bundle.
+    external: ['electron', 'typescript', ...serverExternals()],
     write: false,
   });
   mkdirSync(outdir, { recursive: true });
