@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterEach } from 'vitest';
 import { databaseFile } from '../../server/db/database';
 import { type ApiPlan, createAccount, type Plan, updateConfig } from '../../server/domain/accounts';
@@ -94,6 +96,22 @@ function migratedTemplate(): Promise<Buffer> {
 }
 
 /**
+ * The template's copy in a new folder, with a sync node of its own: the node id is what tells one
+ * install's changes from another's (migration 0005 gives each new file one), and copies of one
+ * template would otherwise all sync as the same install.
+ */
+async function copyTemplate(dataDir: string) {
+  const file = databaseFile(dataDir);
+  writeFileSync(file, await migratedTemplate());
+  const sqlite = new SQLite(file);
+  try {
+    sqlite.prepare('UPDATE sync_node SET id = ?').run(randomBytes(6).toString('hex'));
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
  * A real server on 127.0.0.1, port 0, with a data folder of its own that is removed on stop.
  * `localWebhooks`: every account it creates lets webhooks reach 127.0.0.1, where test receivers listen.
  */
@@ -102,7 +120,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'shopdesk-test-'));
   // A plain copy under a key would be encrypted in place first: that start takes a folder of its own.
-  if (!options.dataDir && !options.key) writeFileSync(databaseFile(dataDir), await migratedTemplate());
+  if (!options.dataDir && !options.key) await copyTemplate(dataDir);
   // The daily backup would add a snapshot to every test's start; the backup tests turn it on.
   const server = await startServer({
     backups: { schedule: false },
