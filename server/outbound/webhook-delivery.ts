@@ -87,6 +87,9 @@ export function startWebhookDelivery(
 
   async function claim(max: number, running: string[]): Promise<DeliveryJob[]> {
     const { wall, steady: now } = await host.now();
+    // The time may come from the server in a message, and the machine may have gone offline while
+    // it was asked: nothing is claimed then, or a delivery would leave after going offline.
+    if (!host.connectivity.online) return [];
     const dueIso = toIso(now);
     const nowIso = toIso(wall);
     // Every write wakes the worker; most find nothing due, and a read tells so without a write transaction.
