@@ -94,10 +94,12 @@ export async function startBareFloor(
   });
 
   const app: FastifyInstance = Fastify({ logger: false });
+  // A page of 25 unless `limit` says otherwise (v1 serves 100), one row more to tell whether there is a next.
   app.get('/customers', (request) => {
-    const before = (request.query as { before?: string }).before;
+    const { before, limit } = request.query as { before?: string; limit?: string };
+    const rows = Number(limit ?? 25) + 1;
     account.get(accountId);
-    return before ? pages.before.all(accountId, before, 26) : pages.first.all(accountId, 26);
+    return before ? pages.before.all(accountId, before, rows) : pages.first.all(accountId, rows);
   });
   app.get('/customers/bare', () => {
     account.get(accountId);
