@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,10 +47,9 @@ async function main() {
   });
   await buildBenchProcessesIfStale(log);
 
-  // Cases write (invoices); they work on a copy so the cached data set stays as generated.
-  const workDir = path.join(DATA_ROOT, 'run');
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
+  // Cases write (invoices); they work on a copy so the cached data set stays as generated. A folder
+  // per run: two runs in one worktree (one profiling, say) must not share files.
+  const workDir = mkdtempSync(path.join(DATA_ROOT, 'run-'));
   copyFileSync(path.join(data.dataDir, 'shopdesk.sqlite'), path.join(workDir, 'shopdesk.sqlite'));
 
   const server = await startBenchServer({
