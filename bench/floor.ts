@@ -106,7 +106,9 @@ export async function startBareFloor(
     account.get(accountId);
     return barePage.all(accountId, 26);
   });
-  app.post('/invoices', (request) => createInvoice(request.body as BareInvoiceBody));
+  // BEGIN IMMEDIATE, as the server's transactions: a deferred one that reads first fails at once
+  // with SQLITE_BUSY, without waiting, when the server (another process) wrote in between.
+  app.post('/invoices', (request) => createInvoice.immediate(request.body as BareInvoiceBody));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   return {
