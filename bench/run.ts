@@ -91,11 +91,15 @@ async function main() {
       log(`running ${name}…`);
       const began = performance.now();
       const run = (await import(pathToFileURL(path.join(here, 'cases', file)).href)).default as BenchCase;
+      let caseRows: Row[];
       try {
-        rows.push(...(await run(ctx)));
+        caseRows = await run(ctx);
       } catch (error) {
-        rows.push({ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false });
+        caseRows = [{ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false }];
       }
+      rows.push(...caseRows);
+      // As each case ends: a run stopped part way (a long one on a loaded machine) still says what it measured.
+      for (const row of caseRows) log(`  ${row.case}: ${row.figure}${row.target ? ` (${row.target})` : ''}`);
       durations.push(`${name} ${Math.round((performance.now() - began) / 1000)} s`);
     }
   } finally {
