@@ -29,8 +29,9 @@ export function serveRequests(operations: Operations, stop: () => Promise<void>)
       (error: Error) => process.send!({ id, error: error.stack ?? error.message }),
     );
   });
-  // The bench ended without closing this process (a crash, ^C): nothing should outlive it.
-  process.on('disconnect', () => process.exit(1));
+  // The bench ended without closing this process (a crash, ^C): nothing should outlive it. Killed
+  // rather than exited: exit waits for a worker thread inside a long SQLite call (a backup's copy).
+  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 }
 
 export interface ChildHandle<O extends Operations> {
