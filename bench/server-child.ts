@@ -92,7 +92,7 @@ function operations(server: RunningServer) {
       deleteEndpoint(ctx, accountId, 'portal', endpointId),
     /**
      * CPU time per request through every layer, in milliseconds (inject: no sockets, no load
-     * generator in the measure), over one request per payload, or `count` of them without one.
+     * generator in the measure), one request per payload (a GET ignores its payload).
      */
     cpuPerRequest: async (method: 'GET' | 'POST', url: string, key: string, payloads: string[]) => {
       const before = process.cpuUsage();
