@@ -42,7 +42,8 @@ export interface SyncPeer {
 function peerOf(server: BenchServer): SyncPeer {
   return {
     url: server.url,
-    pair: (accountId, options) => server.call('pair', accountId, options),
+    // The IPC channel sends an absent argument as null, which a parameter's default does not replace.
+    pair: (accountId, options) => server.call('pair', accountId, options ?? {}),
     syncNow: (accountId) => server.call('syncNow', accountId),
     setOnline: (online) => server.call('setOnline', online),
   };
