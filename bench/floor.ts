@@ -93,17 +93,22 @@ export async function startBareFloor(
     return { id, lines: linesOf.all(id), taxes: taxesOf.all(id), customer, payments: paymentsOf.all(id) };
   });
 
-  const app: FastifyInstance = Fastify({ logger: false });
+  // Errors only: a floor answering 500s would otherwise fail the case without saying why.
+  const app: FastifyInstance = Fastify({ logger: { level: 'error' } });
+  // A page of 25 unless `limit` says otherwise (v1 serves 100), one row more to tell whether there is a next.
   app.get('/customers', (request) => {
-    const before = (request.query as { before?: string }).before;
+    const { before, limit } = request.query as { before?: string; limit?: string };
+    const rows = Number(limit ?? 25) + 1;
     account.get(accountId);
-    return before ? pages.before.all(accountId, before, 26) : pages.first.all(accountId, 26);
+    return before ? pages.before.all(accountId, before, rows) : pages.first.all(accountId, rows);
   });
   app.get('/customers/bare', () => {
     account.get(accountId);
     return barePage.all(accountId, 26);
   });
-  app.post('/invoices', (request) => createInvoice(request.body as BareInvoiceBody));
+  // BEGIN IMMEDIATE, as the server's transactions: a deferred one that reads first fails at once
+  // with SQLITE_BUSY, without waiting, when the server (another process) wrote in between.
+  app.post('/invoices', (request) => createInvoice.immediate(request.body as BareInvoiceBody));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   return {

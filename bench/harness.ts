@@ -1,11 +1,14 @@
 import autocannon from 'autocannon';
-import type { RunningServer } from '../server/index';
-import type { Clock } from '../server/lib/clock';
+import { benchClock as clockFrom } from './clock';
 import { DATA_NOW } from './generate';
+import type { BenchServer } from './processes';
 
-/** What every bench case gets: the real server on the generated data, its account, and the bare floor. */
+/**
+ * What every bench case gets: the real server on the generated data, its account, and the bare
+ * floor, each in a process of its own (bench/processes.ts).
+ */
 export interface CaseContext {
-  server: RunningServer;
+  server: BenchServer;
   account: { id: string; portalKey: string; counts: Record<string, number> };
   /** The generated database as cached: cases that need a server of their own copy it, never write it. */
   dataFile: string;
@@ -16,27 +19,8 @@ export interface CaseContext {
   log(line: string): void;
 }
 
-/** Clock readings per simulated minute: requests read the clock at least twice, so a key stays under 100 a minute. */
-const READINGS_PER_MINUTE = 180;
-
-/**
- * The server's clock during the bench: real elapsed time from the data set's "now", plus one
- * minute for every READINGS_PER_MINUTE readings. The portal allows 100 requests a minute per key,
- * which a load test passes in a few milliseconds; moving the clock keeps every request inside
- * the limit while the limiter itself still runs on each one.
- */
-export function benchClock(): Clock {
-  const origin = Date.parse(DATA_NOW);
-  const started = performance.now();
-  let readings = 0;
-  return {
-    now: () => {
-      readings++;
-      const skipped = Math.floor(readings / READINGS_PER_MINUTE) * 60_000;
-      return new Date(origin + Math.floor(performance.now() - started) + skipped);
-    },
-  };
-}
+/** The server's clock during the bench (bench/clock.ts), from the data set's "now". */
+export const benchClock = () => clockFrom(DATA_NOW);
 
 export interface Row {
   case: string;

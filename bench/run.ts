@@ -1,17 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createKey } from '../server/domain/api-keys';
-import { startServer } from '../server/index';
-import { startBareFloor } from './floor';
-import { ensureBenchData } from './generate';
-import { type BenchCase, benchClock, type CaseContext, type Row } from './harness';
+import { DATA_NOW, ensureBenchData } from './generate';
+import type { BenchCase, CaseContext, Row } from './harness';
+import { buildBenchProcessesIfStale, startBenchServer, startFloorProcess } from './processes';
 
 /**
  * npm run bench [-- case-name …]: generates (or reuses) the data set, starts the real server on a
- * copy of it, and runs every case in bench/cases/ (or the named ones). A case is a file there whose
+ * copy of it (compiled, in a process of its own: bench/processes.ts), and runs every case in bench/cases/ (or the named ones). A case is a file there whose
  * default export is a BenchCase; adding one needs no change here.
  */
 
@@ -47,24 +45,20 @@ async function main() {
   execFileSync(process.execPath, [path.join(here, '../scripts/build-renderer-if-missing.mjs')], {
     stdio: 'inherit',
   });
+  await buildBenchProcessesIfStale(log);
 
-  // Cases write (invoices); they work on a copy so the cached data set stays as generated.
-  const workDir = path.join(DATA_ROOT, 'run');
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
+  // Cases write (invoices); they work on a copy so the cached data set stays as generated. A folder
+  // per run: two runs in one worktree (one profiling, say) must not share files.
+  const workDir = mkdtempSync(path.join(DATA_ROOT, 'run-'));
   copyFileSync(path.join(data.dataDir, 'shopdesk.sqlite'), path.join(workDir, 'shopdesk.sqlite'));
 
-  const server = await startServer({
+  const server = await startBenchServer({
     dataDir: workDir,
-    host: '127.0.0.1',
-    port: 0,
-    clock: benchClock(),
+    dataNow: DATA_NOW,
     logger: process.env.BENCH_LOG === '1',
-    // The data_safety case takes its backups when it means to; one at start would disturb every case.
-    backups: { schedule: false },
   });
-  const bareFloor = await startBareFloor(workDir, data.accountId);
-  const portalKey = (await createKey(server.ctx, data.accountId, { kind: 'portal' })).key;
+  const bareFloor = await startFloorProcess(workDir, data.accountId);
+  const portalKey = await server.call('createKey', data.accountId, 'portal');
   const ctx: CaseContext = {
     server,
     account: { id: data.accountId, portalKey, counts: data.counts },
@@ -80,7 +74,9 @@ async function main() {
       .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
       .join(', ')}`,
   );
-  console.log(`Load cases: autocannon in-process, ${SECONDS} s each, 10 connections (latency cases: 1).\n`);
+  console.log(
+    `Load cases: autocannon in the bench's process, server and floor in their own, ${SECONDS} s each, 10 connections (latency cases: 1).\n`,
+  );
 
   const casesBegan = performance.now();
   const files = readdirSync(path.join(here, 'cases'))
@@ -95,11 +91,15 @@ async function main() {
       log(`running ${name}…`);
       const began = performance.now();
       const run = (await import(pathToFileURL(path.join(here, 'cases', file)).href)).default as BenchCase;
+      let caseRows: Row[];
       try {
-        rows.push(...(await run(ctx)));
+        caseRows = await run(ctx);
       } catch (error) {
-        rows.push({ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false });
+        caseRows = [{ case: name, figure: `failed: ${(error as Error).message}`, target: '', pass: false }];
       }
+      rows.push(...caseRows);
+      // As each case ends: a run stopped part way (a long one on a loaded machine) still says what it measured.
+      for (const row of caseRows) log(`  ${row.case}: ${row.figure}${row.target ? ` (${row.target})` : ''}`);
       durations.push(`${name} ${Math.round((performance.now() - began) / 1000)} s`);
     }
   } finally {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createKey } from '../server/domain/api-keys';
 import { type RunningServer, startServer } from '../server/index';
 import { invoiceBodies } from './cases/invoices-create';
-import { captureCost, hubIngest } from './cases/sync';
+import { captureCost, hubIngest, inProcessPeer } from './cases/sync';
 import { ensureBenchData } from './generate';
 import { assertHealthy, benchClock, load as drive, fmt } from './harness';
 
@@ -63,8 +63,8 @@ async function main() {
       const key = (await createKey(standalone.ctx, data.accountId, { kind: 'portal' })).key;
       const account = { id: data.accountId, counts: data.counts };
       const r = await captureCost(
-        { server: standalone, key },
-        { server: hub, key: hubKey },
+        { url: standalone.url, key },
+        { peer: inProcessPeer(hub), key: hubKey },
         account,
         SECONDS,
       );
@@ -107,7 +107,11 @@ async function main() {
       );
     }
     if (wants('ingest')) {
-      const ingest = await hubIngest(hub, data.accountId, path.join(hubDir, 'shopdesk.sqlite'));
+      const ingest = await hubIngest(
+        inProcessPeer(hub),
+        data.accountId,
+        path.join(hubDir, 'shopdesk.sqlite'),
+      );
       console.log(`hub ingest: ${fmt(ingest.perSecond, 0)} changes/s; load ${load()}`);
     }
   } finally {

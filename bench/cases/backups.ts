@@ -19,21 +19,21 @@ const backups: BenchCase = async ({ server, account, log }) => {
 
   log('  backup, quiet…');
   let started = performance.now();
-  const quietBackup = await server.backups.create('manual');
+  const quietBackup = await server.call('backup');
   const backupMs = performance.now() - started;
 
   log('  latency quiet and during a backup…');
   const window = Math.max(1, Math.floor(backupMs / 1000));
   const quiet = await list(window);
   assertHealthy('GET /customers, quiet', quiet);
-  const during = server.backups.create('manual');
+  const during = server.call('backup');
   const busy = await list(window);
   await during;
   assertHealthy('GET /customers, during a backup', busy);
 
   log('  restore…');
   started = performance.now();
-  await server.restore(quietBackup.id);
+  await server.call('restore', quietBackup.id);
   const restoreMs = performance.now() - started;
 
   return [

@@ -3,14 +3,7 @@ import { assertHealthy, type BenchCase, fmt, load } from '../harness';
 
 /** A page near the end of 100,000 customers costs what the first page costs (keyset pagination). */
 const deepPage: BenchCase = async ({ server, account, seconds }) => {
-  const near = await server.ctx.db
-    .selectFrom('customers')
-    .select('id')
-    .where('account_id', '=', account.id)
-    .orderBy('id', 'asc')
-    .offset(100)
-    .limit(1)
-    .executeTakeFirstOrThrow();
+  const near = { id: await server.call('customerIdAt', account.id, 100) };
   const base = `${server.url}/api/portal/${account.id}/customers?limit=25`;
   const headers = { authorization: `Bearer ${account.portalKey}` };
   const first = await load({ url: base, headers, connections: 1, seconds });

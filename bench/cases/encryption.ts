@@ -2,9 +2,9 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDatabaseKey } from '../../server/db/cipher';
 import { databaseFile } from '../../server/db/database';
-import { createKey } from '../../server/domain/api-keys';
-import { startServer } from '../../server/index';
-import { assertHealthy, type BenchCase, benchClock, fmt, type LoadResult, load, type Row } from '../harness';
+import { DATA_NOW } from '../generate';
+import { assertHealthy, type BenchCase, fmt, type LoadResult, load, type Row } from '../harness';
+import { type BenchServer, startBenchServer } from '../processes';
 
 const KEY = parseDatabaseKey('ab'.repeat(32));
 const ROUNDS = 3;
@@ -42,28 +42,26 @@ const encryption: BenchCase = async ({ server, account, seconds: loadSeconds, lo
     });
 
   log('  encrypting a copy…');
-  const encryptedDir = path.join(server.backups.dataDir, '..', 'encrypted');
+  const encryptedDir = path.join(await server.call('backupsDataDir'), '..', 'encrypted');
   rmSync(encryptedDir, { recursive: true, force: true });
   mkdirSync(encryptedDir, { recursive: true });
   // A backup is a consistent copy; the live file alone may lack what its WAL holds.
-  const source = await server.backups.create('manual');
+  const source = await server.call('backup');
   copyFileSync(source.file, databaseFile(encryptedDir));
-  let started = performance.now();
-  const encrypted = await startServer({
+  // In a process of its own, as the plain server runs; its start (the encryption in place) timed inside it.
+  const encrypted = await startBenchServer({
     dataDir: encryptedDir,
-    port: 0,
-    clock: benchClock(),
+    dataNow: DATA_NOW,
     key: KEY,
-    backups: { schedule: false },
     // Checked at once, so the check is over before the CPU is measured (below).
     integrityCheckDelayMs: 0,
   });
-  const encryptMs = performance.now() - started;
-  const encryptedKey = (await createKey(encrypted.ctx, account.id, { kind: 'portal' })).key;
+  const encryptMs = encrypted.startMs;
+  const encryptedKey = await encrypted.call('createKey', account.id, 'portal');
   try {
     log('  backup of the encrypted copy…');
-    started = performance.now();
-    const backup = await encrypted.backups.create('manual');
+    const started = performance.now();
+    const backup = await encrypted.call('backup');
     const backupMs = performance.now() - started;
 
     // Alternating runs, best of three each: on a shared machine a neighbour's burst would otherwise
@@ -81,39 +79,24 @@ const encryption: BenchCase = async ({ server, account, seconds: loadSeconds, lo
     };
     // CPU time per request through every layer (inject: no sockets, no load generator in the
     // measure): what a neighbour's load on a shared machine disturbs least.
-    const cpuPerRequest = async (
-      target: typeof server,
-      key: string,
-      method: 'GET' | 'POST',
-      count: number,
-    ) => {
+    const cpuPerRequest = (target: BenchServer, key: string, method: 'GET' | 'POST', count: number) => {
       const url =
         method === 'GET'
           ? `/api/portal/${account.id}/customers?limit=25`
           : `/api/portal/${account.id}/invoices/create`;
-      const before = process.cpuUsage();
-      for (let i = 0; i < count; i++) {
-        const response = await target.app.inject({
-          method,
-          url,
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          ...(method === 'POST' && {
-            payload: JSON.stringify({
-              customer_name: 'Bench',
-              customer_email: `customer${(n++ * 7919) % account.counts.customers!}@example.com`,
-              items: [{ description: 'Deep clean', quantity: 2, unit_price: 120 }],
-              taxes: [{ name: 'GST', rate: 0.05 }],
-            }),
-          }),
-        });
-        if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode}`);
-      }
-      const used = process.cpuUsage(before);
-      return (used.user + used.system) / 1000 / count;
+      const payloads = Array.from({ length: count }, () =>
+        JSON.stringify({
+          customer_name: 'Bench',
+          customer_email: `customer${(n++ * 7919) % account.counts.customers!}@example.com`,
+          items: [{ description: 'Deep clean', quantity: 2, unit_price: 120 }],
+          taxes: [{ name: 'GST', rate: 0.05 }],
+        }),
+      );
+      return target.call('cpuPerRequest', method, url, key, payloads);
     };
     // process.cpuUsage counts every thread: a full integrity check reading the file on its worker
     // meanwhile (a one-off at each start, not a cost of requests) would land on one side only.
-    await Promise.all([server.integrityChecked, encrypted.integrityChecked]);
+    await Promise.all([server.call('integrityChecked'), encrypted.call('integrityChecked')]);
     const cpuRows: Row[] = [];
     for (const [label, method, count] of [
       ['GET /customers', 'GET', 2000],

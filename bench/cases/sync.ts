@@ -3,15 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3-multiple-ciphers';
 import { SCHEMA_VERSION } from '../../server/db/database';
-import { createKey } from '../../server/domain/api-keys';
-import { type RunningServer, startServer } from '../../server/index';
+import type { RunningServer } from '../../server/index';
 import { newId } from '../../server/lib/ids';
 import { sentColumns } from '../../server/sync/capture';
-import type { SyncEngine } from '../../server/sync/device/engine';
 import { formatHlc } from '../../server/sync/hlc';
 import { syncedTable } from '../../server/sync/tables';
 import { SYNC_SCHEMA_HEADER } from '../../shared/schemas/sync';
-import { assertHealthy, type BenchCase, benchClock, fmt, load, type Row } from '../harness';
+import { DATA_NOW } from '../generate';
+import { assertHealthy, type BenchCase, fmt, load, type Row } from '../harness';
+import { type BenchServer, startBenchServer } from '../processes';
 import { checkpoint, copyOverHttp, hubRowCount, joinInChild } from '../sync-join';
 import { invoiceBodies } from './invoices-create';
 
@@ -31,9 +31,37 @@ const INGEST_BATCH = 500;
 const seconds = (ms: number) => ms / 1000;
 const mb = (bytes: number) => `${fmt(bytes / 1_048_576, 0)} MB`;
 
-function engineOf(server: RunningServer): SyncEngine {
-  if (!server.ctx.sync) throw new Error('The server runs no sync engine');
-  return server.ctx.sync;
+/** What the sync figures ask of a server beside its routes: a bench process, or one in this process (bench/sync-writes.ts). */
+export interface SyncPeer {
+  url: string;
+  pair(accountId: string, options?: { name?: string; hubUrl?: string }): Promise<{ pairing_code: string }>;
+  syncNow(accountId: string): Promise<void>;
+  setOnline(online: boolean): Promise<void>;
+}
+
+function peerOf(server: BenchServer): SyncPeer {
+  return {
+    url: server.url,
+    // The IPC channel sends an absent argument as null, which a parameter's default does not replace.
+    pair: (accountId, options) => server.call('pair', accountId, options ?? {}),
+    syncNow: (accountId) => server.call('syncNow', accountId),
+    setOnline: (online) => server.call('setOnline', online),
+  };
+}
+
+export function inProcessPeer(server: RunningServer): SyncPeer {
+  const engine = () => {
+    if (!server.ctx.sync) throw new Error('The server runs no sync engine');
+    return server.ctx.sync;
+  };
+  return {
+    url: server.url,
+    pair: (accountId, options) => engine().pair(accountId, options),
+    syncNow: async (accountId) => {
+      await engine().syncNow(accountId);
+    },
+    setOnline: async (online) => server.setOnline(online),
+  };
 }
 
 const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds, log }) => {
@@ -45,28 +73,30 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
   mkdirSync(deviceDir, { recursive: true });
   copyFileSync(dataFile, path.join(hubDir, 'shopdesk.sqlite'));
 
-  // The bench clock keeps the portal's per-key rate limit out of the invoice load.
-  const hub = await startServer({ dataDir: hubDir, host: '127.0.0.1', port: 0, clock: benchClock() });
-  let device: RunningServer | undefined;
+  // The bench clock keeps the portal's per-key rate limit out of the invoice load. Both run as the
+  // bench's own server does, compiled in processes of their own.
+  const hubProcess = await startBenchServer({ dataDir: hubDir, dataNow: DATA_NOW });
+  const hub = peerOf(hubProcess);
+  let device: BenchServer | undefined;
   const rows: Row[] = [];
   try {
-    const hubKey = (await createKey(hub.ctx, account.id, { kind: 'portal' })).key;
+    const hubKey = await hubProcess.call('createKey', account.id, 'portal');
 
     log('sync: first pairing (the whole business into the hub)…');
     const pairingStarted = performance.now();
-    await engineOf(hub).pair(account.id, { hubUrl: hub.url });
+    await hub.pair(account.id, { hubUrl: hub.url });
     const pairingMs = performance.now() - pairingStarted;
 
     log('sync: invoice creation, standalone and paired…');
     const invoices = await captureCost(
-      { server, key: account.portalKey },
-      { server: hub, key: hubKey },
+      { url: server.url, key: account.portalKey },
+      { peer: hub, key: hubKey },
       account,
       loadSeconds,
     );
 
     log('sync: first sync of a new device…');
-    const { pairing_code } = await engineOf(hub).pair(account.id);
+    const { pairing_code } = await hub.pair(account.id);
     const join = await joinInChild(hub.url, pairing_code, deviceDir);
     const hubFile = path.join(hubDir, 'shopdesk.sqlite');
     // The floor is the joining device's own file: what it ends up holding, not the hub's, which
@@ -78,12 +108,12 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
     const joinedRows = hubRowCount(hubFile, account.id);
 
     log('sync: edit-to-visible latency…');
-    device = await startServer({ dataDir: deviceDir, host: '127.0.0.1', port: 0 });
-    await engineOf(device).syncNow(account.id);
-    const deviceKey = (await createKey(device.ctx, account.id, { kind: 'portal' })).key;
+    device = await startBenchServer({ dataDir: deviceDir });
+    await device.call('syncNow', account.id);
+    const deviceKey = await device.call('createKey', account.id, 'portal');
     const latencies = await editToVisible(
-      { server: hub, key: hubKey, file: hubFile },
-      { server: device, key: deviceKey, file: path.join(deviceDir, 'shopdesk.sqlite') },
+      { url: hub.url, key: hubKey, file: hubFile },
+      { url: device.url, key: deviceKey, file: path.join(deviceDir, 'shopdesk.sqlite') },
       account.id,
     );
     await device.close();
@@ -170,7 +200,7 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
     );
   } finally {
     await device?.close();
-    await hub.close();
+    await hubProcess.close();
     rmSync(work, { recursive: true, force: true });
   }
   return rows;
@@ -178,7 +208,7 @@ const sync: BenchCase = async ({ server, account, dataFile, seconds: loadSeconds
 export default sync;
 
 export interface Portal {
-  server: RunningServer;
+  url: string;
   key: string;
 }
 
@@ -190,14 +220,14 @@ export interface Portal {
  */
 export async function captureCost(
   standalone: Portal,
-  hub: Portal,
+  hub: { peer: SyncPeer; key: string },
   account: { id: string; counts: Record<string, number> },
   loadSeconds: number,
 ) {
   const body = invoiceBodies(account.counts.customers!);
-  const rate = async ({ server, key }: Portal, runSeconds: number) => {
+  const rate = async ({ url, key }: Portal, runSeconds: number) => {
     const result = await load({
-      url: `${server.url}/api/portal/${account.id}/invoices/create`,
+      url: `${url}/api/portal/${account.id}/invoices/create`,
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },
       body,
@@ -206,19 +236,20 @@ export async function captureCost(
     assertHealthy('POST /invoices/create', result);
     return result.requestsPerSecond;
   };
-  const settle = () => engineOf(hub.server).syncNow(account.id);
+  const settle = () => hub.peer.syncNow(account.id);
+  const paired = { url: hub.peer.url, key: hub.key };
   await rate(standalone, 1);
-  await rate(hub, 1);
+  await rate(paired, 1);
   await settle();
   const runs = { standalone: [] as number[], paired: [] as number[], offline: [] as number[] };
   for (let round = 0; round < CAPTURE_ROUNDS; round++) {
     runs.standalone.push(await rate(standalone, loadSeconds));
-    runs.paired.push(await rate(hub, loadSeconds));
+    runs.paired.push(await rate(paired, loadSeconds));
     // The paired run's last pushes would otherwise fall into the next run.
     await settle();
-    hub.server.setOnline(false);
-    runs.offline.push(await rate(hub, loadSeconds));
-    hub.server.setOnline(true);
+    await hub.peer.setOnline(false);
+    runs.offline.push(await rate(paired, loadSeconds));
+    await hub.peer.setOnline(true);
     await settle();
   }
   const range = (values: number[]) => `${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)}`;
@@ -235,7 +266,7 @@ export async function captureCost(
 }
 
 interface Replica {
-  server: RunningServer;
+  url: string;
   key: string;
   file: string;
 }
@@ -258,7 +289,7 @@ async function editToVisible(hub: Replica, device: Replica, accountId: string) {
         .prepare('SELECT phone FROM customers WHERE account_id = ? AND email_lower = ?');
       const started = performance.now();
       const response = await fetch(
-        `${from.server.url}/api/portal/${accountId}/customers/${encodeURIComponent(email)}`,
+        `${from.url}/api/portal/${accountId}/customers/${encodeURIComponent(email)}`,
         {
           method: 'PATCH',
           headers: { authorization: `Bearer ${from.key}`, 'content-type': 'application/json' },
@@ -290,12 +321,12 @@ function percentile(values: number[], p: number): number {
  * Simulated devices push new customers straight to the hub's sync API, concurrently, in batches
  * of 500 (a device's push size). The figure is changes the hub accepted per second of wall time.
  */
-export async function hubIngest(hub: RunningServer, accountId: string, hubFile: string) {
+export async function hubIngest(hub: SyncPeer, accountId: string, hubFile: string) {
   const template = templateCustomer(hubFile, accountId);
   const headers = { 'content-type': 'application/json', [SYNC_SCHEMA_HEADER]: String(SCHEMA_VERSION) };
   const devices = [];
   for (let d = 0; d < INGEST_DEVICES; d++) {
-    const { pairing_code } = await engineOf(hub).pair(accountId, { name: `Bench device ${d}` });
+    const { pairing_code } = await hub.pair(accountId, { name: `Bench device ${d}` });
     const response = await fetch(`${hub.url}/api/sync/v1/join`, {
       method: 'POST',
       headers,

@@ -1,5 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import { createSignInToken } from '../../server/domain/sessions';
 import { launchChromium } from '../../test/ui/browser';
 import { type BenchCase, fmt, type Row } from '../harness';
 
@@ -25,7 +24,7 @@ const uiFirstLoadCase: BenchCase = async ({ server, account }) => {
         }),
       );
     });
-    const token = await createSignInToken(server.ctx, account.id);
+    const token = await server.call('signInToken', account.id);
     await page.goto(`${server.url}/sign-in?token=${token}`);
     await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');

@@ -95,18 +95,19 @@ export async function placeFor(
 ): Promise<PropertiesTable | null> {
   if (requested === null) return null;
   if (requested === undefined) {
-    // Every document created without a place asks for the customer's default: compiled once.
+    // Every document created without a place asks for the customer's default: compiled once, and
+    // filtered rather than sorted by is_default, so it walks properties_customer with no sort step.
     const [row] = await runCompiledOnce(db, 'default place', { customerId }, (v) =>
       db
         .selectFrom('properties')
         .selectAll()
         .where('customer_id', '=', v.customerId)
         .where('status', '=', 'active')
-        .orderBy('is_default', 'desc')
+        .where('is_default', '=', 1)
         .orderBy('id', 'desc')
         .limit(1),
     );
-    return row?.is_default ? row : null;
+    return row ?? null;
   }
   const row = await db
     .selectFrom('properties')
