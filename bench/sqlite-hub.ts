@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { BODY_LIMIT_BYTES } from '../server/http/app';
-import { registerJsonBodies } from '../server/http/bodies';
+import { registerJsonBodies, ZOD_SCHEMAS } from '../server/http/bodies';
 import { registerErrorHandling } from '../server/http/errors';
 import { systemClock } from '../server/lib/clock';
 import { hubApiRoutes } from '../server/sync/hub/routes';
@@ -19,8 +19,7 @@ const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: tsx bench/sqlite-hub.ts <data folder>');
 const database = await openDatabase(dataDir);
 const hub = new Hub(sqliteHubStorage(database.db, database.sqlite), systemClock);
-const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES });
-app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, schemaController: ZOD_SCHEMAS });
 registerErrorHandling(app);
 registerJsonBodies(app);
 await app.register(

@@ -42,6 +42,7 @@ export const ZOD_SCHEMAS: FastifyServerOptions['schemaController'] = {
   },
 };
 
+/** The instance must have been created with `schemaController: ZOD_SCHEMAS`: its routes' schemas are zod. */
 export function registerJsonBodies(app: FastifyInstance, drainMs = DEFAULT_DRAIN_MS) {
   // Only JSON is parsed (text/plain and form bodies are what a cross-site form can send without a
   // preflight); anything else is 415 before it reaches a route. The client hub's HTML forms (/c/,
