@@ -1,6 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleOptions, serverExternals } from '../scripts/server-bundle.mjs';
+import { bundleOptions, serverExternals, writeBundles } from '../scripts/server-bundle.mjs';
 import { isStale } from '../scripts/staleness.mjs';
 import { type ChildHandle, startChild } from './child-ipc';
 import type { BenchOperations, BenchServerOptions } from './server-child';
@@ -53,12 +52,7 @@ export async function buildBenchProcessesIfStale(log: (line: string) => void): P
     external: serverExternals(),
     write: false,
   });
-  mkdirSync(outdir, { recursive: true });
-  for (const file of result.outputFiles) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  writeBundles(result.outputFiles, outdir);
 }
 
 export type BenchServer = ChildHandle<BenchOperations>;

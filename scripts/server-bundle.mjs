@@ -1,6 +1,6 @@
 // How the server is bundled into CommonJS with esbuild, for the desktop shell (build-electron.mjs) and
 // headless mode (build-server.mjs): neither runs TypeScript through a loader at start-up.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,3 +107,16 @@ export const bundleOptions = {
   supported: { 'dynamic-import': false },
   plugins: [importMetaPlugin],
 };
+
+/**
+ * Writes esbuild's in-memory outputs (`write: false`) under temporary names and renames them, so a
+ * process starting meanwhile reads a whole bundle, never half of one.
+ */
+export function writeBundles(outputFiles, outdir) {
+  mkdirSync(outdir, { recursive: true });
+  for (const file of outputFiles) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
+}

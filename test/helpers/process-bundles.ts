@@ -1,6 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleOptions, serverExternals } from '../../scripts/server-bundle.mjs';
+import { bundleOptions, serverExternals, writeBundles } from '../../scripts/server-bundle.mjs';
 import { isStale } from '../../scripts/staleness.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -65,12 +64,7 @@ export async function buildProcessBundlesIfStale(): Promise<void> {
     external: ['electron', 'typescript', ...serverExternals()],
     write: false,
   });
-  mkdirSync(outdir, { recursive: true });
-  for (const file of result.outputFiles) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  writeBundles(result.outputFiles, outdir);
 }
 
 /** Vitest global set-up: the bundles are built once, before any test file starts one. */
