@@ -74,4 +74,40 @@ describe('the first pairing', () => {
       await world.close();
     }
   }, 60_000);
+
+  it('makes one hub when two processes on the folder pair at once', async () => {
+    const world = new World(rng(78));
+    try {
+      const server = await world.open('server', 0);
+      world.replicas.push(server);
+      const { id: accountId } = await createAccount(server.ctx, {
+        businessName: 'Two At Once',
+        plan: 'platform',
+        apiPlan: 'lite',
+      });
+      // A second connection to the same file, as `sync pair` from the CLI beside the running server.
+      const cli = await world.open('cli', 0, server.dir);
+      world.replicas.push(cli);
+
+      const pairings = await Promise.all([
+        server.engine.pair(accountId, { name: 'Laptop', hubUrl: 'http://hub.invalid' }),
+        cli.engine.pair(accountId, { name: 'Van', hubUrl: 'http://hub.invalid' }),
+        server.engine.pair(accountId, { name: 'Tablet', hubUrl: 'http://hub.invalid' }),
+      ]);
+
+      expect(new Set(pairings.map((p) => p.pairing_code)).size).toBe(3);
+      const sqlite = server.database.sqlite;
+      expect(sqlite.prepare('SELECT role FROM sync_settings WHERE account_id = ?').all(accountId)).toEqual([
+        { role: 'hub' },
+      ]);
+      const devices = sqlite
+        .prepare('SELECT name, revoked_at FROM hub_devices WHERE account_id = ?')
+        .all(accountId);
+      expect(devices).toEqual([{ name: 'Hub', revoked_at: null }]);
+      const status = await cli.engine.status(accountId);
+      expect(status.devices?.map((d) => d.role)).toEqual(['hub']);
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
 });

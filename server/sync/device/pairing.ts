@@ -55,6 +55,11 @@ function deviceSettings(
   };
 }
 
+/**
+ * Makes this install the hub of the business, or returns the settings another process on the same
+ * folder (the server beside a `sync pair` CLI, two CLIs) wrote first: the settings row is checked
+ * again inside the transaction that would write it, and the losing process's hub device is deleted.
+ */
 export async function becomeHub(
   { deps, local, hub, hubInThisFile }: PairingParts,
   accountId: string,
@@ -76,19 +81,26 @@ export async function becomeHub(
     created_at: isoNow(deps.clock),
   };
   const { sqlite } = deps;
-  const floors = await exclusive(deps, () => {
-    sqlite
-      .transaction(() => {
+  const { earlier, floors } = await exclusive(deps, () => {
+    const earlier = sqlite
+      .transaction((): SyncSettingsTable | undefined => {
+        const existing = readSettings(local, accountId);
+        if (existing) return existing;
         // A hub in this very file takes the business in bulk, already pulled by its own install.
         const loaded = hubInThisFile ? loadBaselineIntoHub(sqlite, accountId) : undefined;
         if (loaded !== undefined) settings.cursor = loaded;
         insertSettings(local, settings);
         if (loaded === undefined) captureBaseline(sqlite, accountId);
+        return undefined;
       })
       .immediate();
     // From the settings row on, this account's numbers come from leases: the plain counters stop here.
-    return numberFloors(local, accountId);
+    return { earlier, floors: earlier ? {} : numberFloors(local, accountId) };
   });
+  if (earlier) {
+    await hub.storage.forgetUnusedDevice(accountId, device.id);
+    return earlier;
+  }
   for (const series of NUMBER_SERIES) await hub.storage.seedNumbers(accountId, series, floors[series]!);
   return settings;
 }

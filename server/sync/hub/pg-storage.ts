@@ -75,6 +75,12 @@ export function pgHubStorage(pool: Pool, listen: ClientConfig = pool.options): H
           [accountId],
         )
       ).rows.map(toDevice),
+    forgetUnusedDevice: async (accountId, deviceId) => {
+      await pool.query('DELETE FROM hub_devices WHERE account_id = $1 AND id = $2 AND last_local_seq = 0', [
+        accountId,
+        deviceId,
+      ]);
+    },
     revokeDevice: async (accountId, deviceId, now) =>
       ((
         await pool.query(

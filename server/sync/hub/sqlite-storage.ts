@@ -137,6 +137,14 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
             `SELECT ${DEVICE_COLUMNS} FROM hub_devices WHERE account_id = ? ORDER BY created_at, id`,
           ).all(accountId) as HubDevice[],
       ),
+    forgetUnusedDevice: async (accountId, deviceId) => {
+      await run(() =>
+        prepared('DELETE FROM hub_devices WHERE account_id = ? AND id = ? AND last_local_seq = 0').run(
+          accountId,
+          deviceId,
+        ),
+      );
+    },
     revokeDevice: (accountId, deviceId, now) =>
       run(
         () =>

@@ -127,6 +127,8 @@ export interface HubStorage {
   deviceByCredential(hash: string): Promise<HubDevice | undefined>;
   listDevices(accountId: string): Promise<HubDevice[]>;
   revokeDevice(accountId: string, deviceId: string, now: string): Promise<boolean>;
+  /** Deletes a device that never pushed: one made by a pairing that lost a race (pairing.ts). */
+  forgetUnusedDevice(accountId: string, deviceId: string): Promise<void>;
   touchDevice(deviceId: string, now: string): Promise<void>;
 
   /**
