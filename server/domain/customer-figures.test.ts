@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { type AppContext, createContext } from '../context';
 import { up as createFigures } from '../db/migrations/0021_customer_figures';
 import { manualClock } from '../lib/clock';
 import { customerReferences } from '../sync/customer-references';
-import { type OpenedDatabase, openDatabase } from '../sync/open';
+import type { OpenedDatabase } from '../sync/open';
 import { createAccount, getAccount } from './accounts';
 import { listCustomers } from './customer-list';
 import { mergeCustomers } from './customer-merge';
@@ -24,8 +23,7 @@ let ctx: AppContext;
 let accountId: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-figures-'));
-  database = await openDatabase(dir);
+  ({ dir, database } = await openMigratedDatabase('shopdesk-figures-'));
   ctx = createContext(database.db, manualClock('2026-11-22T15:00:00Z'));
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;
 });

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InvoiceCreate } from '../../shared/schemas/invoice';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { type AppContext, createContext } from '../context';
 import { manualClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
-import { type OpenedDatabase, openDatabase } from '../sync/open';
+import type { OpenedDatabase } from '../sync/open';
 import { createAccount, updateConfig } from './accounts';
 import { markDocumentSent } from './document-mail';
 import { markPaid, recordPayment } from './invoice-payments';
@@ -37,8 +36,7 @@ const body: InvoiceCreate = {
 };
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-invoices-'));
-  database = await openDatabase(dir);
+  ({ dir, database } = await openMigratedDatabase('shopdesk-invoices-'));
   // 10:00 in Toronto on 22 November.
   clock = manualClock('2026-11-22T15:00:00Z');
   ctx = createContext(database.db, clock);

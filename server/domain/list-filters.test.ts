@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { type AppContext, createContext } from '../context';
 import { manualClock } from '../lib/clock';
-import { type OpenedDatabase, openDatabase } from '../sync/open';
+import type { OpenedDatabase } from '../sync/open';
 import { createAccount } from './accounts';
 import { createInvoice, listInvoices } from './invoices';
 import { createJob, listJobs } from './jobs';
@@ -20,8 +19,7 @@ const items = [{ description: 'Window cleaning', quantity: 1, unit_price: 80 }];
 const ids = (page: { data: { id: string }[] }) => page.data.map((record) => record.id);
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-list-filters-'));
-  database = await openDatabase(dir);
+  ({ dir, database } = await openMigratedDatabase('shopdesk-list-filters-'));
   clock = manualClock('2026-11-22T15:00:00Z');
   ctx = createContext(database.db, clock);
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { divRoundHalfAway } from '../../shared/money';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { createContext } from '../context';
 import { rebuildPaymentTaxShares } from '../db/payment-tax-shares';
 import { manualClock } from '../lib/clock';
-import { type OpenedDatabase, openDatabase } from '../sync/open';
+import type { OpenedDatabase } from '../sync/open';
 import { createAccount } from './accounts';
 import { createCustomer } from './customers';
 
@@ -23,8 +22,7 @@ let accountId: string;
 let customerId: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-tax-shares-'));
-  database = await openDatabase(dir);
+  ({ dir, database } = await openMigratedDatabase('shopdesk-tax-shares-'));
   const ctx = createContext(database.db, manualClock('2026-11-22T15:00:00Z'));
   accountId = (await createAccount(ctx, { businessName: 'Sparkle', plan: 'platform', apiPlan: 'growth' })).id;
   customerId = (await createCustomer(ctx, accountId, { name: 'Ada', email: 'ada@example.com' })).id;

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { Kysely, SqliteDialect } from 'kysely';
 import { expect, it } from 'vitest';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import type { Database } from '../db/schema';
-import { openDatabase } from '../sync/open';
 import { placeFor } from './properties';
 
 it("reads a customer's default place by the customer's index, with no sort step", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-place-plan-'));
-  const database = await openDatabase(dir);
+  const { dir, database } = await openMigratedDatabase('shopdesk-place-plan-');
   try {
     const statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
     const db = new Kysely<Database>({

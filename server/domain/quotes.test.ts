@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuoteCreate } from '../../shared/schemas/quote';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { type AppContext, createContext } from '../context';
 import { manualClock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
-import { type OpenedDatabase, openDatabase } from '../sync/open';
+import type { OpenedDatabase } from '../sync/open';
 import { createAccount } from './accounts';
 import { updateCustomer } from './customers';
 import { markDocumentSent } from './document-mail';
@@ -42,8 +41,7 @@ const body: QuoteCreate = {
 };
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-quotes-'));
-  database = await openDatabase(dir);
+  ({ dir, database } = await openMigratedDatabase('shopdesk-quotes-'));
   clock = manualClock('2026-11-22T15:00:00Z');
   ctx = createContext(database.db, clock);
   accountId = (await createAccount(ctx, { businessName: 'Brush Co', plan: 'platform', apiPlan: 'growth' }))

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { openMigratedDatabase } from '../../test/helpers/migrated-database';
 import { openDatabase } from '../sync/open';
 import { RateLimiter } from './rate-limiter';
 
@@ -46,10 +45,9 @@ describe('RateLimiter', () => {
   });
 
   it('keeps its counts across a restart through the database', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-limiter-'));
+    const { dir, database: first } = await openMigratedDatabase('shopdesk-limiter-');
     try {
       const t0 = Date.parse('2026-11-22T10:00:00Z');
-      const first = await openDatabase(dir);
       const before = new RateLimiter();
       before.take(rules, t0);
       before.take(rules, t0 + 1);

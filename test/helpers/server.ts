@@ -1,18 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3-multiple-ciphers';
 import { afterEach } from 'vitest';
-import { databaseFile } from '../../server/db/database';
 import { type ApiPlan, createAccount, type Plan, updateConfig } from '../../server/domain/accounts';
 import { createKey } from '../../server/domain/api-keys';
 import type { EventBody, EventType } from '../../server/domain/events';
 import { createSignInToken } from '../../server/domain/sessions';
 import { type RunningServer, type ServerOptions, startServer } from '../../server/index';
 import type { Clock } from '../../server/lib/clock';
-import { openDatabase } from '../../server/sync/open';
 import type { ApiResponse, Method, PortalPaths, Typed, TypedUrl, V1Paths } from './api-responses';
+import { copyMigratedTemplate } from './migrated-database';
 import { bundlePath } from './process-bundles';
 
 export type { ApiResponse } from './api-responses';
@@ -74,43 +71,6 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-let template: Promise<Buffer> | undefined;
-
-/**
- * A migrated, empty database for this test process, made once and kept in memory (its folder goes at
- * once: a worker may be killed rather than exit): a new folder starts with a copy, so a start opens it
- * instead of running every migration again (about half of a start's CPU). What a start on a folder
- * without a database does is tested where a folder is given (`dataDir`).
- */
-function migratedTemplate(): Promise<Buffer> {
-  template ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'shopdesk-test-template-'));
-    try {
-      await (await openDatabase(dir)).close();
-      return readFileSync(databaseFile(dir));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  })();
-  return template;
-}
-
-/**
- * The template's copy in a new folder, with a sync node of its own: the node id is what tells one
- * install's changes from another's (migration 0005 gives each new file one), and copies of one
- * template would otherwise all sync as the same install.
- */
-async function copyTemplate(dataDir: string) {
-  const file = databaseFile(dataDir);
-  writeFileSync(file, await migratedTemplate());
-  const sqlite = new SQLite(file);
-  try {
-    sqlite.prepare('UPDATE sync_node SET id = ?').run(randomBytes(6).toString('hex'));
-  } finally {
-    sqlite.close();
-  }
-}
-
 /**
  * A real server on 127.0.0.1, port 0, with a data folder of its own that is removed on stop.
  * `localWebhooks`: every account it creates lets webhooks reach 127.0.0.1, where test receivers listen.
@@ -120,7 +80,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'shopdesk-test-'));
   // A plain copy under a key would be encrypted in place first: that start takes a folder of its own.
-  if (!options.dataDir && !options.key) await copyTemplate(dataDir);
+  if (!options.dataDir && !options.key) await copyMigratedTemplate(dataDir);
   // The daily backup would add a snapshot to every test's start; the backup tests turn it on.
   const server = await startServer({
     backups: { schedule: false },
