@@ -13,11 +13,21 @@ export function localOwner(
   table: SyncedTable,
   key: unknown[],
 ): string | undefined {
-  const where = table.pk.map((column) => `R.${column} = ?`).join(' AND ');
-  const row = prepare(`SELECT ${table.account('R')} AS owner FROM ${table.name} R WHERE ${where}`).get(
-    ...key,
-  ) as { owner: string | null } | undefined;
+  const row = prepare(ownerQuery(table)).get(...key) as { owner: string | null } | undefined;
   return row?.owner ?? undefined;
+}
+
+const ownerQueries = new WeakMap<SyncedTable, string>();
+
+/** Built once per table: the hub asks it for every row a push names, and for each row's parents. */
+function ownerQuery(table: SyncedTable): string {
+  let text = ownerQueries.get(table);
+  if (!text) {
+    const where = table.pk.map((column) => `R.${column} = ?`).join(' AND ');
+    text = `SELECT ${table.account('R')} AS owner FROM ${table.name} R WHERE ${where}`;
+    ownerQueries.set(table, text);
+  }
+  return text;
 }
 
 /** The business of the first of `tables` that holds a row with this id (a parent a row names). */

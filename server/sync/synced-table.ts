@@ -69,8 +69,26 @@ export function notSent(table: SyncedTable): Set<string> {
   return new Set([...(table.local ?? []), ...(table.derived ?? [])]);
 }
 
+const writable = new WeakMap<SyncedTable, Set<string>>();
+const operatorOnly = new WeakMap<SyncedTable, Set<string>>();
+
 /** Columns a device's push may change in a table: its writable list and the deletion marker. */
 export function writableColumns(table: SyncedTable): Set<string> {
-  const operator = new Set(table.operator ?? []);
-  return new Set([...table.writable, DELETED].filter((column) => !operator.has(column)));
+  let columns = writable.get(table);
+  if (!columns) {
+    const operator = operatorColumns(table);
+    columns = new Set([...table.writable, DELETED].filter((column) => !operator.has(column)));
+    writable.set(table, columns);
+  }
+  return columns;
+}
+
+/** Columns only the hub's operator changes (`operator`), as a set: a push checks each column against it. */
+export function operatorColumns(table: SyncedTable): Set<string> {
+  let columns = operatorOnly.get(table);
+  if (!columns) {
+    columns = new Set(table.operator ?? []);
+    operatorOnly.set(table, columns);
+  }
+  return columns;
 }

@@ -1,5 +1,5 @@
 import { ApiError, validationError } from '../../lib/errors';
-import { DELETED, type SyncedTable, writableColumns } from '../synced-table';
+import { DELETED, operatorColumns, type SyncedTable, writableColumns } from '../synced-table';
 import { syncedTable } from '../tables';
 import { type AsPushed, type HubRowStore, mergePushedChange } from './push-merge';
 import type { PushedChange } from './storage';
@@ -86,7 +86,7 @@ function checkColumns(
   at: string,
 ): string[] {
   const writable = writableColumns(table);
-  const operator = new Set(table.operator ?? []);
+  const operator = operatorColumns(table);
   const kept: string[] = [];
   for (const [column, value] of Object.entries(change.state.v)) {
     const notWritable = (message: string) =>

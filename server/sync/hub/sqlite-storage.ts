@@ -73,6 +73,7 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
     'SELECT pk FROM hub_rows WHERE account_id = ? AND tbl = ? AND natural_key = ? AND pk <> ? LIMIT 1',
   );
   const getAlias = prepared('SELECT to_id FROM hub_aliases WHERE account_id = ? AND tbl = ? AND from_id = ?');
+  const anyAlias = prepared('SELECT 1 FROM hub_aliases WHERE account_id = ? AND tbl = ? LIMIT 1');
 
   return {
     ensureBusiness: (accountId, now) =>
@@ -246,6 +247,17 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
     // One write's rows as it read or wrote them: a pushed change reads its row up to three times
     // (authorize, merge, duplicates) and a line reads the document its push just wrote.
     const rows = new Map<string, RowState | undefined>();
+    // Whether the business has merged any record of a table, asked once a write: a pushed row looks
+    // up an alias for each record it names, and most tables of most businesses have none.
+    const aliased = new Map<string, boolean>();
+    const hasAliases = (table: string) => {
+      let found = aliased.get(table);
+      if (found === undefined) {
+        found = anyAlias.get(accountId, table) !== undefined;
+        aliased.set(table, found);
+      }
+      return found;
+    };
     return {
       get: async (table, pk) => {
         const id = `${table}\u0000${pk}`;
@@ -274,8 +286,11 @@ export function sqliteHubStorage(db: Db, sqlite: SQLite.Database): HubStorage {
       findLive: async (table, naturalKey, pk) =>
         (findLive.get(accountId, table, naturalKey, pk) as { pk: string } | undefined)?.pk,
       aliasOf: async (table, id) =>
-        (getAlias.get(accountId, table, id) as { to_id: string } | undefined)?.to_id,
+        hasAliases(table)
+          ? (getAlias.get(accountId, table, id) as { to_id: string } | undefined)?.to_id
+          : undefined,
       addAlias: async (table, from, to) => {
+        aliased.set(table, true);
         prepared(
           'INSERT OR REPLACE INTO hub_aliases (account_id, tbl, from_id, to_id) VALUES (?, ?, ?, ?)',
         ).run(accountId, table, from, to);
