@@ -6,9 +6,10 @@ import type { Capture } from '../capture';
 import type { PulledRow } from '../hub/storage';
 import { ALIAS_TABLE, DELETED, type SyncedTable } from '../synced-table';
 import { SYNCED_TABLES, syncedTable } from '../tables';
-import { applyPulledRows, sqlValue } from './apply';
+import { applyPulledRows } from './apply';
 import { noteForDecisions, type Touched } from './decisions';
 import type { LocalState } from './local-state';
+import { columnValue, hasColumn, type RowShape, SnapshotInserts } from './snapshot-inserts';
 import { restoreAfterLoad, restoreIndexes, setAsideForLoad } from './snapshot-set-aside';
 import { type HubTransport, SyncError } from './transport';
 
@@ -22,8 +23,6 @@ import { type HubTransport, SyncError } from './transport';
 
 const PAGE_ROWS = 5000;
 const APPLY_SLICE = 500;
-/** Rows per INSERT: one call into SQLite for many rows of a table. */
-const INSERT_ROWS = 50;
 /**
  * Pages of SQLite's cache while loading (negative: KiB), against the default 2 MB. Rows go in in
  * key order and are summed in that order, so a small cache serves; SQLite also sizes its sorts'
@@ -156,12 +155,11 @@ class SnapshotLoader {
   private readonly aliases = new Map<string, Map<string, string>>();
   /** Rows that name a merged-away record: the ordinary applier takes them at the end. */
   private readonly named: PulledRow[] = [];
-  /** Per figure, the statement summing it for each document of a JSON array of ids. */
+  /** Per figure, the statement summing it for each document whose id lies in a range. */
   private readonly sums: Record<keyof Figures, SQLite.Statement>;
-  /** INSERT statements by table, columns and number of rows. */
-  private readonly inserts = new Map<string, SQLite.Statement>();
-  /** Rows of one table with the same columns, waiting to go in together. */
-  private pending: { table: string; names: string[]; values: unknown[]; rows: number } | undefined;
+  private readonly inserts: SnapshotInserts;
+  /** The derived figures of the row going in (one object for every row: no garbage per row). */
+  private readonly derived: Record<string, unknown> = {};
   private readonly putClocks: SQLite.Statement;
   private latestClock = '';
 
@@ -169,6 +167,7 @@ class SnapshotLoader {
     private readonly target: SnapshotTarget,
     private readonly accountId: string,
   ) {
+    this.inserts = new SnapshotInserts(target.sqlite, target.local);
     this.putClocks = target.sqlite.prepare(
       'INSERT OR REPLACE INTO sync_clocks (tbl, pk, clocks) VALUES (?, ?, ?)',
     );
@@ -176,7 +175,7 @@ class SnapshotLoader {
       target.sqlite
         .prepare(
           `SELECT ${column} AS id, sum(amount_cents) AS cents FROM ${table}
-           WHERE ${column} IN (SELECT value FROM json_each(?)) GROUP BY ${column}`,
+           WHERE ${column} BETWEEN ? AND ? GROUP BY ${column}`,
         )
         .raw();
     this.sums = {
@@ -200,10 +199,10 @@ class SnapshotLoader {
     }
     const table = syncedTable(page.table);
     if (!table) return;
-    const { local } = this.target;
-    const columns = local.columnsOf(table);
-    const defaults = local.requiredDefaultsOf(table);
+    const derived = DERIVED_OF[table.name] ?? [];
+    const { inserts } = this;
     const ready: Array<Record<string, unknown>> = [];
+    const shapes: RowShape[] = [];
     for (const [pk, values, clocks] of rows) {
       // A merged-away record's own row is history: the hub has merged its changes into the survivor.
       if (table.naturalKey && this.aliasOf(table.name, pk[0])) continue;
@@ -216,22 +215,24 @@ class SnapshotLoader {
         });
         continue;
       }
-      const row: Record<string, unknown> = { ...defaults };
-      for (const column in values) if (columns.has(column)) row[column] = values[column];
+      const shape = inserts.shapeOf(table, values, derived);
       if (clocks) {
-        const key = table.pk.map((column, i) => (column in row ? row[column] : pk[i]));
-        this.keepClocks(table, key, values, clocks, columns);
+        const key = table.pk.map((column, i) =>
+          hasColumn(shape, column) ? columnValue(shape, values, column) : pk[i],
+        );
+        this.keepClocks(table, key, values, clocks, this.target.local.columnsOf(table));
       }
       if (values[DELETED] === 1) continue;
-      ready.push(row);
+      ready.push(values);
+      shapes.push(shape);
     }
-    const figures = this.figuresOf(table.name, ready);
-    for (const row of ready) {
-      if (figures) this.derive(table.name, row, figures);
-      this.insert(table.name, row);
+    const figures = this.figuresOf(table.name, ready, shapes);
+    for (let i = 0; i < ready.length; i++) {
+      if (figures) this.derive(table.name, ready[i]!, shapes[i]!, figures);
+      inserts.add(shapes[i]!, ready[i]!, this.derived);
     }
     // Later tables' figures are summed from these rows.
-    this.flush();
+    inserts.flush();
   }
 
   /** After the last page: merges, the rows that named merged records, conflicts, events, the cursor. */
@@ -304,82 +305,52 @@ class SnapshotLoader {
    * document's from its lines, taxes and payments, all already in. One query per figure for the
    * whole slice, each document's rows found through their key or index.
    */
-  private figuresOf(table: string, rows: Array<Record<string, unknown>>): Sums | undefined {
+  private figuresOf(
+    table: string,
+    rows: Array<Record<string, unknown>>,
+    shapes: RowShape[],
+  ): Sums | undefined {
     const wanted = FIGURES_OF[table];
     if (!wanted || rows.length === 0) return undefined;
     const key = table === 'document_taxes' ? 'document_id' : 'id';
-    const ids = JSON.stringify([...new Set(rows.map((row) => String(row[key])))]);
+    // A slice's documents are neighbours in key order: one range of each table's key or index
+    // holds their rows (and those of the few documents of the range the slice left out).
+    let first = String(columnValue(shapes[0]!, rows[0]!, key));
+    let last = first;
+    for (let i = 1; i < rows.length; i++) {
+      const id = String(columnValue(shapes[i]!, rows[i]!, key));
+      if (id < first) first = id;
+      else if (id > last) last = id;
+    }
     const figures: Sums = { subtotal: new Map(), taxTotal: new Map(), paid: new Map() };
     for (const figure of wanted) {
-      for (const [id, cents] of this.sums[figure].all(ids) as Array<[string, number]>) {
+      for (const [id, cents] of this.sums[figure].all(first, last) as Array<[string, number]>) {
         figures[figure].set(id, cents);
       }
     }
     return figures;
   }
 
-  /** Figures no device sends (device/derived.ts), from the sums of the row's slice. */
-  private derive(table: string, row: Record<string, unknown>, figures: Sums): void {
+  /** Figures no device sends (device/derived.ts), from the sums of the row's slice, into `derived`. */
+  private derive(table: string, values: Record<string, unknown>, shape: RowShape, figures: Sums): void {
+    const derived = this.derived;
     if (table === 'document_taxes') {
-      const subtotal = figures.subtotal.get(String(row.document_id)) ?? 0;
-      row.amount_cents = taxAmountCents(subtotal, Number(row.rate));
+      const subtotal = figures.subtotal.get(String(columnValue(shape, values, 'document_id'))) ?? 0;
+      derived.amount_cents = taxAmountCents(subtotal, Number(columnValue(shape, values, 'rate')));
       return;
     }
-    const id = String(row.id);
+    const id = String(columnValue(shape, values, 'id'));
     const subtotal = figures.subtotal.get(id) ?? 0;
     const taxTotal = figures.taxTotal.get(id) ?? 0;
     const total = subtotal + taxTotal;
-    row.subtotal_cents = subtotal;
-    row.tax_total_cents = taxTotal;
-    row.total_cents = total;
+    derived.subtotal_cents = subtotal;
+    derived.tax_total_cents = taxTotal;
+    derived.total_cents = total;
     if (table === 'invoices') {
       const paid = figures.paid.get(id) ?? 0;
-      row.amount_paid_cents = paid;
-      row.status = statusAfterPayments(String(row.status), paid, total);
+      derived.amount_paid_cents = paid;
+      derived.status = statusAfterPayments(String(columnValue(shape, values, 'status')), paid, total);
     }
-  }
-
-  /** Rows of a table nearly always carry the same columns: they go in INSERT_ROWS at a time. */
-  private insert(table: string, row: Record<string, unknown>): void {
-    const names = Object.keys(row);
-    let pending = this.pending;
-    if (pending && (pending.table !== table || !sameNames(pending.names, names))) {
-      this.flush();
-      pending = undefined;
-    }
-    if (!pending) {
-      pending = { table, names, values: [], rows: 0 };
-      this.pending = pending;
-    }
-    for (let i = 0; i < names.length; i++) pending.values.push(sqlValue(row[names[i]!]));
-    if (++pending.rows === INSERT_ROWS) this.flush();
-  }
-
-  /** Writes the rows waiting: a whole batch in one statement, a short one a row at a time. */
-  private flush(): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = undefined;
-    const { table, names, values, rows } = pending;
-    if (rows === INSERT_ROWS) {
-      this.statement(table, names, rows).run(values);
-      return;
-    }
-    const one = this.statement(table, names, 1);
-    for (let r = 0; r < rows; r++) one.run(values.slice(r * names.length, (r + 1) * names.length));
-  }
-
-  private statement(table: string, names: string[], rows: number): SQLite.Statement {
-    const signature = `${table}(${names.join(',')})${rows}`;
-    let statement = this.inserts.get(signature);
-    if (!statement) {
-      const row = `(${names.map(() => '?').join(', ')})`;
-      statement = this.target.sqlite.prepare(
-        `INSERT INTO ${table} (${names.join(', ')}) VALUES ${Array(rows).fill(row).join(', ')}`,
-      );
-      this.inserts.set(signature, statement);
-    }
-    return statement;
   }
 
   /** Records the rules may flag for the owner (device/decisions.ts): few, so checked one by one. */
@@ -425,15 +396,16 @@ interface Figures {
 /** Per figure, each document's cents (a document without rows of it has none: 0). */
 type Sums = Record<keyof Figures, Map<string, number>>;
 
+/** The columns derive() works out per table (each row's own values of them are not used). */
+const DERIVED_OF: Partial<Record<string, string[]>> = {
+  document_taxes: ['amount_cents'],
+  quotes: ['subtotal_cents', 'tax_total_cents', 'total_cents'],
+  invoices: ['subtotal_cents', 'tax_total_cents', 'total_cents', 'amount_paid_cents', 'status'],
+};
+
 /** The figures a table's rows are derived from; other tables have none. */
 const FIGURES_OF: Partial<Record<string, Array<keyof Figures>>> = {
   document_taxes: ['subtotal'],
   quotes: ['subtotal', 'taxTotal'],
   invoices: ['subtotal', 'taxTotal', 'paid'],
 };
-
-function sameNames(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
