@@ -1,5 +1,11 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
@@ -18,6 +24,7 @@ import { registerCsrfCheck } from './csrf';
 import { registerDocs } from './docs';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
+import { answeredElsewhere, forwardPrefix, forwardToLazyApp, lazyApp } from './lazy-app';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
@@ -76,8 +83,16 @@ export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
   drainMs: DEFAULT_DRAIN_MS,
 };
 
-export async function buildApp(ctx: EngineContext, options: AppOptions): Promise<FastifyInstance> {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+/**
+ * A Fastify instance with what every request passes (hooks, error handler, body parsers, cookies),
+ * before any route: the main app and the lazily built v1 app are both made by it.
+ */
+async function newApp(
+  options: AppOptions,
+  timeouts: Required<HttpTimeouts>,
+  wakeOutbox: () => void,
+  setUp: (app: FastifyInstance) => void,
+): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.https ? { https: options.https } : {}),
     logger: options.log ? { level: 'info', stream: options.log } : false,
@@ -99,13 +114,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     frameworkErrors: (error, request, reply) => sendError(request, reply, toApiError(error)),
     schemaController: ZOD_SCHEMAS,
   }) as unknown as FastifyInstance;
-  // Fastify keeps no list of its routes; this one lets the role test walk every operation.
-  const routeTable: RouteOptions[] = [];
-  app.decorate('routeTable', routeTable);
-  app.addHook('onRoute', (route) => {
-    routeTable.push(route);
-  });
-  registerClosingConnections(app, options.https !== undefined);
+  setUp(app);
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
@@ -118,21 +127,17 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     done(null, payload);
   });
   // A successful write has committed its transaction by the time the response goes out: wake the
-  // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
-  // A 202 has only started its work (a customer import), which signals when it commits; waking the
-  // workers now would have them wait for the write lock that work holds. Each wake-up costs every
-  // worker a read of its outbox outside a transaction, so the writes answered in one turn of the
-  // event loop (several under load) wake them once, right after that turn.
-  let wakeScheduled = false;
-  const wakeOutbox = () => {
-    wakeScheduled = false;
-    ctx.signals.emit('outbox');
-  };
+  // outbox workers then (see wakeOutbox in buildApp). A 202 has only started its work (a customer
+  // import), which signals when it commits; waking the workers now would have them wait for the
+  // write lock that work holds.
   app.addHook('onResponse', (request, reply, done) => {
-    if (!wakeScheduled && isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202) {
-      wakeScheduled = true;
-      setImmediate(wakeOutbox);
-    }
+    if (
+      isWrite(request.method) &&
+      reply.statusCode < 400 &&
+      reply.statusCode !== 202 &&
+      !answeredElsewhere(request)
+    )
+      wakeOutbox();
     done();
   });
   registerErrorHandling(app, options.storage);
@@ -140,14 +145,68 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(cookie);
   app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
-  registerDocs(app, routeTable);
+  return app;
+}
+
+export async function buildApp(ctx: EngineContext, options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Each wake-up costs every outbox worker a read of its outbox outside a transaction, so the writes
+  // answered in one turn of the event loop (several under load) wake them once, right after that turn.
+  let wakeScheduled = false;
+  const wakeOutbox = () => {
+    if (wakeScheduled) return;
+    wakeScheduled = true;
+    setImmediate(() => {
+      wakeScheduled = false;
+      ctx.signals.emit('outbox');
+    });
+  };
+  // Fastify keeps no list of its routes; this one lets the role test walk every operation and the
+  // docs describe them, in the order they were registered: the v1 API's sit where it is registered.
+  const beforeV1: RouteOptions[] = [];
+  const v1Routes: RouteOptions[] = [];
+  const afterV1: RouteOptions[] = [];
+  let recorded = beforeV1;
+  const app = await newApp(options, timeouts, wakeOutbox, (main) => {
+    forwardToLazyApp(main);
+    main.addHook('onRoute', (route) => {
+      if (!route.config?.forwardTo) recorded.push(route);
+    });
+    registerClosingConnections(main, options.https !== undefined);
+  });
+  app.decorate('routeTable', { getter: () => [...beforeV1, ...v1Routes, ...afterV1] });
+  // The v1 API is for the owner's other tools, which most starts never hear from: its ~100 routes are
+  // registered in an app of their own on its first request (server/http/lazy-app.ts).
+  const v1App = lazyApp(app, async () => {
+    v1Routes.length = 0;
+    // It never listens: the main app's server hands it its requests.
+    const v1 = await newApp({ ...options, https: undefined }, timeouts, wakeOutbox, (api) => {
+      // In the main app, a GET no v1 route matches (an unknown path, an id over the length limit)
+      // falls to the UI's catch-all, which leaves /api/ paths to the not-found handler: the same here.
+      const uiCatchAll = { schema: { hide: true }, config: { withoutDatabase: true } };
+      const notFound = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+      api.get('/api/v1', uiCatchAll, notFound);
+      api.get('/api/v1/*', uiCatchAll, notFound);
+      api.addHook('onRoute', (route) => {
+        v1Routes.push(route);
+      });
+    });
+    await v1.register((api) => v1Api(api, ctx), { prefix: '/api/v1' });
+    await v1.ready();
+    return v1;
+  });
+  registerDocs(app, async () => {
+    await v1App();
+    return app.routeTable;
+  });
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
   await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.imports), {
     prefix: '/api/portal/:client_id',
   });
-  await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
+  forwardPrefix(app, '/api/v1', v1App);
+  recorded = afterV1;
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
