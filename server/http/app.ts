@@ -70,8 +70,13 @@ export interface HttpTimeouts {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route as registered (its options, the permission entry included once the portal set it). */
+    /**
+     * Every route as registered (its options, the permission entry included once the portal set it),
+     * but those of the apps built on first request that are not built yet.
+     */
     routeTable: readonly RouteOptions[];
+    /** Every route the server answers, in the order registered: routeTable, once every app is built. */
+    allRoutes(): Promise<readonly RouteOptions[]>;
   }
 }
 
@@ -162,51 +167,58 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     });
   };
   // Fastify keeps no list of its routes; this one lets the role test walk every operation and the
-  // docs describe them, in the order they were registered: the v1 API's sit where it is registered.
-  const beforeV1: RouteOptions[] = [];
-  const v1Routes: RouteOptions[] = [];
-  const afterV1: RouteOptions[] = [];
-  let recorded = beforeV1;
+  // docs describe them, in the order they were registered: a lazily built app's sit where it is.
+  const segments: RouteOptions[][] = [[]];
   const app = await newApp(options, timeouts, wakeOutbox, (main) => {
     forwardToLazyApp(main);
     main.addHook('onRoute', (route) => {
-      if (!route.config?.forwardTo) recorded.push(route);
+      if (!route.config?.forwardTo) segments.at(-1)!.push(route);
     });
     registerClosingConnections(main, options.https !== undefined);
   });
-  app.decorate('routeTable', { getter: () => [...beforeV1, ...v1Routes, ...afterV1] });
-  // The v1 API is for the owner's other tools, which most starts never hear from: its ~100 routes are
-  // registered in an app of their own on its first request (server/http/lazy-app.ts).
-  const v1App = lazyApp(app, async () => {
-    v1Routes.length = 0;
-    // It never listens: the main app's server hands it its requests.
-    const v1 = await newApp({ ...options, https: undefined }, timeouts, wakeOutbox, (api) => {
-      // In the main app, a GET no v1 route matches (an unknown path, an id over the length limit)
-      // falls to the UI's catch-all, which leaves /api/ paths to the not-found handler: the same here.
-      const uiCatchAll = { schema: { hide: true }, config: { withoutDatabase: true } };
-      const notFound = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
-      api.get('/api/v1', uiCatchAll, notFound);
-      api.get('/api/v1/*', uiCatchAll, notFound);
-      api.addHook('onRoute', (route) => {
-        v1Routes.push(route);
-      });
-    });
-    await v1.register((api) => v1Api(api, ctx), { prefix: '/api/v1' });
-    await v1.ready();
-    return v1;
-  });
-  registerDocs(app, async () => {
-    await v1App();
+  app.decorate('routeTable', { getter: () => segments.flat() });
+  const lazyApps: Array<() => Promise<FastifyInstance>> = [];
+  app.decorate('allRoutes', async () => {
+    await Promise.all(lazyApps.map((built) => built()));
     return app.routeTable;
   });
+  /**
+   * The routes `register` adds under `prefix`, in an app of their own built on their first request
+   * (server/http/lazy-app.ts). It never listens: the main app's server hands it its requests.
+   */
+  const lazily = (prefix: string, register: (api: FastifyInstance) => Promise<void>) => {
+    const routes: RouteOptions[] = [];
+    segments.push(routes, []);
+    const built = lazyApp(app, async () => {
+      routes.length = 0;
+      const api = await newApp({ ...options, https: undefined }, timeouts, wakeOutbox, (lazy) => {
+        // In the main app, a GET no route under the prefix matches (an unknown path, an id over the
+        // length limit) falls to the UI's catch-all, which leaves /api/ paths to the not-found
+        // handler: the same here.
+        const uiCatchAll = { schema: { hide: true }, config: { withoutDatabase: true } };
+        const notFound = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+        lazy.get(prefix, uiCatchAll, notFound);
+        lazy.get(`${prefix}/*`, uiCatchAll, notFound);
+        lazy.addHook('onRoute', (route) => {
+          routes.push(route);
+        });
+      });
+      await api.register(register, { prefix });
+      await api.ready();
+      return api;
+    });
+    lazyApps.push(built);
+    forwardPrefix(app, prefix, built);
+  };
+  registerDocs(app, () => app.allRoutes());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
-  await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.imports), {
-    prefix: '/api/portal/:client_id',
-  });
-  forwardPrefix(app, '/api/v1', v1App);
-  recorded = afterV1;
+  // The portal's 161 routes and the v1 API's 80 (330 of the server's 422 with their HEAD twins) were
+  // about a fifth of a start's CPU, and a start's first answer needs neither: each is registered on
+  // its first request.
+  lazily('/api/portal/:client_id', (portal) => portalApi(portal, ctx, options.dataSafety, options.imports));
+  lazily('/api/v1', (v1) => v1Api(v1, ctx));
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
