@@ -209,6 +209,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     });
     lazyApps.push(built);
     forwardPrefix(app, prefix, built);
+    return built;
   };
   registerDocs(app, () => app.allRoutes());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
@@ -217,7 +218,15 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   // The portal's 161 routes and the v1 API's 80 (330 of the server's 422 with their HEAD twins) were
   // about a fifth of a start's CPU, and a start's first answer needs neither: each is registered on
   // its first request.
-  lazily('/api/portal/:client_id', (portal) => portalApi(portal, ctx, options.dataSafety, options.imports));
+  const portalApp = lazily('/api/portal/:client_id', (portal) =>
+    portalApi(portal, ctx, options.dataSafety, options.imports),
+  );
+  // The UI calls the portal API as soon as it has loaded, so it is built once the first answer (the
+  // sign-in page, say) has gone out rather than on the UI's first call. A failed build is tried
+  // again by the request that needs it, which reports the error.
+  app.server.once('request', (_request, response) =>
+    response.once('finish', () => setImmediate(() => void portalApp().catch(() => undefined))),
+  );
   lazily('/api/v1', (v1) => v1Api(v1, ctx));
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
