@@ -216,8 +216,8 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
   // The portal's 161 routes and the v1 API's 80 (330 of the server's 422 with their HEAD twins) were
-  // about a fifth of a start's CPU, and a start's first answer needs neither: each is registered on
-  // its first request.
+  // about a fifth of a start's CPU, and a start's first answer needs neither: each is registered in
+  // an app of its own, v1's on its first request.
   const portalApp = lazily('/api/portal/:client_id', (portal) =>
     portalApi(portal, ctx, options.dataSafety, options.imports),
   );

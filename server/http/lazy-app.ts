@@ -1,5 +1,5 @@
 // Routes a start's first answer does not need (the portal API, the v1 API) live in Fastify instances of
-// their own, each built the first time a request for it arrives: registering them cost ~300 ms of a
+// their own, built when first needed (by the first request for one, at the latest): registering them cost ~300 ms of a
 // ~1.5 s start's CPU (Fastify and its router compile per route, outside the code cache), and most
 // starts never hear from the v1 API at all. The main app keeps stand-ins for their paths and
 // hands such a request over whole; the other instance is made as the main app is (server/http/app.ts,
