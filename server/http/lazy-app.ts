@@ -1,7 +1,7 @@
 // Routes a start's first answer does not need (the portal API, the v1 API) live in Fastify instances of
-// their own, built when first needed (by the first request for one, at the latest): registering them cost ~300 ms of a
-// ~1.5 s start's CPU (Fastify and its router compile per route, outside the code cache), and most
-// starts never hear from the v1 API at all. The main app keeps stand-ins for their paths and
+// their own, built when first needed (by the first request for one, at the latest): registering them
+// cost ~300 ms of a ~1.5 s start's CPU (Fastify and its router compile per route, outside the code
+// cache), and most starts never hear from the v1 API at all. The main app keeps stand-ins for their paths and
 // hands such a request over whole; the other instance is made as the main app is (server/http/app.ts,
 // newApp), with the same hooks, error handler and body parsers, so the request meets what it met when
 // the routes lived in the main app. Requests arriving while it is built wait for it.
