@@ -1,5 +1,11 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { crewRoutes } from '../client-hub/crew-routes';
 import { clientHubData } from '../client-hub/data';
 import { installRows } from '../client-hub/install-rows';
@@ -18,6 +24,7 @@ import { registerCsrfCheck } from './csrf';
 import { registerDocs } from './docs';
 import { MAX_PARAM_LENGTH, registerErrorHandling, sendError, toApiError } from './errors';
 import { registerHostCheck } from './hosts';
+import { answeredElsewhere, forwardPrefix, forwardToLazyApp, lazyApp } from './lazy-app';
 import { portalApi } from './portal';
 import type { DataSafety } from './portal/backups';
 import type { ImportSetup } from './portal/customer-imports';
@@ -63,8 +70,13 @@ export interface HttpTimeouts {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route as registered (its options, the permission entry included once the portal set it). */
+    /**
+     * Every route as registered (its options, the permission entry included once the portal set it),
+     * but those of the apps built on first request that are not built yet.
+     */
     routeTable: readonly RouteOptions[];
+    /** Every route the server answers, in the order registered: routeTable, once every app is built. */
+    allRoutes(): Promise<readonly RouteOptions[]>;
   }
 }
 
@@ -76,8 +88,16 @@ export const DEFAULT_TIMEOUTS: Required<HttpTimeouts> = {
   drainMs: DEFAULT_DRAIN_MS,
 };
 
-export async function buildApp(ctx: EngineContext, options: AppOptions): Promise<FastifyInstance> {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+/**
+ * A Fastify instance with what every request passes (hooks, error handler, body parsers, cookies),
+ * before any route: the main app and the lazily built v1 app are both made by it.
+ */
+async function newApp(
+  options: AppOptions,
+  timeouts: Required<HttpTimeouts>,
+  wakeOutbox: () => void,
+  setUp: (app: FastifyInstance) => void,
+): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.https ? { https: options.https } : {}),
     logger: options.log ? { level: 'info', stream: options.log } : false,
@@ -99,13 +119,7 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     frameworkErrors: (error, request, reply) => sendError(request, reply, toApiError(error)),
     schemaController: ZOD_SCHEMAS,
   }) as unknown as FastifyInstance;
-  // Fastify keeps no list of its routes; this one lets the role test walk every operation.
-  const routeTable: RouteOptions[] = [];
-  app.decorate('routeTable', routeTable);
-  app.addHook('onRoute', (route) => {
-    routeTable.push(route);
-  });
-  registerClosingConnections(app, options.https !== undefined);
+  setUp(app);
   options.gate?.register(app);
   registerHostCheck(app, options.allowedHosts);
   registerRequestLog(app);
@@ -118,21 +132,17 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
     done(null, payload);
   });
   // A successful write has committed its transaction by the time the response goes out: wake the
-  // outbox workers now, so the events and mail it queued leave at once instead of at the next poll.
-  // A 202 has only started its work (a customer import), which signals when it commits; waking the
-  // workers now would have them wait for the write lock that work holds. Each wake-up costs every
-  // worker a read of its outbox outside a transaction, so the writes answered in one turn of the
-  // event loop (several under load) wake them once, right after that turn.
-  let wakeScheduled = false;
-  const wakeOutbox = () => {
-    wakeScheduled = false;
-    ctx.signals.emit('outbox');
-  };
+  // outbox workers then (see wakeOutbox in buildApp). A 202 has only started its work (a customer
+  // import), which signals when it commits; waking the workers now would have them wait for the
+  // write lock that work holds.
   app.addHook('onResponse', (request, reply, done) => {
-    if (!wakeScheduled && isWrite(request.method) && reply.statusCode < 400 && reply.statusCode !== 202) {
-      wakeScheduled = true;
-      setImmediate(wakeOutbox);
-    }
+    if (
+      isWrite(request.method) &&
+      reply.statusCode < 400 &&
+      reply.statusCode !== 202 &&
+      !answeredElsewhere(request)
+    )
+      wakeOutbox();
     done();
   });
   registerErrorHandling(app, options.storage);
@@ -140,14 +150,84 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   await app.register(cookie);
   app.decorate('sessionCookie', options.sessionCookie);
   registerCsrfCheck(app);
-  registerDocs(app, routeTable);
+  return app;
+}
+
+export async function buildApp(ctx: EngineContext, options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Each wake-up costs every outbox worker a read of its outbox outside a transaction, so the writes
+  // answered in one turn of the event loop (several under load) wake them once, right after that turn.
+  let wakeScheduled = false;
+  const wakeOutbox = () => {
+    if (wakeScheduled) return;
+    wakeScheduled = true;
+    setImmediate(() => {
+      wakeScheduled = false;
+      ctx.signals.emit('outbox');
+    });
+  };
+  // Fastify keeps no list of its routes; this one lets the role test walk every operation and the
+  // docs describe them, in the order they were registered: a lazily built app's sit where it is.
+  const segments: RouteOptions[][] = [[]];
+  const app = await newApp(options, timeouts, wakeOutbox, (main) => {
+    forwardToLazyApp(main);
+    main.addHook('onRoute', (route) => {
+      if (!route.config?.forwardTo) segments.at(-1)!.push(route);
+    });
+    registerClosingConnections(main, options.https !== undefined);
+  });
+  app.decorate('routeTable', { getter: () => segments.flat() });
+  const lazyApps: Array<() => Promise<FastifyInstance>> = [];
+  app.decorate('allRoutes', async () => {
+    await Promise.all(lazyApps.map((built) => built()));
+    return app.routeTable;
+  });
+  /**
+   * The routes `register` adds under `prefix`, in an app of their own built on their first request
+   * (server/http/lazy-app.ts). It never listens: the main app's server hands it its requests.
+   */
+  const lazily = (prefix: string, register: (api: FastifyInstance) => Promise<void>) => {
+    const routes: RouteOptions[] = [];
+    segments.push(routes, []);
+    const built = lazyApp(app, async () => {
+      routes.length = 0;
+      const api = await newApp({ ...options, https: undefined }, timeouts, wakeOutbox, (lazy) => {
+        // In the main app, a GET no route under the prefix matches (an unknown path, an id over the
+        // length limit) falls to the UI's catch-all, which leaves /api/ paths to the not-found
+        // handler: the same here.
+        const uiCatchAll = { schema: { hide: true }, config: { withoutDatabase: true } };
+        const notFound = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+        lazy.get(prefix, uiCatchAll, notFound);
+        lazy.get(`${prefix}/*`, uiCatchAll, notFound);
+        lazy.addHook('onRoute', (route) => {
+          routes.push(route);
+        });
+      });
+      await api.register(register, { prefix });
+      await api.ready();
+      return api;
+    });
+    lazyApps.push(built);
+    forwardPrefix(app, prefix, built);
+    return built;
+  };
+  registerDocs(app, () => app.allRoutes());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
   await app.register(sessionRoutes(ctx));
   await app.register(systemRoutes(ctx));
-  await app.register((portal) => portalApi(portal, ctx, options.dataSafety, options.imports), {
-    prefix: '/api/portal/:client_id',
-  });
-  await app.register((v1) => v1Api(v1, ctx), { prefix: '/api/v1' });
+  // The portal's 161 routes and the v1 API's 80 (330 of the server's 422 with their HEAD twins) were
+  // about a fifth of a start's CPU, and a start's first answer needs neither: each is registered in
+  // an app of its own, v1's on its first request.
+  const portalApp = lazily('/api/portal/:client_id', (portal) =>
+    portalApi(portal, ctx, options.dataSafety, options.imports),
+  );
+  // The UI calls the portal API as soon as it has loaded, so it is built once the first answer (the
+  // sign-in page, say) has gone out rather than on the UI's first call. A failed build is tried
+  // again by the request that needs it, which reports the error.
+  app.server.once('request', (_request, response) =>
+    response.once('finish', () => setImmediate(() => void portalApp().catch(() => undefined))),
+  );
+  lazily('/api/v1', (v1) => v1Api(v1, ctx));
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
   await app.register(uiRoutes());
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).

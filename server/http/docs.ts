@@ -73,10 +73,11 @@ function documentedRoute(route: RouteOptions): RouteOptions | undefined {
  * routes (with their schemas) once it is ready: @fastify/swagger describes the same routes, in the
  * same order, with the same transforms as it did inside the main app.
  */
-async function buildDocsApp(routes: readonly RouteOptions[]): Promise<FastifyInstance> {
-  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+async function buildDocsApp(allRoutes: () => Promise<readonly RouteOptions[]>): Promise<FastifyInstance> {
+  const [{ default: swagger }, { default: swaggerUi }, routes] = await Promise.all([
     import('@fastify/swagger'),
     import('@fastify/swagger-ui'),
+    allRoutes(),
   ]);
   const docs = Fastify({
     logger: false,
@@ -116,9 +117,10 @@ async function buildDocsApp(routes: readonly RouteOptions[]): Promise<FastifyIns
  * the first time one of them is asked for rather than at every start: @fastify/swagger with yaml and
  * Swagger UI cost a good part of a cold start, and most starts never serve them. The main app answers
  * these paths itself, by asking the docs app, so its hooks (host check, request log, Request-Id) and
- * its error shape apply to them as to any route. `routes`: the main app's, complete once it is ready.
+ * its error shape apply to them as to any route. `routes`: every route the server answers, complete
+ * once the main app is ready and the lazily built ones are (server/http/lazy-app.ts).
  */
-export function registerDocs(app: FastifyInstance, routes: readonly RouteOptions[]): void {
+export function registerDocs(app: FastifyInstance, routes: () => Promise<readonly RouteOptions[]>): void {
   let built: Promise<FastifyInstance> | undefined;
   const docsApp = () => {
     built ??= buildDocsApp(routes).catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { answeredElsewhere } from './lazy-app';
 
 /**
  * One line per request (its id comes from the request's child logger), so an owner's support
@@ -7,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerRequestLog(app: FastifyInstance) {
   app.addHook('onResponse', (request, reply, done) => {
+    if (answeredElsewhere(request)) return done();
     request.log.info(
       {
         method: request.method,

@@ -21,6 +21,8 @@ let host: string;
 beforeAll(async () => {
   server = await startTestServer();
   host = new URL(server.url).host;
+  // The portal's routes are registered on its first request: the table is walked before any.
+  await server.app.allRoutes();
 });
 afterAll(() => server.stop());
 
