@@ -21,6 +21,7 @@ import { ReadWorker } from './db/read-worker';
 import { openWriterConnection } from './db/writer-connection';
 import { clientLinkMaker } from './domain/client-links';
 import { applyOutsideActions } from './domain/crew-actions';
+import { failInterruptedRuns } from './domain/customer-import/imports';
 import { buildApp, type HttpTimeouts } from './http/app';
 import { allowedHostnames } from './http/hosts';
 import { releaseUnfinishedClaims } from './http/idempotency';
@@ -199,6 +200,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   };
 
+  // A customer import the last process did not live to finish was rolled back with it: say so on its run.
+  await failInterruptedRuns(ctx);
   const app = await buildApp(ctx, {
     log: options.logger === true ? stdoutSink : options.logger || undefined,
     storage: database.health,

@@ -45,7 +45,6 @@ export function portalCustomerImportRoutes(ctx: AppContext, setup: ImportSetup):
       connect: setup.connect,
       logError: (error) => app.log.error({ err: error }, 'customer import run failed'),
     };
-    await imports.failInterruptedRuns(ctx);
     // A run still going when the server closes stops at its next batch, rolled back whole.
     app.addHook('onClose', () => place.runs.stop());
     // The file is streamed to disk as it arrives, never held whole: this parser hands the route the stream.
