@@ -221,15 +221,13 @@ export async function buildApp(ctx: EngineContext, options: AppOptions): Promise
   const portalApp = lazily('/api/portal/:client_id', (portal) =>
     portalApi(portal, ctx, options.dataSafety, options.imports),
   );
-  // The UI calls the portal API as soon as it has loaded, so it is built once the first answer (the
-  // sign-in page, say) has gone out rather than on the UI's first call. A failed build is tried
-  // again by the request that needs it, which reports the error.
-  app.server.once('request', (_request, response) =>
-    response.once('finish', () => setImmediate(() => void portalApp().catch(() => undefined))),
-  );
   lazily('/api/v1', (v1) => v1Api(v1, ctx));
   await app.register(syncApiRoutes(ctx), { prefix: '/api/sync/v1' });
-  await app.register(uiRoutes());
+  // The UI calls the portal API as soon as it has loaded: its app is built once the UI's page has
+  // gone out, while the browser fetches the page's scripts, rather than on the UI's first call. A
+  // failed build is tried again by the request that needs it, which reports the error. A start that
+  // only serves API clients builds it on their first portal call.
+  await app.register(uiRoutes({ pageSent: () => void portalApp().catch(() => undefined) }));
   // The client hub, for the businesses whose owner serves it from this install (docs/client-hub.md).
   const hubRows = installRows(ctx, (error) => app.log.error({ err: error }, 'client hub action'));
   const now = () => ctx.clock.now();

@@ -79,7 +79,8 @@ The APIs are running: see <a href="/docs">/docs</a>.</p></body></html>`;
  * build is picked up at once), and every other GET that is not an API path answered with index.html so
  * the UI's own routes survive a reload.
  */
-export function uiRoutes(options: { root?: string } = {}) {
+/** `pageSent`: called once the UI's page (index.html) has been sent, as its scripts load. */
+export function uiRoutes(options: { root?: string; pageSent?: () => void } = {}) {
   const root = path.resolve(options.root ?? DEFAULT_RENDERER_DIR);
   return async (app: FastifyInstance) => {
     await app.register(fastifyStatic, { root, serve: false });
@@ -101,6 +102,8 @@ export function uiRoutes(options: { root?: string } = {}) {
         return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
       }
       reply.header('Cache-Control', 'no-cache');
+      const { pageSent } = options;
+      if (pageSent) reply.raw.once('finish', () => setImmediate(pageSent));
       return reply.sendFile('index.html', { cacheControl: false });
     };
 
