@@ -30,18 +30,20 @@ function hubState(replica: Replica, accountId: string) {
   };
 }
 
+/** A replica of its own in `world` holding one new business, as an install before it syncs. */
+async function installWithBusiness(world: World, name: string, businessName: string) {
+  const replica = await world.open(name, 0);
+  world.replicas.push(replica);
+  const { id } = await createAccount(replica.ctx, { businessName, plan: 'platform', apiPlan: 'lite' });
+  return { replica, accountId: id };
+}
+
 describe('the first pairing', () => {
   it('loads the business into the hub in bulk, as the push would', async () => {
     const random = rng(77);
     const world = new World(random);
     try {
-      const bulk = await world.open('bulk', 0);
-      world.replicas.push(bulk);
-      const { id: accountId } = await createAccount(bulk.ctx, {
-        businessName: 'Before Sync',
-        plan: 'platform',
-        apiPlan: 'lite',
-      });
+      const { replica: bulk, accountId } = await installWithBusiness(world, 'bulk', 'Before Sync');
       const ledger = newLedger();
       for (let i = 0; i < 200; i++) {
         world.advance(random.int(90_000));
@@ -78,13 +80,7 @@ describe('the first pairing', () => {
   it('makes one hub when two processes on the folder pair at once', async () => {
     const world = new World(rng(78));
     try {
-      const server = await world.open('server', 0);
-      world.replicas.push(server);
-      const { id: accountId } = await createAccount(server.ctx, {
-        businessName: 'Two At Once',
-        plan: 'platform',
-        apiPlan: 'lite',
-      });
+      const { replica: server, accountId } = await installWithBusiness(world, 'server', 'Two At Once');
       // A second connection to the same file, as `sync pair` from the CLI beside the running server.
       const cli = await world.open('cli', 0, server.dir);
       world.replicas.push(cli);
