@@ -77,9 +77,9 @@ The APIs are running: see <a href="/docs">/docs</a>.</p></body></html>`;
 /**
  * Serves the built portal UI at `/`: hashed assets cached for a year, index.html never cached (so a new
  * build is picked up at once), and every other GET that is not an API path answered with index.html so
- * the UI's own routes survive a reload.
+ * the UI's own routes survive a reload. `pageSent`: called once index.html has gone out, as its
+ * scripts load.
  */
-/** `pageSent`: called once the UI's page (index.html) has been sent, as its scripts load. */
 export function uiRoutes(options: { root?: string; pageSent?: () => void } = {}) {
   const root = path.resolve(options.root ?? DEFAULT_RENDERER_DIR);
   return async (app: FastifyInstance) => {

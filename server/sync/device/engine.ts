@@ -106,13 +106,10 @@ export class SyncEngine implements SyncPort {
 
   /** A one-time pairing code; the first one makes this install the hub of the business. */
   async pair(accountId: string, options: { name?: string; hubUrl?: string } = {}): Promise<SyncPairing> {
+    const ownUrl = this.serverUrl ?? FALLBACK_HUB_URL;
     let settings = await this.settings(accountId);
     if (!settings) {
-      settings = await becomeHub(
-        this.pairing,
-        accountId,
-        options.hubUrl ?? this.serverUrl ?? FALLBACK_HUB_URL,
-      );
+      settings = await becomeHub(this.pairing, accountId, options.hubUrl ?? ownUrl);
       this.background.add(accountId);
       // The business goes into the hub before any device can ask for it.
       await this.syncNow(accountId);
@@ -122,9 +119,9 @@ export class SyncEngine implements SyncPort {
         `This install syncs with the hub at ${settings.hub_url}: create pairing codes there.`,
       );
     }
-    const hubUrl = options.hubUrl ?? settings.hub_url ?? this.serverUrl ?? FALLBACK_HUB_URL;
-    if (hubUrl !== settings.hub_url) {
-      await exclusive(this.deps, () => updateSettings(this.local, accountId, { hub_url: hubUrl }));
+    const hubUrl = options.hubUrl ?? settings.hub_url ?? ownUrl;
+    if (options.hubUrl && options.hubUrl !== settings.hub_url) {
+      await exclusive(this.deps, () => updateSettings(this.local, accountId, { hub_url: options.hubUrl }));
     }
     return this.hub.createPairing(accountId, hubUrl, options.name, this.tlsFingerprint);
   }
