@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { type Components, onlyReferenced } from '../server/http/openapi';
 import { startServer } from '../server/index';
 
 /** One generated file: the routes under `prefix`, their paths relative to it, less those of `except`. */
@@ -58,7 +59,7 @@ ${GENERATED}
 type Operation = { parameters?: Array<{ in?: string; name?: string }> };
 type Document = {
   paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, unknown> } & Record<string, unknown>;
+  components?: Components;
 } & Record<string, unknown>;
 
 /** The document as a running server serves it at /openapi.json, from a throwaway data folder. */
@@ -88,36 +89,7 @@ function under(document: Document, prefix: string, except: string[] = []): Docum
       }),
     );
   }
-  const schemas = document.components?.schemas ?? {};
-  const kept = referencedSchemas(paths, schemas);
-  return {
-    ...document,
-    paths,
-    components: {
-      ...document.components,
-      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name))),
-    },
-  };
-}
-
-/** The names of the component schemas `root` refers to, directly or through other schemas. */
-function referencedSchemas(root: unknown, schemas: Record<string, unknown>): Set<string> {
-  const found = new Set<string>();
-  const pending: unknown[] = [root];
-  while (pending.length) {
-    const value = pending.pop();
-    if (Array.isArray(value)) pending.push(...value);
-    else if (value && typeof value === 'object') {
-      const ref = (value as { $ref?: unknown }).$ref;
-      const name = typeof ref === 'string' ? ref.match(/^#\/components\/schemas\/(.+)$/)?.[1] : undefined;
-      if (name && !found.has(name)) {
-        found.add(name);
-        pending.push(schemas[name]);
-      }
-      pending.push(...Object.values(value));
-    }
-  }
-  return found;
+  return { ...document, paths, components: onlyReferenced(paths, document.components ?? {}) };
 }
 
 /** The text of each generated file as the server's routes define it today, in API_TYPES_FILES' order. */

@@ -8,7 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { MAX_PARAM_LENGTH } from './errors';
-import { documentedSchema } from './openapi';
+import { documentedSchema, sharedComponents } from './openapi';
 import { type OperationRule, whoMay } from './portal/permissions';
 import { DOCS_CONTENT_SECURITY_POLICY } from './ui';
 import { bareExampleBodies } from './v1/examples';
@@ -101,7 +101,7 @@ async function buildDocsApp(allRoutes: () => Promise<readonly RouteOptions[]>): 
         ...input,
         schema: documentedSchema(input.route.method, input.url, input.schema),
       }),
-    transformObject: (document) => bareExampleBodies(jsonSchemaTransformObject(document)),
+    transformObject: (document) => sharedComponents(bareExampleBodies(jsonSchemaTransformObject(document))),
   });
   await docs.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
   for (const route of routes) {

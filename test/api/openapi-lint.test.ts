@@ -154,6 +154,31 @@ describe('the OpenAPI document', () => {
     expect(content('/api/portal/{client_id}/invoices/{number}/pdf')).toEqual(['application/pdf']);
   });
 
+  it("describes the contract's error responses once, and holds no schema that nothing refers to", () => {
+    const plainError = JSON.stringify({
+      'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+    });
+    const shared = ['400', '401', '403', '404', '409', '413', '415', '429', '500'];
+    for (const [path, method, operation] of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        // A route's own description of an error (who may, what it means here) stays with the route.
+        const copied =
+          shared.includes(status) &&
+          response.description === 'Default Response' &&
+          JSON.stringify(response.content) === plainError;
+        expect(copied, `${method} ${path} ${status}`).toBe(false);
+      }
+    }
+    expect(doc.paths['/api/v1/jobs'].get.responses['404']).toEqual({
+      $ref: '#/components/responses/NotFound',
+    });
+    const referred = new Set(
+      [...schemas(doc)].map((schema) => schema.$ref).filter((ref): ref is string => typeof ref === 'string'),
+    );
+    for (const name of Object.keys(doc.components.schemas))
+      expect(referred.has(`#/components/schemas/${name}`), name).toBe(true);
+  });
+
   it('holds no unsatisfiable request body (allOf with an empty closed object)', () => {
     for (const schema of schemas(doc)) {
       for (const part of schema.allOf ?? []) {
