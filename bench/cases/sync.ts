@@ -372,7 +372,7 @@ export async function hubIngest(hub: SyncPeer, accountId: string, hubFile: strin
   const ms = performance.now() - started;
   const sent = INGEST_DEVICES * INGEST_BATCHES * INGEST_BATCH;
   if (accepted !== sent) throw new Error(`the hub accepted ${accepted} of ${sent} changes`);
-  return { perSecond: accepted / seconds(ms) };
+  return { perSecond: accepted / seconds(ms), changes: accepted };
 }
 
 /** A customer row of the account as a device sends it: every synced column. */

@@ -64,6 +64,10 @@ export function applyPulledRows(
   };
   let applied = 0;
 
+  // Once a page, not once a row: each applied row asks who owns it and its parents.
+  const prepare = (text: string) => local.statement(text);
+  const other = (owner: unknown) => owner !== undefined && owner !== accountId;
+
   const aliasOf = (tbl: string, id: unknown): string | undefined =>
     (
       local.statement('SELECT to_id FROM sync_aliases WHERE tbl = ? AND from_id = ?').get(tbl, id) as
@@ -150,7 +154,7 @@ export function applyPulledRows(
     const winners = winningColumns(table, base, incoming);
     // Checked only when something would be written: most rows of a page are echoes of this
     // install's own pushes, which change nothing here.
-    if (winners.length === 0 || namesAnotherBusiness(table, key, incoming.v)) return;
+    if (winners.length === 0 || namesAnotherBusiness(table, key, incoming.v, exists)) return;
     const clocks = { ...(base?.c ?? {}) };
     for (const column of winners) clocks[column] = incoming.c[column] ?? '';
     const deleted = winners.includes(DELETED) ? incoming.v[DELETED] === 1 : base?.v[DELETED] === 1;
@@ -236,11 +240,15 @@ export function applyPulledRows(
    * holds. The hub refuses such pushes (push-authorization.ts), but only among the businesses it
    * holds: the other business here may sync with another hub, or the row may predate the check.
    */
-  function namesAnotherBusiness(table: SyncedTable, key: unknown[], v: Record<string, unknown>): boolean {
-    const prepare = (text: string) => local.statement(text);
-    const other = (owner: unknown) => owner !== undefined && owner !== accountId;
+  function namesAnotherBusiness(
+    table: SyncedTable,
+    key: unknown[],
+    v: Record<string, unknown>,
+    exists: boolean,
+  ): boolean {
     if (table.name === 'accounts' && key[0] !== accountId) return true;
-    if (other(localOwner(prepare, table, key))) return true;
+    // `exists` was read in this transaction: a row this folder does not hold has no owner here.
+    if (exists && other(localOwner(prepare, table, key))) return true;
     if (table.writable.includes('account_id') && 'account_id' in v && v.account_id !== accountId) return true;
     return Object.entries(table.parents ?? {}).some(([column, targets]) => {
       const id = column in v ? v[column] : key[table.pk.indexOf(column)];

@@ -88,12 +88,7 @@ function checkColumns(
   const writable = writableColumns(table);
   const operator = operatorColumns(table);
   const kept: string[] = [];
-  for (const [column, value] of Object.entries(change.state.v)) {
-    const notWritable = (message: string) =>
-      new ApiError(403, 'column_not_writable', message, {
-        param: `${at}.state.v.${column}`,
-        details: { table: table.name, pk: change.pk, column },
-      });
+  for (const column in change.state.v) {
     if (writable.has(column) || (operator.has(column) && (authority.operator || !held))) {
       kept.push(column);
       continue;
@@ -101,14 +96,32 @@ function checkColumns(
     // A value the hub holds already changes nothing (an insert carries every column); a row the
     // hub does not hold yet is a business arriving with its plans (an upload to a hosted hub).
     if (operator.has(column)) {
-      if (sameValue(held?.[column], value)) continue;
+      if (sameValue(held?.[column], change.state.v[column])) continue;
       throw notWritable(
+        table,
+        change,
+        column,
+        at,
         `${table.name}.${column} is changed by the hub's operator (shopdesk plan on the hub's folder), not by a device's push.`,
       );
     }
-    throw notWritable(`${table.name}.${column} is not a column a device sends.`);
+    throw notWritable(table, change, column, at, `${table.name}.${column} is not a column a device sends.`);
   }
   return kept;
+}
+
+// Built only when a change is refused: a push checks every column of every row it carries.
+function notWritable(
+  table: SyncedTable,
+  change: PushedChange,
+  column: string,
+  at: string,
+  message: string,
+): ApiError {
+  return new ApiError(403, 'column_not_writable', message, {
+    param: `${at}.state.v.${column}`,
+    details: { table: table.name, pk: change.pk, column },
+  });
 }
 
 async function checkBusiness(
