@@ -1,13 +1,16 @@
-// `npm test` on a fresh machine: the browser tests drive Debian's Chromium (Playwright's own browser
-// download cannot work here) and the hosted-hub tests start a throwaway cluster with PostgreSQL's
+// `npm test` on a fresh machine: the browser tests drive Debian's Chromium, its headless build
+// `chromium-headless-shell` (Playwright's own browser download cannot work here; test/ui/browser.ts
+// says why that build), and the hosted-hub tests start a throwaway cluster with PostgreSQL's
 // binaries (test/helpers/postgres-cluster.ts). Installs whichever is missing with apt-get, as root or
-// through sudo; where it cannot, says what to install and exits before any test runs. When both are
+// through sudo; where it cannot, says what to install and exits before any test runs, unless only the
+// headless build is missing and the full browser is there (the tests then use it). When both are
 // present it only looks at two paths.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FULL_CHROMIUM = '/usr/bin/chromium';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 function postgresBin() {
   if (process.env.PG_BIN)
@@ -20,7 +23,7 @@ function postgresBin() {
 }
 
 const missing = [
-  ...(existsSync(chromium) ? [] : [{ what: `Chromium (${chromium})`, apt: 'chromium' }]),
+  ...(existsSync(chromium) ? [] : [{ what: `Chromium (${chromium})`, apt: 'chromium-headless-shell' }]),
   ...(postgresBin()
     ? []
     : [{ what: 'PostgreSQL (initdb and pg_ctl under /usr/lib/postgresql/*/bin)', apt: 'postgresql' }]),
@@ -30,6 +33,12 @@ if (missing.length === 0) process.exit(0);
 const packages = missing.map((m) => m.apt);
 const { prefix, reason } = installer();
 if (!prefix) {
+  if (onlyHeadlessShellMissing()) {
+    console.error(
+      `npm test cannot install chromium-headless-shell here (${reason}): the browser tests use ${FULL_CHROMIUM}, at about twice the CPU.`,
+    );
+    process.exit(0);
+  }
   console.error(
     [
       `npm test needs ${missing.map((m) => m.what).join(' and ')}, and cannot install ${missing.length > 1 ? 'them' : 'it'} here: ${reason}.`,
@@ -53,6 +62,10 @@ try {
   apt(['install', '-y', '-qq', ...packages]);
 } catch (error) {
   console.error(`apt-get could not install ${packages.join(' ')}: ${error.message}`);
+  if (onlyHeadlessShellMissing()) {
+    console.error(`The browser tests use ${FULL_CHROMIUM} instead, at about twice the CPU.`);
+    process.exit(0);
+  }
   process.exit(1);
 }
 const still = [
@@ -64,6 +77,11 @@ if (still.length > 0) {
     `apt-get finished but ${still.join(' and ')} ${still.length > 1 ? 'are' : 'is'} still missing: set CHROMIUM_PATH / PG_BIN.`,
   );
   process.exit(1);
+}
+
+/** The tests fall back to the full browser when the headless build is all that is missing. */
+function onlyHeadlessShellMissing() {
+  return missing.length === 1 && !process.env.CHROMIUM_PATH && existsSync(FULL_CHROMIUM);
 }
 
 /** What apt-get runs under: nothing as root, else sudo if it needs no password (or may ask on a terminal). */

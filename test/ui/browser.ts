@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   type Browser,
@@ -23,21 +23,37 @@ export function ensureRendererBuilt() {
   });
 }
 
-/** Debian's Chromium, driven by playwright-core (Playwright's own browser download is not used). */
+/** Debian's Chromium, the browser people use; its headless build is what the tests run. */
+const FULL_CHROMIUM = '/usr/bin/chromium';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/** Both builds, driven by playwright-core (Playwright's own browser download is not used). */
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+
+/**
+ * The ui tests' Chromium: Debian's `chromium-headless-shell` (the same engine and version as
+ * `chromium`, without the browser's own interface) where installed, as scripts/ensure-test-deps.mjs
+ * installs it. The full browser in headless mode still builds a window for every context, with a
+ * renderer for its top bar, and keeps more renderers warm: the shell costs the ui files about half
+ * the CPU (BENCHMARKS.md, "The ui test project's CPU"). `CHROMIUM_PATH` names another one.
+ */
 export const CHROMIUM: LaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
+  executablePath: process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_CHROMIUM),
+  args: ARGS,
 };
 
-/** A Chromium of the caller's own (the UI benchmark); the ui tests share one: test/ui/run-browser.ts. */
+/**
+ * A Chromium of the caller's own (the UI benchmark): the full browser, so its timings are those
+ * of the browser people open the portal in. The ui tests share one: test/ui/run-browser.ts.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch(CHROMIUM);
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? FULL_CHROMIUM, args: ARGS });
 }
 
 /**
