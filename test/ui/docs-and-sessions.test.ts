@@ -38,34 +38,30 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
 }
 
 describe('/docs', () => {
-  /** One context for both: /docs is public and the framing page another origin, so no cookie matters. */
-  let context: BrowserContext;
+  /**
+   * One page for both, each opening its own address: /docs is public and the framing page another
+   * origin, so no cookie matters.
+   */
+  let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext();
+    page = await (await browser.newContext()).newPage();
+    // Swagger UI lays out the whole document before showing it: slow on a loaded machine.
+    page.setDefaultTimeout(150_000);
   });
-  afterAll(() => context?.close());
 
   it('renders Swagger UI under its Content-Security-Policy, with no violation', async () => {
-    const page = await context.newPage();
-    try {
-      // Swagger UI lays out the whole document before showing it: slow on a loaded machine.
-      page.setDefaultTimeout(150_000);
-      const violations = await recordViolations(page);
-      const response = await page.goto(`${first.url}/docs`);
-      expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-      await expect(page.locator('.swagger-ui .info .title').textContent()).resolves.toContain('Shopdesk API');
-      // The operations list is virtual: only the first few are in the page.
-      await page.locator('.opblock').first().waitFor();
-      expect(await page.locator('.opblock-tag').count()).toBeGreaterThan(0);
-      expect(await violations()).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    const violations = await recordViolations(page);
+    const response = await page.goto(`${first.url}/docs`);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await expect(page.locator('.swagger-ui .info .title').textContent()).resolves.toContain('Shopdesk API');
+    // The operations list is virtual: only the first few are in the page.
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.locator('.opblock-tag').count()).toBeGreaterThan(0);
+    expect(await violations()).toEqual([]);
   }, 180_000);
 
   it('cannot be framed by another page', async () => {
     let framing: Server | undefined;
-    const page = await context.newPage();
     try {
       framing = createServer((_request, response) => {
         response.setHeader('content-type', 'text/html');
@@ -78,7 +74,6 @@ describe('/docs', () => {
       const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
       expect(await frame?.locator('.swagger-ui').count()).toBe(0);
     } finally {
-      await page.close();
       framing?.close();
     }
   });
