@@ -1,8 +1,9 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInToken } from '../../server/domain/sessions';
 import { expectOk, okBody } from '../helpers/api-responses';
-import { startTestServer } from '../helpers/server';
-import { screenshot, signedInPage } from './browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { DESKTOP, STEP_TIMEOUT_MS, screenshot } from './browser';
 import { runBrowser } from './run-browser';
 
 /**
@@ -12,16 +13,26 @@ import { runBrowser } from './run-browser';
 export function backupFlows() {
   describe('backups', () => {
     let browser: Browser;
+    /**
+     * One page for both flows, each signing in on it: their servers are on other data folders, so
+     * each sign-in sets a session cookie of its own name (server/http/session.ts) beside the other's,
+     * and the sign-in link is a new document, not a hash change of the last flow's screen.
+     */
+    let page: Page;
     beforeAll(async () => {
       browser = await runBrowser();
+      page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
     });
+    const signIn = async (server: TestServer, clientId: string) =>
+      page.goto(`${server.url}/sign-in?token=${await createSignInToken(server.ctx, clientId)}`);
     afterAll(() => browser?.close());
 
     it('warns on the dashboard until a backup exists, then backs up and restores from Settings', async () => {
       const server = await startTestServer();
       try {
         const shop = await server.createAccount();
-        const page = await signedInPage(browser, server, shop.clientId);
+        await signIn(server, shop.clientId);
         await page.goto(`${server.url}/#/`);
         await page.getByTestId('backup-alert').getByText('There is no backup of your data yet.').waitFor();
 
@@ -64,7 +75,6 @@ export function backupFlows() {
           `On ${await shown(last_restore!.restored_at)} your data was put back as it was on ${await shown(last_restore!.backup_created_at)};`,
         );
         await screenshot(page, 'dashboard-restored');
-        await page.context().close();
       } finally {
         await server.stop();
       }
@@ -75,7 +85,7 @@ export function backupFlows() {
       try {
         const shop = await server.createAccount();
         await server.createAccount({ business: 'Neighbour' });
-        const page = await signedInPage(browser, server, shop.clientId);
+        await signIn(server, shop.clientId);
         await page.goto(`${server.url}/#/settings/backups`);
         await page
           .getByTestId('backups-operator')
@@ -85,7 +95,6 @@ export function backupFlows() {
         expect(await page.getByRole('button', { name: 'Back up now' }).count()).toBe(0);
         expect(await page.getByRole('button', { name: 'Use this folder' }).count()).toBe(0);
         await screenshot(page, 'settings-backups-operator');
-        await page.context().close();
       } finally {
         await server.stop();
       }

@@ -19,6 +19,11 @@ let browser: Browser;
 let home: string;
 let invoice: Invoice;
 let visit: Job;
+/**
+ * The customer's phone, one page for both flows: each opens its screen by its address, and the
+ * client hub keeps nothing in the browser (no cookie, no storage) that one could leave the other.
+ */
+let page: Page;
 
 beforeAll(async () => {
   office = await startTestServer();
@@ -74,23 +79,19 @@ beforeAll(async () => {
     .execute((tx) => issueClientLink(tx, office.ctx, shop.clientId, maya.id));
   home = `${office.url}/c/${link.token}`;
   browser = await runBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await office?.stop();
 });
-
-async function phone(): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT_MS);
-  return page;
-}
 
 async function waiting(kind: string) {
   return office.ctx.db
@@ -103,7 +104,6 @@ async function waiting(kind: string) {
 
 describe("the customer's invoices, visits and places on a phone", () => {
   it('shows an invoice with its balance and how to pay, and tells the owner once that it was paid', async () => {
-    const page = await phone();
     await page.goto(home);
     await screenshot(page, 'client-hub-home');
     await page.getByRole('link', { name: /Invoices/ }).click();
@@ -119,11 +119,9 @@ describe("the customer's invoices, visits and places on a phone", () => {
     await page.getByRole('status').getByText('Sent to Sparkle Cleaning.').waitFor();
     await screenshot(page, 'client-hub-invoice-paid');
     expect(await waiting('invoice.payment_notice')).toEqual([{ status: 'applied', subject_id: invoice.id }]);
-    await page.context().close();
   });
 
   it('lists visits and asks to reschedule one; shows places without the access notes', async () => {
-    const page = await phone();
     await page.goto(`${home}/visits`);
     await page.getByText('Deep clean').first().waitFor();
     await screenshot(page, 'client-hub-visits');
@@ -146,6 +144,5 @@ describe("the customer's invoices, visits and places on a phone", () => {
       'invoice.payment_notice',
       'visit.reschedule',
     ]);
-    await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHub, startHostedHub } from '../../server/sync/hub/hosted';
 import { migratePgHub } from '../../server/sync/hub/pg-schema';
@@ -38,7 +38,11 @@ function pool(): pg.Pool {
   return created;
 }
 
-const phone = () => phonePage(browser);
+/**
+ * The customer's phone, one page for both flows: each opens its screen by its address, and the
+ * client hub keeps nothing in the browser (no cookie, no storage) that one could leave the other.
+ */
+let page: Page;
 
 const offline = async () => {
   await office.ctx.sync!.stop();
@@ -67,6 +71,7 @@ async function deliveredOnce(type: string) {
 
 beforeAll(async () => {
   browser = await runBrowser();
+  page = await phonePage(browser);
   const officePool = pool();
   await migratePgHub(officePool);
   office = await startTestServer({ hubStorage: pgHubStorage(officePool), localWebhooks: true });
@@ -124,7 +129,6 @@ describe('the client hub on a hosted hub, every owner computer off', () => {
     await offline();
 
     const day = addDays(dateInZone(new Date(), 'America/Toronto'), 2);
-    const page = await phone();
     await page.goto(`${hosted.url}/book/${account.clientId}`);
     await page.getByRole('heading', { name: 'Sparkle Cleaning' }).waitFor();
     await page.getByText('Deep clean').waitFor();
@@ -204,7 +208,6 @@ describe('the client hub on a hosted hub, every owner computer off', () => {
     await office.ctx.sync!.syncNow(account.clientId);
     await offline();
 
-    const page = await phone();
     await page.goto(link!);
     await page.getByRole('heading', { name: 'Deep clean' }).waitFor();
     await screenshot(page, 'client-hub-review');

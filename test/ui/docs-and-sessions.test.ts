@@ -38,52 +38,63 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
 }
 
 describe('/docs', () => {
+  /**
+   * One page for both, each opening its own address: /docs is public and the framing page another
+   * origin, so no cookie matters.
+   */
+  let page: Page;
+  beforeAll(async () => {
+    page = await (await browser.newContext()).newPage();
+    // Swagger UI lays out the whole document before showing it: slow on a loaded machine.
+    page.setDefaultTimeout(150_000);
+  });
+
   it('renders Swagger UI under its Content-Security-Policy, with no violation', async () => {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      // Swagger UI lays out the whole document before showing it: slow on a loaded machine.
-      page.setDefaultTimeout(150_000);
-      const violations = await recordViolations(page);
-      const response = await page.goto(`${first.url}/docs`);
-      expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-      await expect(page.locator('.swagger-ui .info .title').textContent()).resolves.toContain('Shopdesk API');
-      // The operations list is virtual: only the first few are in the page.
-      await page.locator('.opblock').first().waitFor();
-      expect(await page.locator('.opblock-tag').count()).toBeGreaterThan(0);
-      expect(await violations()).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const violations = await recordViolations(page);
+    const response = await page.goto(`${first.url}/docs`);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await expect(page.locator('.swagger-ui .info .title').textContent()).resolves.toContain('Shopdesk API');
+    // The operations list is virtual: only the first few are in the page.
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.locator('.opblock-tag').count()).toBeGreaterThan(0);
+    expect(await violations()).toEqual([]);
   }, 180_000);
 
   it('cannot be framed by another page', async () => {
     let framing: Server | undefined;
-    const context = await browser.newContext();
     try {
       framing = createServer((_request, response) => {
         response.setHeader('content-type', 'text/html');
         response.end(`<!doctype html><iframe id="docs" src="${first.url}/docs"></iframe>`);
       });
       await new Promise<void>((resolve) => framing!.listen(0, '127.0.0.1', resolve));
-      const page = await context.newPage();
       const refused = page.waitForEvent('console', (message) => message.text().includes('frame-ancestors'));
       await page.goto(`http://127.0.0.1:${(framing.address() as AddressInfo).port}/`);
       await refused;
       const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
       expect(await frame?.locator('.swagger-ui').count()).toBe(0);
     } finally {
-      await context.close();
       framing?.close();
     }
   });
 });
 
 describe('the session cookie', () => {
+  const signInLink = async (server: TestServer, account: TestAccount) =>
+    `${server.url}/sign-in?token=${await createSignInToken(server.ctx, account.clientId)}`;
   const signIn = async (context: BrowserContext, server: TestServer, account: TestAccount) => {
     const page = await context.newPage();
-    await page.goto(`${server.url}/sign-in?token=${await createSignInToken(server.ctx, account.clientId)}`);
+    await page.goto(await signInLink(server, account));
     return page;
+  };
+  /**
+   * The same link followed by the context's own request client, whose cookies are the browser
+   * context's: what is under test is the cookie the server names and sets, and a page would only
+   * add loading the whole app to it.
+   */
+  const signInWithoutPage = async (context: BrowserContext, server: TestServer, account: TestAccount) => {
+    const response = await context.request.get(await signInLink(server, account), { maxRedirects: 0 });
+    expect(response.status()).toBe(303);
   };
   const whoIs = async (context: BrowserContext, server: TestServer) => {
     const response = await context.request.get(`${server.url}/api/session`);
@@ -96,7 +107,7 @@ describe('the session cookie', () => {
     expect(sessionCookieName(first.dataDir)).not.toBe(sessionCookieName(second.dataDir));
     const context = await browser.newContext();
     try {
-      await signIn(context, first, shopA);
+      await signInWithoutPage(context, first, shopA);
       const pageB = await signIn(context, second, shopB);
       const names = (await context.cookies()).map((cookie) => `${cookie.domain} ${cookie.name}`).sort();
       expect(names).toEqual(
@@ -127,7 +138,7 @@ describe('the session cookie', () => {
     let running: TestServer | undefined;
     try {
       running = await startTestServer({ dataDir });
-      await signIn(context, running, await running.createAccount());
+      await signInWithoutPage(context, running, await running.createAccount());
       await running.stop();
       running = await startTestServer({ dataDir });
       expect((await context.request.get(`${running.url}/api/session`)).status()).toBe(200);

@@ -1,4 +1,4 @@
+import { startFreshShops } from './fresh-shops';
 import { pdfFlows } from './pdf-flows';
-import { startPortalSession } from './portal-session';
 
-pdfFlows(startPortalSession());
+pdfFlows(startFreshShops());
