@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { zonedToUtc } from '../../shared/time-zone';
 import { expectError, expectOk, expectStatus, okBody } from '../helpers/api-responses';
 import { screenshot } from './browser';
-import { freshShop, startFreshShops } from './fresh-shops';
+import { startFreshShops } from './fresh-shops';
+import { freshShopsOnOnePage } from './sign-in-here';
 
 const VANCOUVER = 'America/Vancouver';
 const iso = (date: string, time: string, zone: string) =>
@@ -22,11 +23,12 @@ async function columnHeader(page: Page, element: ReturnType<Page['locator']>) {
 }
 
 const week = startFreshShops();
+const shopOnPage = freshShopsOnOnePage(week);
 
 /** The defects of issue 13 in the calendar, the job form and the business's settings. */
 describe("the owner's week: times, the job form and settings", () => {
   it('shows a Vancouver Friday 00:30 job on Friday at 00:30 on every screen', async () => {
-    const { shop, page } = await freshShop(week, {
+    const { shop, page } = await shopOnPage({
       timezone: VANCOUVER,
       business_name: 'Coast Cleaning',
     });
@@ -66,11 +68,10 @@ describe("the owner's week: times, the job form and settings", () => {
       .waitFor();
     await page.getByRole('button', { name: 'Reschedule or edit' }).click();
     expect(await page.getByRole('dialog').getByLabel('Starts').inputValue()).toBe('2026-11-27T00:30');
-    await page.close();
   });
 
   it('reschedules by dragging a job to another day, and schedules one from the unscheduled list', async () => {
-    const { shop, page } = await freshShop(week, {
+    const { shop, page } = await shopOnPage({
       timezone: VANCOUVER,
       business_name: 'Coast Cleaning',
     });
@@ -108,11 +109,10 @@ describe("the owner's week: times, the job form and settings", () => {
       scheduled_start: iso('2026-11-25', '09:00', VANCOUVER),
     });
     await screenshot(page, 'owner-week-jobs-week-dragged');
-    await page.close();
   });
 
   it('shows every refused field of a form at once, in words an owner uses', async () => {
-    const { page } = await freshShop(week, { business_name: 'Coast Cleaning' });
+    const { page } = await shopOnPage({ business_name: 'Coast Cleaning' });
     await page.goto(`${week.server.url}/#/jobs?new=1`);
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Customer e-mail').fill('ada@example');
@@ -133,11 +133,10 @@ describe("the owner's week: times, the job form and settings", () => {
     const ends = dialog.locator('.field', { has: page.getByLabel('Ends') }).locator('.field-error');
     await ends.waitFor();
     expect(await ends.textContent()).toBe('Must be after the start');
-    await page.close();
   });
 
   it('chooses time zone and currency from lists, and keeps the currency once money is on record', async () => {
-    const { shop, page } = await freshShop(week, { business_name: 'Coast Cleaning' });
+    const { shop, page } = await shopOnPage({ business_name: 'Coast Cleaning' });
     const xyz = expectError(await shop.portal('PUT', '/config', { body: { currency: 'XYZ' } }));
     expect([xyz.status, xyz.body.error.param]).toEqual([400, 'currency']);
     const zone = expectError(await shop.portal('PUT', '/config', { body: { timezone: 'Mars/Olympus' } }));
@@ -167,6 +166,5 @@ describe("the owner's week: times, the job form and settings", () => {
     expect(await refusal.textContent()).toContain('Keep USD');
     await screenshot(page, 'owner-week-settings-currency-kept');
     expect(okBody(await shop.portal('GET', '/config')).currency).toBe('USD');
-    await page.close();
   });
 });

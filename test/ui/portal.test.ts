@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals, fromCents } from '../../shared/money';
 import { expectStatus, okBody } from '../helpers/api-responses';
-import { screenshot, signedInPage } from './browser';
+import { screenshot } from './browser';
 import { money } from './context';
 import { startPortalSession } from './portal-session';
+import { signInHere } from './sign-in-here';
 
 /**
  * Signing in, the first screens, documents and webhooks in the portal UI. The other flows have a
@@ -262,14 +263,13 @@ describe('webhooks in the UI', () => {
 describe('read-only plan', () => {
   it('says why and disables the write buttons', async () => {
     const basic = await ui.server.createAccount({ business: 'Basic Barbers', plan: 'basic' });
-    // The last flow of the file: its sign-in may replace the session's, in the warm context.
-    const readOnly = await signedInPage(ui.page.context(), ui.server, basic.clientId);
-    await readOnly.goto(`${ui.server.url}/#/customers`);
-    await readOnly.getByText('Read-only:').waitFor();
-    const create = readOnly.getByRole('button', { name: 'New customer' }).first();
+    // The last flow of the file: it signs the session's own page in to the read-only business.
+    await signInHere(ui.page, ui.server, basic.clientId);
+    await ui.page.goto(`${ui.server.url}/#/customers`);
+    await ui.page.getByText('Read-only:').waitFor();
+    const create = ui.page.getByRole('button', { name: 'New customer' }).first();
     expect(await create.isDisabled()).toBe(true);
     expect(await create.getAttribute('title')).toContain('Platform plan');
-    await screenshot(readOnly, 'read-only');
-    await readOnly.close();
+    await screenshot(ui.page, 'read-only');
   });
 });

@@ -5,8 +5,9 @@ import { openMemberSession } from '../../server/domain/member-sessions';
 import type { TeamMember } from '../../shared/schemas/team';
 import { expectOk, expectStatus } from '../helpers/api-responses';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server';
-import { STEP_TIMEOUT_MS, screenshot, screenshotOf, signedInPage } from './browser';
+import { DESKTOP, screenshot, screenshotOf, signedInPage } from './browser';
 import { runBrowser } from './run-browser';
+import { signInHere } from './sign-in-here';
 
 /**
  * Settings > Sync with real servers: a hub and a second install, each on port 0 with its own
@@ -43,7 +44,9 @@ beforeAll(async () => {
   trialClientId = local.clientId;
   browser = await runBrowser();
   hubPage = await signedInPage(browser, hub, shop.clientId);
-  devicePage = await signedInPage(browser, other, trialClientId);
+  // The second install's page beside the hub's, in its browser context: each data folder names its
+  // own session cookie (sessionCookieName) and storage is per port, so neither sees the other's.
+  devicePage = await signedInPage(hubPage.context(), other, trialClientId);
 });
 
 afterAll(async () => {
@@ -237,18 +240,25 @@ describe('Settings > Sync', () => {
   });
 
   it('fits a phone screen', async () => {
-    // A phone-sized page of the hub's signed-in context, whose renderer files are cached.
-    const phone = await hubPage.context().newPage();
-    phone.setDefaultTimeout(STEP_TIMEOUT_MS);
-    await phone.setViewportSize({ width: 390, height: 844 });
-    await phone.goto(`${hub.url}/#/settings/sync`);
-    await phone.getByRole('row', { name: /Van laptop/ }).waitFor();
-    await phone.getByRole('button', { name: 'Create pairing code' }).click();
-    await phone.getByTestId('pairing-code').waitFor();
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    await screenshot(phone, 'sync-settings-phone');
-    expect(overflow).toBeLessThanOrEqual(0);
-    await phone.close();
+    // The hub's page at a phone's size and back: a page of its own would load the renderer again.
+    await hubPage.setViewportSize({ width: 390, height: 844 });
+    try {
+      await hubPage.goto(`${hub.url}/#/settings/sync`);
+      await hubPage.getByRole('row', { name: /Van laptop/ }).waitFor();
+      await hubPage.getByRole('button', { name: 'Create pairing code' }).click();
+      await hubPage.getByTestId('pairing-code').waitFor();
+      const overflow = await hubPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await screenshot(hubPage, 'sync-settings-phone');
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await hubPage.setViewportSize(DESKTOP);
+      // The later steps start from Settings > Sync without this code on it: the dashboard in
+      // between, drawn before the way back, so that the screen mounts again.
+      await hubPage.goto(`${hub.url}/#/`);
+      await hubPage.getByTestId('dashboard-loaded').waitFor();
+      await hubPage.goto(`${hub.url}/#/settings/sync`);
+      await hubPage.getByRole('row', { name: /Van laptop/ }).waitFor();
+    }
   });
 
   it('says how many changes wait while offline, and sends them once back online', async () => {
@@ -301,14 +311,13 @@ describe('Settings > Sync', () => {
 
     // The other install still holds its own business, which does not sync: it may join, but not
     // the business it already holds.
-    // The last step: signing in to the trial business ends the device page's session.
-    const trial = await signedInPage(devicePage.context(), other, trialClientId);
-    await trial.goto(`${other.url}/#/settings/sync`);
-    const form = trial.getByRole('form', { name: 'Join a business' });
+    // The last step: the device page signs in to the trial business, which ends its session.
+    await signInHere(devicePage, other, trialClientId);
+    await devicePage.goto(`${other.url}/#/settings/sync`);
+    const form = devicePage.getByRole('form', { name: 'Join a business' });
     await form.getByLabel('Pairing link or hub address').fill(link);
     expect(await form.getByLabel('Pairing code').isDisabled()).toBe(true);
     await form.getByRole('button', { name: 'Join business' }).click();
     await form.getByRole('alert').getByText('This computer already has this business').waitFor();
-    await trial.close();
   });
 });
