@@ -35,10 +35,19 @@ export async function freshShop(
   shops: FreshShops,
   config?: Record<string, unknown>,
 ): Promise<{ shop: TestAccount; page: Page }> {
+  const shop = await freshBusiness(shops, config);
+  return { shop, page: await signedInPage(shops.context, shops.server, shop.clientId) };
+}
+
+/** A new business on the file's server, with the settings a flow needs, not yet signed in to. */
+export async function freshBusiness(
+  shops: FreshShops,
+  config?: Record<string, unknown>,
+): Promise<TestAccount> {
   const shop = await shops.server.createAccount({ business: 'Coast Cleaning' });
   if (config) {
     const configured = await shop.portal('PUT', '/config', { body: config });
     expect(configured.status, configured.text).toBe(200);
   }
-  return { shop, page: await signedInPage(shops.context, shops.server, shop.clientId) };
+  return shop;
 }

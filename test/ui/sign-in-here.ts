@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
 import { createSignInToken } from '../../server/domain/sessions';
 import type { TestAccount, TestServer } from '../helpers/server';
-import { type FreshShops, freshShop } from './fresh-shops';
+import { type FreshShops, freshBusiness, freshShop } from './fresh-shops';
 
 /**
  * Signs a page already open in to another business through a new one-time link, the way an owner
@@ -31,11 +30,7 @@ export function freshShopsOnOnePage(
       page = fresh.page;
       return fresh;
     }
-    const shop = await shops.server.createAccount({ business: 'Coast Cleaning' });
-    if (config) {
-      const configured = await shop.portal('PUT', '/config', { body: config });
-      expect(configured.status, configured.text).toBe(200);
-    }
+    const shop = await freshBusiness(shops, config);
     await page.evaluate(() =>
       window.addEventListener('beforeunload', (event) => event.stopImmediatePropagation(), true),
     );
