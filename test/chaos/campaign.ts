@@ -171,13 +171,16 @@ export async function runCampaign(options: CampaignOptions): Promise<Summary> {
     count('long_partition');
     const end = Date.now() + options.minutes * 60_000;
     const mendAt = Date.now() + options.minutes * 60_000 * 0.6;
+    let rounds = 0;
     while (Date.now() < end) {
       if (linkOf.get(cutOff)!.cut && Date.now() >= mendAt) {
         linkOf.get(cutOff)!.setCut(false);
         say('cut-off device reconnected');
       }
       await sleep(2000 + random.int(4000));
-      const roll = random.next();
+      // The first round always stops, kills or partitions something: a short campaign (npm test's)
+      // may have time for one round only, and a round that injects nothing would test no fault.
+      const roll = rounds++ === 0 ? random.next() * 0.85 : random.next();
       if (roll < 0.2) {
         count('hub_stopped');
         say('hub: stop');
