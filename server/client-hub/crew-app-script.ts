@@ -43,6 +43,8 @@ let week = null;
 let tab = 'today';
 let openVisit = null;
 let sending = false;
+// A flush asked for while one runs: that one may have read the queue just before the new entry.
+let flushAgain = false;
 let notice = null;
 const draftPhotos = [];
 
@@ -226,8 +228,13 @@ async function act(kind, jobId, payload) {
 
 /** One at a time, in the order they were done; a refusal is the answer, a lost connection waits. */
 async function flush() {
-  if (sending || !navigator.onLine) return;
+  if (!navigator.onLine) return;
+  if (sending) {
+    flushAgain = true;
+    return;
+  }
   sending = true;
+  flushAgain = false;
   try {
     // Read again each time: what is done while one is out goes in the same round.
     let item;
@@ -249,6 +256,7 @@ async function flush() {
   } finally {
     sending = false;
   }
+  if (flushAgain) return flush();
   if ((await waiting()).length === 0) await load(); else await render();
 }
 
