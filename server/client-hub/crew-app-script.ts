@@ -256,7 +256,7 @@ async function flush() {
   } finally {
     sending = false;
   }
-  if (flushAgain) return flush();
+  if (flushAgain && navigator.onLine) return flush();
   if ((await waiting()).length === 0) await load(); else await render();
 }
 
