@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInToken } from '../../server/domain/sessions';
 import { expectOk, okBody } from '../helpers/api-responses';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer } from '../helpers/server';
 import { DESKTOP, STEP_TIMEOUT_MS, screenshot } from './browser';
 import { runBrowser } from './run-browser';
+import { signInHere } from './sign-in-here';
 
 /**
  * Settings > Backups and the dashboard's warning, each flow on a server of its own: a restore rolls
@@ -24,15 +24,13 @@ export function backupFlows() {
       page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
     });
-    const signIn = async (server: TestServer, clientId: string) =>
-      page.goto(`${server.url}/sign-in?token=${await createSignInToken(server.ctx, clientId)}`);
     afterAll(() => browser?.close());
 
     it('warns on the dashboard until a backup exists, then backs up and restores from Settings', async () => {
       const server = await startTestServer();
       try {
         const shop = await server.createAccount();
-        await signIn(server, shop.clientId);
+        await signInHere(page, server, shop.clientId);
         await page.goto(`${server.url}/#/`);
         await page.getByTestId('backup-alert').getByText('There is no backup of your data yet.').waitFor();
 
@@ -85,7 +83,7 @@ export function backupFlows() {
       try {
         const shop = await server.createAccount();
         await server.createAccount({ business: 'Neighbour' });
-        await signIn(server, shop.clientId);
+        await signInHere(page, server, shop.clientId);
         await page.goto(`${server.url}/#/settings/backups`);
         await page
           .getByTestId('backups-operator')
